@@ -1,0 +1,158 @@
+/**
+ * The interpretation register: every reading the project chose where the law leaves a question open. Code,
+ * findings and docs name these ids; docs/interpretations.md is generated from this list
+ * (`table-audit interpretations --markdown`), and a test keeps the two equal.
+ * J1–J4 come from the F3CP digest (shared/spec/f3cp-2025.md); J5 onwards were added while implementing it.
+ */
+export interface Interpretation {
+  readonly id: string;
+  readonly ruleSets: readonly string[];
+  readonly question: string;
+  readonly reading: string;
+  readonly alternative: string;
+  /** citation keys (see citations/citation.ts) */
+  readonly articles: readonly string[];
+  readonly source: 'spec' | 'implementation';
+}
+
+const F3CP_2025 = ['f3cp-2025', 'f3cp-2025a'];
+
+export const INTERPRETATIONS: readonly Interpretation[] = [
+  {
+    id: 'J1',
+    ruleSets: F3CP_2025,
+    question: 'Is the Pair Plus bet of a hand that folds (no Play bet) still settled?',
+    reading:
+      'Yes: the folded hand keeps its cards for that purpose (art. 12.º n.º 3) and its Pair Plus is settled on its three cards.',
+    alternative: 'A fold forfeits every bet of the hand, Pair Plus included.',
+    articles: ['89/2025 art.12 n.2', '89/2025 art.12 n.3', '89/2025 art.13 al.5'],
+    source: 'spec',
+  },
+  {
+    id: 'J2',
+    ruleSets: F3CP_2025,
+    question:
+      'What happens to Ante and Play when a qualifying banker hand and the player hand are equal? (Art. 13.º 3) covers only higher and lower; art. 7.º n.º 1 6) gives no tie clause for three odd cards.)',
+    reading: 'Equal hands push: Ante and Play are returned.',
+    alternative: 'The banker wins ties.',
+    articles: ['89/2025 art.13 al.3', '89/2025 art.7 n.1'],
+    source: 'spec',
+  },
+  {
+    id: 'J3',
+    ruleSets: F3CP_2025,
+    question: 'Who receives the Ante bonus, paid "independently of whether the game proceeds" (art. 13.º 4))?',
+    reading:
+      'Every hand that played (made the Play bet), whatever the banker holds and whether the hand won or lost against it; a fold forfeits the Ante and so its bonus.',
+    alternative: 'Only hands that beat a qualifying banker, or also folded hands.',
+    articles: ['89/2025 art.13 al.4', '89/2025 art.12 n.2'],
+    source: 'spec',
+  },
+  {
+    id: 'J4',
+    ruleSets: F3CP_2025,
+    question: 'How does the pool change when several Progressive Jackpot hands are paid in one round (art. 15.º n.º 3–6)?',
+    reading:
+      'Each Royal/Straight Flush award is computed on the pool as it stands when that payment is made; the pool is then reduced by the percentage share (100% or 10% of the pool at that moment), also where the greater fixed amount was paid instead; fixed-amount-only hands (Four of a Kind, Full House, Flush) do not change the pool; a pool emptied by a Royal Flush restarts at the reset amount.',
+    alternative:
+      'All awards computed on the pool at the start of settlement; or the pool reduced by the amount actually paid.',
+    articles: ['89/2025 art.15 n.3', '89/2025 art.15 n.4', '89/2025 art.15 n.5', '89/2025 art.15 n.6', '89/2025 art.16 n.3'],
+    source: 'spec',
+  },
+  {
+    id: 'J5',
+    ruleSets: F3CP_2025,
+    question:
+      'Is the Progressive Jackpot stake returned with an award? Art. 16.º n.º 3 pays "um montante fixo" or a share of the pool, not "X para 1".',
+    reading: 'No: the Progressive stake is always collected; a qualifying hand receives the award alone.',
+    alternative: 'The stake is returned with the award, as with the "X para 1" bets.',
+    articles: ['89/2025 art.16 n.3'],
+    source: 'implementation',
+  },
+  {
+    id: 'J6',
+    ruleSets: F3CP_2025,
+    question: 'A 10% share of the pool may not be a whole number of avos. How is it rounded?',
+    reading:
+      "By the table's rounding policy (default: down to the avo); the pool is reduced by the same rounded share, so money is neither created nor lost.",
+    alternative: 'Round half up; or reduce the pool by the unrounded share.',
+    articles: ['89/2025 art.15 n.4', '89/2025 art.15 n.6', '89/2025 art.16 n.3 al.2'],
+    source: 'implementation',
+  },
+  {
+    id: 'J7',
+    ruleSets: F3CP_2025,
+    question:
+      'Two Straights or Straight Flushes: PT art. 7.º n.º 1 says the hand with the highest card wins, the ZH text says the higher sequence (相連點數) wins. Which is the top card of 3-2-A?',
+    reading:
+      'Straights compare by their place in art. 6.º 2) (as the ZH text says): 3-2-A is the lowest straight and counts the 3 as its top card; A-K-Q is the highest.',
+    alternative: 'Literal PT: 3-2-A holds an Ace, the highest card, and would beat K-Q-J.',
+    articles: ['89/2025 art.6 al.2', '89/2025 art.7 n.1 al.1', '89/2025 art.7 n.1 al.2'],
+    source: 'implementation',
+  },
+  {
+    id: 'J8',
+    ruleSets: F3CP_2025,
+    question:
+      'A Straight is "cards in sequence but of different suits" (art. 7.º n.º 1 and n.º 2 6)). Five cards cannot all be of different suits.',
+    reading: '"Of different suits" means "not all of the same suit" (which would be a Straight Flush).',
+    alternative: 'Every card of a different suit (impossible for five cards, so no five-card Straight would exist).',
+    articles: ['89/2025 art.7 n.1 al.2', '89/2025 art.7 n.2 al.6'],
+    source: 'implementation',
+  },
+  {
+    id: 'J9',
+    ruleSets: ['f3cp-2025a'],
+    question:
+      "Despacho 94/2025 survives only in part: its wording of art. 7.º n.º 2 6)-7) and n.º 3 is cut off in the only copy.",
+    reading:
+      'Art. 7.º n.º 1 follows the consolidated DICJ text (SF, Three of a Kind, Straight, Flush, Pair, three odd cards); n.º 2 and n.º 3 stay as published in 89/2025; in force from 2025-11-18 (the usual day-after-publication clause).',
+    alternative: 'Treat n.º 2–3 as changed in an unknown way and refuse to settle Six Card Bonus and Progressive bets.',
+    articles: ['89/2025 art.7 n.1 [94/2025]', '89/2025 art.7 n.2', '89/2025 art.7 n.3'],
+    source: 'implementation',
+  },
+  {
+    id: 'J10',
+    ruleSets: F3CP_2025,
+    question: 'Art. 15.º n.º 5 pays a Straight Flush before a Royal Flush. In what order are the other winners paid?',
+    reading:
+      'All Straight Flush holders first, left to right; then every other winner left to right from the seat left of the banker (art. 15.º n.º 3).',
+    alternative: 'Only the Straight Flush holder moves ahead of the Royal Flush; fixed-amount hands keep their seat order.',
+    articles: ['89/2025 art.15 n.3', '89/2025 art.15 n.5'],
+    source: 'implementation',
+  },
+  {
+    id: 'J11',
+    ruleSets: F3CP_2025,
+    question: 'What is a banker hand "equal to or higher than Q" (art. 13.º 1)–2)) under either hand order?',
+    reading: 'Any pair or better combination qualifies; three odd cards qualify when their highest card is a Queen or higher.',
+    alternative: 'None in practice; recorded because the order of combinations changed with 94/2025.',
+    articles: ['89/2025 art.13 al.1', '89/2025 art.13 al.2'],
+    source: 'implementation',
+  },
+];
+
+const byId = new Map(INTERPRETATIONS.map((i) => [i.id, i]));
+
+export function interpretation(id: string): Interpretation {
+  const found = byId.get(id);
+  if (!found) throw new Error(`unknown interpretation id ${id}`);
+  return found;
+}
+
+export function interpretationsMarkdown(): string {
+  const lines = [
+    '# Interpretation register',
+    '',
+    'Readings chosen where the official text leaves a question open. Generated from',
+    '`packages/rules/src/interpretations.ts` by `table-audit interpretations --markdown`; do not edit by hand.',
+    'Every finding and settlement line names the ids it depends on.',
+    '',
+  ];
+  for (const i of INTERPRETATIONS) {
+    lines.push(`## ${i.id} (${i.ruleSets.join(', ')}; from the ${i.source === 'spec' ? 'spec digest' : 'implementation'})`);
+    lines.push('', `**Question.** ${i.question}`, '', `**Reading chosen.** ${i.reading}`, '');
+    lines.push(`**Alternative.** ${i.alternative}`, '', `**Articles.** ${i.articles.join('; ')}`, '');
+  }
+  return lines.join('\n');
+}

@@ -1,0 +1,68 @@
+import { F3CP_2025, F3CP_2025A, type F3cpRuleSet } from './f3cp/rule-set.ts';
+
+/**
+ * The rule-set registry: which official rules govern a round, by game and the round's date in Macau
+ * (UTC+8). Every entry names its diploma(s) and its interval of validity (inclusive local dates).
+ */
+export type Game = 'f3cp' | 'craps' | 'thirteen-cards' | 'mahjong';
+
+export interface RuleSetEntry {
+  readonly id: string;
+  readonly game: Game;
+  readonly diplomas: readonly string[];
+  /** first and last Macau local date (YYYY-MM-DD) the rules govern; `to` null = still in force */
+  readonly from: string;
+  readonly to: string | null;
+  /** the engine, or null while this rule set is not implemented */
+  readonly rules: F3cpRuleSet | null;
+  readonly spec: string;
+}
+
+export const RULE_SETS: readonly RuleSetEntry[] = [
+  { id: 'f3cp-2008', game: 'f3cp', diplomas: ['78/2008'], from: '2008-08-12', to: '2008-12-15', rules: null, spec: 'f3cp-2008.md' },
+  { id: 'f3cp-2008a', game: 'f3cp', diplomas: ['78/2008', '97/2008'], from: '2008-12-16', to: '2025-11-10', rules: null, spec: 'f3cp-2008.md' },
+  { id: 'f3cp-2025', game: 'f3cp', diplomas: ['89/2025'], from: '2025-11-11', to: '2025-11-17', rules: F3CP_2025, spec: 'f3cp-2025.md' },
+  { id: 'f3cp-2025a', game: 'f3cp', diplomas: ['89/2025', '94/2025'], from: '2025-11-18', to: null, rules: F3CP_2025A, spec: 'f3cp-2025.md' },
+  { id: 'craps-2010', game: 'craps', diplomas: ['53/2010'], from: '2010-03-09', to: null, rules: null, spec: 'craps-2010.md' },
+  { id: 'thirteen-cards-1989', game: 'thirteen-cards', diplomas: ['Portaria 51/89/M'], from: '1989-03-20', to: null, rules: null, spec: 'thirteen-cards-1989.md' },
+  { id: 'mahjong-1989-deal', game: 'mahjong', diplomas: ['Portaria 52/89/M'], from: '1989-03-20', to: null, rules: null, spec: 'thirteen-cards-1989.md' },
+];
+
+export type RuleSetLookup =
+  | { readonly status: 'implemented'; readonly localDate: string; readonly entry: RuleSetEntry; readonly rules: F3cpRuleSet }
+  | { readonly status: 'not-implemented'; readonly localDate: string; readonly entry: RuleSetEntry; readonly reason: string }
+  | { readonly status: 'no-rules'; readonly localDate: string; readonly reason: string };
+
+const MACAU_OFFSET_MS = 8 * 60 * 60 * 1000;
+
+/** The Macau local date (UTC+8, no daylight saving) of an instant given in UTC milliseconds. */
+export function macauDate(utcMillis: number): string {
+  if (!Number.isFinite(utcMillis)) throw new Error(`event time ${utcMillis} is not a time in milliseconds`);
+  return new Date(utcMillis + MACAU_OFFSET_MS).toISOString().slice(0, 10);
+}
+
+const DATE = /^\d{4}-\d{2}-\d{2}$/;
+
+/** The rule set governing a round of `game` on a Macau local date, or an instant (UTC ms). */
+export function ruleSetFor(game: Game, when: string | number): RuleSetLookup {
+  const localDate = typeof when === 'number' ? macauDate(when) : when;
+  if (!DATE.test(localDate)) throw new Error(`"${localDate}" is not a date of the form YYYY-MM-DD`);
+  const entry = RULE_SETS.find((e) => e.game === game && e.from <= localDate && (e.to === null || localDate <= e.to));
+  if (!entry) return { status: 'no-rules', localDate, reason: `no ${game} rules in the registry govern ${localDate}` };
+  if (!entry.rules) {
+    return { status: 'not-implemented', localDate, entry, reason: `rule set ${entry.id} (${entry.diplomas.join(' + ')}) governs ${localDate} but is not implemented yet` };
+  }
+  return { status: 'implemented', localDate, entry, rules: entry.rules };
+}
+
+export function ruleSetById(id: string): RuleSetEntry {
+  const entry = RULE_SETS.find((e) => e.id === id);
+  if (!entry) throw new Error(`unknown rule set "${id}"; known: ${RULE_SETS.map((e) => e.id).join(', ')}`);
+  return entry;
+}
+
+export function f3cpRules(id: string): F3cpRuleSet {
+  const entry = ruleSetById(id);
+  if (!entry.rules) throw new Error(`rule set ${id} is not implemented yet`);
+  return entry.rules;
+}

@@ -8,3 +8,5 @@ export * from './f3cp/settle.ts';
 export * from './registry.ts';
 export * from './interpretations.ts';
 export * from './citations/index.ts';
+export * from './fraction.ts';
+export * from './f3cp/math.ts';

@@ -124,10 +124,65 @@ export const INTERPRETATIONS: readonly Interpretation[] = [
   {
     id: 'J11',
     ruleSets: F3CP_2025,
-    question: 'What is a banker hand "equal to or higher than Q" (art. 13.º 1)–2)) under either hand order?',
-    reading: 'Any pair or better combination qualifies; three odd cards qualify when their highest card is a Queen or higher.',
-    alternative: 'None in practice; recorded because the order of combinations changed with 94/2025.',
-    articles: ['89/2025 art.13 al.1', '89/2025 art.13 al.2'],
+    question:
+      'What is a banker hand "equal to or higher than Q" (art. 13.º 1)-2))? PT speaks of the value of the banker\'s hand; ZH of the banker holding cards of points below Q / of Q or higher (莊家持有點數低於Q的紙牌).',
+    reading:
+      'The PT hand value, under art. 7.º n.º 1: any pair or better combination qualifies; three odd cards qualify when their highest card is a Queen or higher. The same under either hand order.',
+    alternative:
+      'Literal ZH: only a hand holding a card of Q or higher qualifies, so 2-2-5 or 2-3-4 would not, and Q-5-2 would be both below and above Q.',
+    articles: ['89/2025 art.13 al.1', '89/2025 art.13 al.2', '89/2025 art.13 al.3'],
+    source: 'implementation',
+  },
+  {
+    id: 'J12',
+    ruleSets: F3CP_2025,
+    question:
+      'Art. 10.º 2): PT forbids betting "em conjunto com outras mãos" (jointly with other hands); ZH limits each player to the hand where they are seated and forbids betting on more than one hand through other persons.',
+    reading:
+      'Both prohibitions apply: a bet is flagged when it is placed on a hand other than the bettor\'s own seat, or by one player on several hands (directly or through others).',
+    alternative: 'Only the PT reading: combined bets across hands.',
+    articles: ['89/2025 art.10 al.2'],
+    source: 'implementation',
+  },
+  {
+    id: 'J13',
+    ruleSets: F3CP_2025,
+    question:
+      'Art. 12.º n.º 1: PT lets "only seated players" hold and see the cards; ZH only the player seated at that hand (每門的佔座的博彩者).',
+    reading: 'The stricter ZH reading: a hand\'s cards may be held or viewed only by the player seated at that hand.',
+    alternative: 'PT literal: any seated player may hold or see any hand\'s cards.',
+    articles: ['89/2025 art.12 n.1'],
+    source: 'implementation',
+  },
+  {
+    id: 'J14',
+    ruleSets: F3CP_2025,
+    question:
+      'Art. 15.º n.º 3-4: PT pays several jackpot winners left to right and gives 10% to "one or more" Straight Flushes; ZH names only the first hand paid and speaks of several Straight Flushes.',
+    reading: 'PT: every payment in seat order from seat 1; a single Straight Flush is paid like several (art. 16.º n.º 3 2) agrees).',
+    alternative: 'ZH literal: only the first payment is ordered; n.º 4 only for several Straight Flushes.',
+    articles: ['89/2025 art.15 n.3', '89/2025 art.15 n.4', '89/2025 art.16 n.3 al.2'],
+    source: 'implementation',
+  },
+  {
+    id: 'J15',
+    ruleSets: F3CP_2025,
+    question:
+      'Art. 17.º n.º 2: on a shuffler malfunction PT "suspends" the round and acts when the shuffler "fails again"; ZH "terminates" (終止) the round and acts if the fault persists (故障情況持續).',
+    reading:
+      'The round ends (no further card may be dealt in it; its bets are returned and Progressive bets carried over, n.º 3); a second malfunction before a round completes normally bars new rounds until the shuffler is replaced or a shoe is used.',
+    alternative: 'The round is paused and resumed after the reshuffle.',
+    articles: ['89/2025 art.17 n.2', '89/2025 art.17 n.3'],
+    source: 'implementation',
+  },
+  {
+    id: 'J16',
+    ruleSets: F3CP_2025,
+    question:
+      'Art. 18.º n.º 3: PT forbids revealing card values to third parties; ZH forbids anyone attempting to disclose the values of cards already dealt, to influence betting decisions.',
+    reading: 'Observed attempts count as well as completed reveals (ZH), for cards dealt in the current round.',
+    alternative: 'PT literal: only a completed reveal to a third party.',
+    articles: ['89/2025 art.18 n.3', '89/2025 art.18 n.2'],
     source: 'implementation',
   },
 ];

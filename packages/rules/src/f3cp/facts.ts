@@ -58,6 +58,55 @@ export class InvalidRoundFacts extends Error {
 
 const BET_TYPES = ['ante', 'play', 'pairPlus', 'sixCardBonus', 'progressive'] as const;
 
+// Cards seen so far by roundFactsAreValid (bits 0..29 and 30..51); reset at each call.
+let seenLo = 0;
+let seenHi = 0;
+
+function takeCards(list: readonly Card[] | undefined, count: number): boolean {
+  if (!list || list.length !== count) return false;
+  for (let i = 0; i < count; i++) {
+    const c = list[i]!;
+    if (!isCard(c)) return false;
+    if (c < 30) {
+      if (seenLo & (1 << c)) return false;
+      seenLo |= 1 << c;
+    } else {
+      if (seenHi & (1 << (c - 30))) return false;
+      seenHi |= 1 << (c - 30);
+    }
+  }
+  return true;
+}
+
+const validAmount = (a: number | undefined): boolean => a === undefined || (Number.isSafeInteger(a) && a >= 0);
+
+/** True when the facts can be settled; allocation-free, for the hot path. checkRoundFacts says why not. */
+export function roundFactsAreValid(facts: F3cpRoundFacts): boolean {
+  seenLo = 0;
+  seenHi = 0;
+  if (!takeCards(facts.banker, 3)) return false;
+  let seatsSeen = 0;
+  let anyProgressive = false;
+  for (const s of facts.seats) {
+    if (!Number.isInteger(s.seat) || s.seat < 1 || s.seat > 7 || seatsSeen & (1 << s.seat)) return false;
+    seatsSeen |= 1 << s.seat;
+    if (!takeCards(s.cards, 3)) return false;
+    const b = s.bets;
+    if (!validAmount(b.ante) || !validAmount(b.play) || !validAmount(b.pairPlus) || !validAmount(b.sixCardBonus) || !validAmount(b.progressive)) return false;
+    const ante = b.ante ?? 0;
+    const play = b.play ?? 0;
+    if (ante > 0) {
+      if (s.decision === undefined || (s.decision === 'play' && !(play > 0)) || (s.decision === 'fold' && play > 0)) return false;
+    } else if (play > 0 || s.decision === 'play') return false;
+    if ((b.progressive ?? 0) > 0) anyProgressive = true;
+  }
+  if (anyProgressive && !facts.voided) {
+    if (!takeCards(facts.community, 2) || !facts.jackpot) return false;
+    if (!Number.isSafeInteger(facts.jackpot.poolBefore) || facts.jackpot.poolBefore < 0) return false;
+  } else if (facts.community && !takeCards(facts.community, facts.community.length)) return false;
+  return true;
+}
+
 /** Every reason the facts cannot be settled, each naming what to fix; empty when they can. */
 export function checkRoundFacts(facts: F3cpRoundFacts): string[] {
   const problems: string[] = [];

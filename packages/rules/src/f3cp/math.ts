@@ -346,4 +346,3 @@ export function mathReportJson(r: F3cpMathReport, withGroups: boolean): unknown 
   };
 }
 
-export { sub, mul, C5 };

@@ -2,9 +2,10 @@ import { cite, type Citation } from '../citations/citation.ts';
 import type { Card } from '../cards.ts';
 import { proportion, winnings, type Avos, type Ratio } from '../money.ts';
 import { bestFiveClassId, FIVE_CARD_CLASSES, type FiveCardClass } from '../poker/five-card.ts';
-import { classifyThree, classOfThree, qualifiesQueenHigh, valueUnder, type ThreeCardClass } from '../poker/three-card.ts';
-import { checkRoundFacts, InvalidRoundFacts, type F3cpRoundFacts, type F3cpSeatFacts, type F3cpVoidReason } from './facts.ts';
-import type { F3cpRuleSet, JackpotHand, Pay } from './rule-set.ts';
+import { classifyThree, classOfThree, qualifiesQueenHigh, THREE_CARD_CLASSES, valueUnder, type ThreeCardClass } from '../poker/three-card.ts';
+import { checkRoundFacts, InvalidRoundFacts, roundFactsAreValid, type F3cpRoundFacts, type F3cpSeatFacts, type F3cpVoidReason } from './facts.ts';
+import { INTERPRETATIONS } from '../interpretations.ts';
+import type { F3cpRuleSet, JackpotHand } from './rule-set.ts';
 
 export type F3cpBetLine = 'ante' | 'play' | 'anteBonus' | 'pairPlus' | 'sixCardBonus' | 'progressive';
 
@@ -135,6 +136,7 @@ interface LineInput {
 function line(i: LineInput): SettlementLine {
   const payout = i.payout ?? 0;
   const stake = i.stake ?? (i.outcome === 'lose' ? 'collected' : 'returned');
+  // Every line has the same fields in the same order (absent ones undefined) so V8 keeps one object shape.
   return {
     seat: i.seat,
     bet: i.bet,
@@ -143,17 +145,91 @@ function line(i: LineInput): SettlementLine {
     payout,
     stake,
     net: payout - (stake === 'collected' ? i.amount : 0),
-    ...(i.ratio ? { ratio: i.ratio } : {}),
-    ...(i.hand ? { hand: i.hand } : {}),
+    ratio: i.ratio,
+    hand: i.hand,
     basis: i.basis,
     citations: i.citations,
     interpretations: i.interpretations ?? NONE,
-    ...(i.carriedOver ? { carriedOver: true } : {}),
+    carriedOver: i.carriedOver,
   };
 }
 
-const won = (seat: number, bet: F3cpBetLine, amount: Avos, p: Pay, hand: LineInput['hand'], basis: string, extra: Citation[] = [], interpretations?: readonly string[]): SettlementLine =>
-  line({ seat, bet, amount, outcome: 'win', payout: winnings(amount, p.ratio), ratio: p.ratio, hand, basis, citations: [...p.citations, ...extra], ...(interpretations ? { interpretations } : {}) });
+/** The part of a line fixed by the rule set, the bet, the hand and whether the hand folded: built once, reused. */
+interface LineTemplate {
+  readonly bet: F3cpBetLine;
+  readonly outcome: 'win' | 'lose';
+  readonly ratio: Ratio | undefined;
+  readonly stake: SettlementLine['stake'];
+  readonly hand: ThreeCardClass | FiveCardClass;
+  readonly basis: string;
+  readonly citations: readonly Citation[];
+  readonly interpretations: readonly string[];
+}
+
+const fromTemplate = (t: LineTemplate, seat: number, amount: Avos): SettlementLine => {
+  const payout = t.ratio ? winnings(amount, t.ratio) : 0;
+  return {
+    seat,
+    bet: t.bet,
+    amount,
+    outcome: t.outcome,
+    payout,
+    stake: t.stake,
+    net: payout - (t.stake === 'collected' ? amount : 0),
+    ratio: t.ratio,
+    hand: t.hand,
+    basis: t.basis,
+    citations: t.citations,
+    interpretations: t.interpretations,
+    carriedOver: undefined,
+  };
+};
+
+interface Templates {
+  /** [folded ? 1 : 0][class] */
+  pairPlus: Record<ThreeCardClass, LineTemplate>[];
+  sixCard: Record<FiveCardClass, LineTemplate>[];
+  anteBonus: Partial<Record<ThreeCardClass, LineTemplate>>;
+  compare: readonly Citation[];
+}
+
+const templateCache = new WeakMap<F3cpRuleSet, Templates>();
+
+function templatesFor(rules: F3cpRuleSet): Templates {
+  const cached = templateCache.get(rules);
+  if (cached) return cached;
+  const pairPlus = [false, true].map((folded) => {
+    const extra = folded ? [C.pairPlus, C.foldKeepsCards] : [C.pairPlus];
+    const interpretations = folded ? Object.freeze(['J1']) : NONE;
+    return Object.fromEntries(
+      THREE_CARD_CLASSES.map((hand): [ThreeCardClass, LineTemplate] => {
+        const p = rules.pairPlus[hand];
+        return [hand, p
+          ? { bet: 'pairPlus', outcome: 'win', ratio: p.ratio, stake: 'returned', hand, basis: `Pair Plus: ${hand} pays ${p.ratio.win} to 1, whatever the banker holds`, citations: [...p.citations, ...extra], interpretations }
+          : { bet: 'pairPlus', outcome: 'lose', ratio: undefined, stake: 'collected', hand, basis: 'Pair Plus: less than a pair', citations: extra, interpretations }];
+      }),
+    ) as Record<ThreeCardClass, LineTemplate>;
+  });
+  const sixCard = [false, true].map((folded) => {
+    const extra = folded ? [C.sixCard, C.sixCardBest, C.foldDoesNotAffect] : [C.sixCard, C.sixCardBest];
+    return Object.fromEntries(
+      FIVE_CARD_CLASSES.map((hand): [FiveCardClass, LineTemplate] => {
+        const p = rules.sixCardBonus[hand];
+        return [hand, p
+          ? { bet: 'sixCardBonus', outcome: 'win', ratio: p.ratio, stake: 'returned', hand, basis: `Six Card Bonus: the best five of the player's and the banker's six cards is ${hand}, paying ${p.ratio.win} to 1`, citations: [...p.citations, ...extra], interpretations: NONE }
+          : { bet: 'sixCardBonus', outcome: 'lose', ratio: undefined, stake: 'collected', hand, basis: `Six Card Bonus: the best five of six is ${hand}, less than three of a kind`, citations: extra, interpretations: NONE }];
+      }),
+    ) as Record<FiveCardClass, LineTemplate>;
+  });
+  const anteBonus: Partial<Record<ThreeCardClass, LineTemplate>> = {};
+  for (const hand of THREE_CARD_CLASSES) {
+    const b = rules.anteBonus[hand];
+    if (b) anteBonus[hand] = { bet: 'anteBonus', outcome: 'win', ratio: b.ratio, stake: 'not-applicable', hand, basis: `Ante bonus: ${hand} pays ${b.ratio.win} to 1 on the Ante, whatever the banker holds`, citations: [C.anteBonus, ...b.citations], interpretations: Object.freeze(['J3']) };
+  }
+  const t: Templates = { pairPlus, sixCard, anteBonus, compare: [C.proceeds, C.compare, rules.handOrderCitation] };
+  templateCache.set(rules, t);
+  return t;
+}
 
 /**
  * Settles one round of Fortune 3 Card Poker under `rules`: every bet's outcome and amount, the Ante bonus, the
@@ -162,8 +238,8 @@ const won = (seat: number, bet: F3cpBetLine, amount: Avos, p: Pay, hand: LineInp
  * Throws InvalidRoundFacts when the facts cannot describe a real round.
  */
 export function settleF3cpRound(facts: F3cpRoundFacts, rules: F3cpRuleSet): F3cpSettlement {
-  const problems = checkRoundFacts(facts);
-  if (problems.length > 0) throw new InvalidRoundFacts(problems);
+  if (!roundFactsAreValid(facts)) throw new InvalidRoundFacts(checkRoundFacts(facts));
+  const templates = templatesFor(rules);
   const order = rules.handOrder;
   const bankerClassified = classifyThree(facts.banker[0]!, facts.banker[1]!, facts.banker[2]!);
   const bankerValue = valueUnder(bankerClassified, order);
@@ -174,15 +250,13 @@ export function settleF3cpRound(facts: F3cpRoundFacts, rules: F3cpRuleSet): F3cp
     handValue: bankerValue,
     qualifies,
     citations: [qualifies ? C.proceeds : C.notQualified, rules.handOrderCitation],
-    interpretations: ['J11'],
+    interpretations: BANKER_INTERPRETATIONS,
   };
-  const seats = [...facts.seats].sort((a, b) => a.seat - b.seat);
+  const seats = isSortedBySeat(facts.seats) ? facts.seats : [...facts.seats].sort((a, b) => a.seat - b.seat);
   const seatResults: SeatResult[] = [];
   const lines: SettlementLine[] = [];
-  const jackpotClaims: { seat: number; hand: JackpotHand; amount: Avos }[] = [];
+  const jackpotClaims: JackpotClaim[] = [];
   const progressiveLosers: { seat: number; amount: Avos; hand: FiveCardClass }[] = [];
-  const six: Card[] = [0, 0, 0, 0, 0, 0];
-  const five: Card[] = [0, 0, 0, 0, 0];
 
   for (const s of seats) {
     const classified = classifyThree(s.cards[0]!, s.cards[1]!, s.cards[2]!);
@@ -195,6 +269,7 @@ export function settleF3cpRound(facts: F3cpRoundFacts, rules: F3cpRuleSet): F3cp
     const progressive = bets.progressive ?? 0;
     const hasBasic = ante > 0 || pairPlus > 0;
     const decision = ante > 0 ? (s.decision ?? null) : null;
+    const folded = decision === 'fold' ? 1 : 0;
     let versus: SeatResult['versusBanker'] = null;
     let sixHand: FiveCardClass | null = null;
     let progressiveHand: FiveCardClass | null = null;
@@ -202,39 +277,31 @@ export function settleF3cpRound(facts: F3cpRoundFacts, rules: F3cpRuleSet): F3cp
     if (facts.voided) {
       voidSeat(s, facts.voided, lines);
     } else {
-      if (ante > 0) versus = settleAntePlay(s, rules, hand, value, bankerValue, qualifies, lines);
-      if (pairPlus > 0) {
-        const p = rules.pairPlus[hand];
-        const extra = decision === 'fold' ? [C.pairPlus, C.foldKeepsCards] : [C.pairPlus];
-        const interp = decision === 'fold' ? ['J1'] : NONE;
-        lines.push(
-          p
-            ? won(s.seat, 'pairPlus', pairPlus, p, hand, `Pair Plus: ${hand} pays ${p.ratio.win} to 1, whatever the banker holds`, extra, interp)
-            : line({ seat: s.seat, bet: 'pairPlus', amount: pairPlus, outcome: 'lose', hand, basis: 'Pair Plus: less than a pair', citations: extra, interpretations: interp }),
-        );
-      }
+      if (ante > 0) versus = settleAntePlay(s, templates, hand, value, bankerValue, qualifies, lines);
+      if (pairPlus > 0) lines.push(fromTemplate(templates.pairPlus[folded]![hand], s.seat, pairPlus));
       if (sixBet > 0) {
         if (!hasBasic) lines.push(invalidAdditional(s.seat, 'sixCardBonus', sixBet));
         else {
-          six[0] = s.cards[0]!; six[1] = s.cards[1]!; six[2] = s.cards[2]!;
-          six[3] = facts.banker[0]!; six[4] = facts.banker[1]!; six[5] = facts.banker[2]!;
+          six[0] = s.cards[0]!;
+          six[1] = s.cards[1]!;
+          six[2] = s.cards[2]!;
+          six[3] = facts.banker[0]!;
+          six[4] = facts.banker[1]!;
+          six[5] = facts.banker[2]!;
           sixHand = FIVE_CARD_CLASSES[bestFiveClassId(six, 6)]!;
-          const p = rules.sixCardBonus[sixHand];
-          const extra = decision === 'fold' ? [C.sixCard, C.sixCardBest, C.foldDoesNotAffect] : [C.sixCard, C.sixCardBest];
-          lines.push(
-            p
-              ? won(s.seat, 'sixCardBonus', sixBet, p, sixHand, `Six Card Bonus: best five of the player's and banker's six cards is ${sixHand}, pays ${p.ratio.win} to 1`, extra)
-              : line({ seat: s.seat, bet: 'sixCardBonus', amount: sixBet, outcome: 'lose', hand: sixHand, basis: `Six Card Bonus: best five of six is ${sixHand}, less than three of a kind`, citations: extra }),
-          );
+          lines.push(fromTemplate(templates.sixCard[folded]![sixHand], s.seat, sixBet));
         }
       }
       if (progressive > 0) {
         if (!hasBasic) lines.push(invalidAdditional(s.seat, 'progressive', progressive));
         else {
-          five[0] = s.cards[0]!; five[1] = s.cards[1]!; five[2] = s.cards[2]!;
-          five[3] = facts.community![0]!; five[4] = facts.community![1]!;
+          five[0] = s.cards[0]!;
+          five[1] = s.cards[1]!;
+          five[2] = s.cards[2]!;
+          five[3] = facts.community![0]!;
+          five[4] = facts.community![1]!;
           progressiveHand = FIVE_CARD_CLASSES[bestFiveClassId(five, 5)]!;
-          if (progressiveHand in rules.jackpotHands) jackpotClaims.push({ seat: s.seat, hand: progressiveHand as JackpotHand, amount: progressive });
+          if (rules.jackpotHands[progressiveHand as JackpotHand] !== undefined) jackpotClaims.push({ seat: s.seat, hand: progressiveHand as JackpotHand, amount: progressive });
           else progressiveLosers.push({ seat: s.seat, amount: progressive, hand: progressiveHand });
         }
       }
@@ -247,49 +314,97 @@ export function settleF3cpRound(facts: F3cpRoundFacts, rules: F3cpRuleSet): F3cp
     const anyValidBet = jackpotClaims.length + progressiveLosers.length > 0;
     jackpot = payJackpot(facts.jackpot.poolBefore, facts.jackpot.config, jackpotClaims, rules, anyValidBet, lines);
     for (const l of progressiveLosers) {
-      lines.push(line({ seat: l.seat, bet: 'progressive', amount: l.amount, outcome: 'lose', hand: l.hand, basis: `Progressive Jackpot: the player's three and the two community cards make ${l.hand}, less than a flush`, citations: [C.progressive, C.jackpotHand] }));
+      lines.push(line({ seat: l.seat, bet: 'progressive', amount: l.amount, outcome: 'lose', hand: l.hand, basis: PROGRESSIVE_LOSS_BASIS, citations: PROGRESSIVE_LOSS_CITATIONS }));
     }
   }
-  const interpretations = new Set<string>(rules.interpretations);
-  for (const l of lines) for (const id of l.interpretations) interpretations.add(id);
-  for (const id of banker.interpretations) interpretations.add(id);
-  return { ruleSetId: rules.id, voided: facts.voided ?? null, banker, seats: seatResults, lines, jackpot, interpretations: [...interpretations].sort() };
+  return { ruleSetId: rules.id, voided: facts.voided ?? null, banker, seats: seatResults, lines, jackpot, interpretations: interpretationsOf(rules, lines) };
 }
 
-function settleAntePlay(s: F3cpSeatFacts, rules: F3cpRuleSet, hand: ThreeCardClass, value: number, bankerValue: number, qualifies: boolean, lines: SettlementLine[]): SeatResult['versusBanker'] {
+const BANKER_INTERPRETATIONS = Object.freeze(['J11']);
+// scratch for the six- and five-card hands (settlement is synchronous: nothing survives a call)
+const six: Card[] = [0, 0, 0, 0, 0, 0];
+const five: Card[] = [0, 0, 0, 0, 0];
+const PROGRESSIVE_LOSS_BASIS = "Progressive Jackpot: the player's three cards and the two community cards make less than a flush";
+const PROGRESSIVE_LOSS_CITATIONS = Object.freeze([C.progressive, C.jackpotHand]);
+
+interface JackpotClaim {
+  seat: number;
+  hand: JackpotHand;
+  amount: Avos;
+}
+
+function isSortedBySeat(seats: readonly F3cpSeatFacts[]): boolean {
+  for (let i = 1; i < seats.length; i++) if (seats[i - 1]!.seat > seats[i]!.seat) return false;
+  return true;
+}
+
+// Interpretation ids as bits, so a settlement's id list is an OR of masks and one cached, frozen array per mask.
+const ID_BIT = new Map(INTERPRETATIONS.map((i, bit) => [i.id, bit]));
+const listMask = new WeakMap<readonly string[], number>();
+const idsByMask = new Map<number, readonly string[]>();
+
+function maskOf(list: readonly string[]): number {
+  let mask = listMask.get(list);
+  if (mask === undefined) {
+    mask = 0;
+    for (const id of list) {
+      const bit = ID_BIT.get(id);
+      if (bit === undefined) throw new Error(`interpretation ${id} is not in the register`);
+      mask |= 1 << bit;
+    }
+    if (Object.isFrozen(list)) listMask.set(list, mask);
+  }
+  return mask;
+}
+
+/** Every interpretation id the settlement depends on, in register order. */
+function interpretationsOf(rules: F3cpRuleSet, lines: readonly SettlementLine[]): readonly string[] {
+  let mask = maskOf(rules.interpretations) | maskOf(BANKER_INTERPRETATIONS);
+  for (const l of lines) if (l.interpretations.length > 0) mask |= maskOf(l.interpretations);
+  let ids = idsByMask.get(mask);
+  if (!ids) {
+    ids = Object.freeze(INTERPRETATIONS.filter((_, bit) => mask & (1 << bit)).map((i) => i.id));
+    idsByMask.set(mask, ids);
+  }
+  return ids;
+}
+
+function settleAntePlay(s: F3cpSeatFacts, t: Templates, hand: ThreeCardClass, value: number, bankerValue: number, qualifies: boolean, lines: SettlementLine[]): SeatResult['versusBanker'] {
   const ante = s.bets.ante!;
   const seat = s.seat;
   if (s.decision === 'fold') {
-    lines.push(line({ seat, bet: 'ante', amount: ante, outcome: 'lose', hand, basis: 'folded: the Ante is forfeited', citations: [C.fold] }));
+    lines.push(line({ seat, bet: 'ante', amount: ante, outcome: 'lose', hand, basis: 'folded: the Ante is forfeited', citations: FOLD_CITATIONS }));
     return null;
   }
   const play = s.bets.play!;
   let versus: SeatResult['versusBanker'] = null;
   if (!qualifies) {
-    lines.push(line({ seat, bet: 'ante', amount: ante, outcome: 'win', payout: winnings(ante, EVEN), ratio: EVEN, hand, basis: 'the banker does not hold Q or higher: the Ante pays 1 to 1', citations: [C.notQualified], interpretations: ['J11'] }));
-    lines.push(line({ seat, bet: 'play', amount: play, outcome: 'push', hand, basis: 'the banker does not hold Q or higher: the Play bet is returned', citations: [C.notQualified], interpretations: ['J11'] }));
+    lines.push(line({ seat, bet: 'ante', amount: ante, outcome: 'win', payout: ante, ratio: EVEN, hand, basis: 'the banker does not hold Q or higher: the Ante pays 1 to 1', citations: NOT_QUALIFIED_CITATIONS, interpretations: BANKER_INTERPRETATIONS }));
+    lines.push(line({ seat, bet: 'play', amount: play, outcome: 'push', hand, basis: 'the banker does not hold Q or higher: the Play bet is returned', citations: NOT_QUALIFIED_CITATIONS, interpretations: BANKER_INTERPRETATIONS }));
+  } else if (value > bankerValue) {
+    versus = 'higher';
+    lines.push(line({ seat, bet: 'ante', amount: ante, outcome: 'win', payout: ante, ratio: EVEN, hand, basis: PLAYER_HIGHER, citations: t.compare }));
+    lines.push(line({ seat, bet: 'play', amount: play, outcome: 'win', payout: play, ratio: EVEN, hand, basis: PLAYER_HIGHER, citations: t.compare }));
+  } else if (value < bankerValue) {
+    versus = 'lower';
+    lines.push(line({ seat, bet: 'ante', amount: ante, outcome: 'lose', hand, basis: BANKER_HIGHER, citations: t.compare }));
+    lines.push(line({ seat, bet: 'play', amount: play, outcome: 'lose', hand, basis: BANKER_HIGHER, citations: t.compare }));
   } else {
-    const cmp = [C.proceeds, C.compare, rules.handOrderCitation];
-    if (value > bankerValue) {
-      versus = 'higher';
-      for (const [bet, amount] of [['ante', ante], ['play', play]] as const)
-        lines.push(line({ seat, bet, amount, outcome: 'win', payout: winnings(amount, EVEN), ratio: EVEN, hand, basis: `the player's ${hand} beats the banker's qualifying hand: pays 1 to 1`, citations: cmp }));
-    } else if (value < bankerValue) {
-      versus = 'lower';
-      for (const [bet, amount] of [['ante', ante], ['play', play]] as const)
-        lines.push(line({ seat, bet, amount, outcome: 'lose', hand, basis: `the banker's qualifying hand beats the player's ${hand}`, citations: cmp }));
-    } else {
-      versus = 'equal';
-      for (const [bet, amount] of [['ante', ante], ['play', play]] as const)
-        lines.push(line({ seat, bet, amount, outcome: 'push', hand, basis: 'the hands are equal: the bet is returned', citations: cmp, interpretations: ['J2'] }));
-    }
+    versus = 'equal';
+    lines.push(line({ seat, bet: 'ante', amount: ante, outcome: 'push', hand, basis: EQUAL_HANDS, citations: t.compare, interpretations: TIE_INTERPRETATIONS }));
+    lines.push(line({ seat, bet: 'play', amount: play, outcome: 'push', hand, basis: EQUAL_HANDS, citations: t.compare, interpretations: TIE_INTERPRETATIONS }));
   }
-  const bonus = rules.anteBonus[hand];
-  if (bonus) {
-    lines.push(line({ seat, bet: 'anteBonus', amount: ante, outcome: 'win', payout: winnings(ante, bonus.ratio), stake: 'not-applicable', ratio: bonus.ratio, hand, basis: `Ante bonus: ${hand} pays ${bonus.ratio.win} to 1 on the Ante, whatever the banker holds`, citations: [C.anteBonus, ...bonus.citations], interpretations: ['J3'] }));
-  }
+  const bonus = t.anteBonus[hand];
+  if (bonus) lines.push(fromTemplate(bonus, seat, ante));
   return versus;
 }
+
+const FOLD_CITATIONS = Object.freeze([C.fold]);
+const NOT_QUALIFIED_CITATIONS = Object.freeze([C.notQualified]);
+const TIE_INTERPRETATIONS = Object.freeze(['J2']);
+const PLAYER_HIGHER = "the player's hand beats the banker's qualifying hand: pays 1 to 1";
+const BANKER_HIGHER = "the banker's qualifying hand beats the player's hand";
+const EQUAL_HANDS = 'the hands are equal: the bet is returned';
 
 function invalidAdditional(seat: number, bet: 'sixCardBonus' | 'progressive', amount: Avos): SettlementLine {
   return line({ seat, bet, amount, outcome: 'void', basis: 'an additional bet without an Ante or Pair Plus bet is invalid and is returned', citations: [C.basicRequired, C.invalidWithoutBasic] });

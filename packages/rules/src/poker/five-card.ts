@@ -40,35 +40,40 @@ function hasStraight(mask: number): boolean {
   return (ext & (ext >> 1) & (ext >> 2) & (ext >> 3) & (ext >> 4)) !== 0;
 }
 
-// Scratch space: the function stays pure (nothing survives a call), and the hot enumeration loops allocate nothing.
+// Scratch space: the function stays pure (it leaves it zeroed), and the hot enumeration loops allocate nothing.
 const rankCount = new Uint8Array(13);
 const suitMask = new Uint16Array(4);
 
 /** Class id (C5) of the best five-card hand that can be made from `n` cards of `cards` (5 <= n <= 7). */
 export function bestFiveClassId(cards: ArrayLike<Card>, n: number = cards.length): number {
-  rankCount.fill(0);
-  suitMask.fill(0);
   let rankMask = 0;
+  let quads = 0;
+  let trips = 0;
+  let pairs = 0;
   for (let i = 0; i < n; i++) {
     const c = cards[i]!;
     const r = rankOf(c);
-    rankCount[r]!++;
+    const k = ++rankCount[r]!;
+    // keep the counts of pairs, trips and quads as each card arrives
+    if (k === 2) pairs++;
+    else if (k === 3) {
+      pairs--;
+      trips++;
+    } else if (k === 4) {
+      trips--;
+      quads++;
+    }
     suitMask[suitOf(c)]! |= 1 << r;
     rankMask |= 1 << r;
   }
   let flushMask = 0;
-  for (let s = 0; s < 4; s++) if (popcount(suitMask[s]!) >= 5) flushMask = suitMask[s]!;
+  for (let s = 0; s < 4; s++) {
+    if (popcount(suitMask[s]!) >= 5) flushMask = suitMask[s]!;
+    suitMask[s] = 0;
+  }
+  for (let i = 0; i < n; i++) rankCount[rankOf(cards[i]!)] = 0;
   if (flushMask !== 0 && hasStraight(flushMask)) {
     return (flushMask & ROYAL) === ROYAL ? C5.royalFlush : C5.straightFlush;
-  }
-  let quads = 0;
-  let trips = 0;
-  let pairs = 0;
-  for (let r = 0; r < 13; r++) {
-    const k = rankCount[r]!;
-    if (k === 4) quads++;
-    else if (k === 3) trips++;
-    else if (k === 2) pairs++;
   }
   if (quads > 0) return C5.fourOfAKind;
   if (trips > 0 && (pairs > 0 || trips > 1)) return C5.fullHouse;

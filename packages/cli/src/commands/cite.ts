@@ -1,0 +1,32 @@
+import { parseArgs } from 'node:util';
+import { allProvisions, textDiscrepancies } from '@table-audit/rules';
+import { json, out, UsageError, type Command } from './command.ts';
+
+const usage = `Usage: table-audit cite KEY [--json]     e.g. table-audit cite "89/2025 art.13 al.4"
+       table-audit cite --list | --discrepancies
+
+Prints the official Portuguese and Chinese text of a cited provision.`;
+
+export const citeCommand: Command = {
+  name: 'cite',
+  summary: 'the PT and ZH text of a provision the engine cites',
+  usage,
+  async run(args) {
+    const { values, positionals } = parseArgs({ args, allowPositionals: true, options: { json: { type: 'boolean' }, list: { type: 'boolean' }, discrepancies: { type: 'boolean' } } });
+    if (values.list) {
+      for (const p of allProvisions()) out(p.key);
+      return 0;
+    }
+    if (values.discrepancies) {
+      for (const d of textDiscrepancies) out(`${d.key}: ${d.note}\n`);
+      return 0;
+    }
+    const key = positionals.join(' ');
+    if (!key) throw new UsageError('name a provision');
+    const p = allProvisions().find((x) => x.key === key);
+    if (!p) throw new UsageError(`no provision "${key}" in the citation files; see table-audit cite --list`);
+    if (values.json) out(json(p));
+    else out(`${p.key}\n\nPT: ${p.pt}\n\nZH: ${p.zh}${p.zh_derived ? '\n(ZH re-ordered from the published text: 94/2025 has no known ZH text)' : ''}`);
+    return 0;
+  },
+};

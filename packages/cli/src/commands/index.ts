@@ -1,0 +1,11 @@
+import { citeCommand } from './cite.ts';
+import type { Command } from './command.ts';
+import { interpretationsCommand } from './interpretations.ts';
+import { mathCommand } from './math.ts';
+import { rulesCommand } from './rules.ts';
+import { runCommand } from './run.ts';
+import { settleCommand } from './settle.ts';
+
+export type { Command } from './command.ts';
+
+export const commands: readonly Command[] = [runCommand, mathCommand, settleCommand, rulesCommand, citeCommand, interpretationsCommand];

@@ -1,6 +1,5 @@
 import { commands, type Command } from './commands/index.ts';
 
-
 function help(): string {
   const width = Math.max(...commands.map((c) => c.name.length));
   return [

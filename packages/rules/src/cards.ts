@@ -36,7 +36,8 @@ export function parseCard(text: string): Card {
 }
 
 export function formatCard(card: Card): string {
-  if (!Number.isInteger(card) || card < 0 || card >= DECK_SIZE) throw new CardError(`${card} is not a card index 0..51`);
+  if (!Number.isInteger(card) || card < 0 || card >= DECK_SIZE)
+    throw new CardError(`${card} is not a card index 0..51`);
   return RANK_CHARS[rankOf(card)]! + SUIT_CHARS[suitOf(card)]!;
 }
 

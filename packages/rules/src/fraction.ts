@@ -19,8 +19,10 @@ export function fraction(num: bigint | number, den: bigint | number = 1n): Fract
   return { num: n / g, den: d / g };
 }
 
-export const add = (a: Fraction, b: Fraction): Fraction => fraction(a.num * b.den + b.num * a.den, a.den * b.den);
-export const sub = (a: Fraction, b: Fraction): Fraction => fraction(a.num * b.den - b.num * a.den, a.den * b.den);
+export const add = (a: Fraction, b: Fraction): Fraction =>
+  fraction(a.num * b.den + b.num * a.den, a.den * b.den);
+export const sub = (a: Fraction, b: Fraction): Fraction =>
+  fraction(a.num * b.den - b.num * a.den, a.den * b.den);
 export const mul = (a: Fraction, b: Fraction): Fraction => fraction(a.num * b.num, a.den * b.den);
 export const div = (a: Fraction, b: Fraction): Fraction => fraction(a.num * b.den, a.den * b.num);
 export const neg = (a: Fraction): Fraction => ({ num: -a.num, den: a.den });

@@ -41,7 +41,8 @@ export const INTERPRETATIONS: readonly Interpretation[] = [
   {
     id: 'J3',
     ruleSets: F3CP_2025,
-    question: 'Who receives the Ante bonus, paid "independently of whether the game proceeds" (art. 13.º 4))?',
+    question:
+      'Who receives the Ante bonus, paid "independently of whether the game proceeds" (art. 13.º 4))?',
     reading:
       'Every hand that played (made the Play bet), whatever the banker holds and whether the hand won or lost against it; a fold forfeits the Ante and so its bonus.',
     alternative: 'Only hands that beat a qualifying banker, or also folded hands.',
@@ -51,12 +52,19 @@ export const INTERPRETATIONS: readonly Interpretation[] = [
   {
     id: 'J4',
     ruleSets: F3CP_2025,
-    question: 'How does the pool change when several Progressive Jackpot hands are paid in one round (art. 15.º n.º 3–6)?',
+    question:
+      'How does the pool change when several Progressive Jackpot hands are paid in one round (art. 15.º n.º 3–6)?',
     reading:
       'Each Royal/Straight Flush award is computed on the pool as it stands when that payment is made; the pool is then reduced by the percentage share (100% or 10% of the pool at that moment), also where the greater fixed amount was paid instead; fixed-amount-only hands (Four of a Kind, Full House, Flush) do not change the pool; a pool emptied by a Royal Flush restarts at the reset amount.',
     alternative:
       'All awards computed on the pool at the start of settlement; or the pool reduced by the amount actually paid.',
-    articles: ['89/2025 art.15 n.3', '89/2025 art.15 n.4', '89/2025 art.15 n.5', '89/2025 art.15 n.6', '89/2025 art.16 n.3'],
+    articles: [
+      '89/2025 art.15 n.3',
+      '89/2025 art.15 n.4',
+      '89/2025 art.15 n.5',
+      '89/2025 art.15 n.6',
+      '89/2025 art.16 n.3',
+    ],
     source: 'spec',
   },
   {
@@ -96,7 +104,8 @@ export const INTERPRETATIONS: readonly Interpretation[] = [
     question:
       'A Straight is "cards in sequence but of different suits" (art. 7.º n.º 1 and n.º 2 6)). Five cards cannot all be of different suits.',
     reading: '"Of different suits" means "not all of the same suit" (which would be a Straight Flush).',
-    alternative: 'Every card of a different suit (impossible for five cards, so no five-card Straight would exist).',
+    alternative:
+      'Every card of a different suit (impossible for five cards, so no five-card Straight would exist).',
     articles: ['89/2025 art.7 n.1 al.2', '89/2025 art.7 n.2 al.6'],
     source: 'implementation',
   },
@@ -104,20 +113,23 @@ export const INTERPRETATIONS: readonly Interpretation[] = [
     id: 'J9',
     ruleSets: ['f3cp-2025a'],
     question:
-      "Despacho 94/2025 survives only in part: its wording of art. 7.º n.º 2 6)-7) and n.º 3 is cut off in the only copy.",
+      'Despacho 94/2025 survives only in part: its wording of art. 7.º n.º 2 6)-7) and n.º 3 is cut off in the only copy.',
     reading:
       'Art. 7.º n.º 1 follows the consolidated DICJ text (SF, Three of a Kind, Straight, Flush, Pair, three odd cards); n.º 2 and n.º 3 stay as published in 89/2025; in force from 2025-11-18 (the usual day-after-publication clause).',
-    alternative: 'Treat n.º 2–3 as changed in an unknown way and refuse to settle Six Card Bonus and Progressive bets.',
+    alternative:
+      'Treat n.º 2–3 as changed in an unknown way and refuse to settle Six Card Bonus and Progressive bets.',
     articles: ['89/2025 art.7 n.1 [94/2025]', '89/2025 art.7 n.2', '89/2025 art.7 n.3'],
     source: 'implementation',
   },
   {
     id: 'J10',
     ruleSets: F3CP_2025,
-    question: 'Art. 15.º n.º 5 pays a Straight Flush before a Royal Flush. In what order are the other winners paid?',
+    question:
+      'Art. 15.º n.º 5 pays a Straight Flush before a Royal Flush. In what order are the other winners paid?',
     reading:
       'All Straight Flush holders first, left to right; then every other winner left to right from the seat left of the banker (art. 15.º n.º 3).',
-    alternative: 'Only the Straight Flush holder moves ahead of the Royal Flush; fixed-amount hands keep their seat order.',
+    alternative:
+      'Only the Straight Flush holder moves ahead of the Royal Flush; fixed-amount hands keep their seat order.',
     articles: ['89/2025 art.15 n.3', '89/2025 art.15 n.5'],
     source: 'implementation',
   },
@@ -139,7 +151,7 @@ export const INTERPRETATIONS: readonly Interpretation[] = [
     question:
       'Art. 10.º 2): PT forbids betting "em conjunto com outras mãos" (jointly with other hands); ZH limits each player to the hand where they are seated and forbids betting on more than one hand through other persons.',
     reading:
-      'Both prohibitions apply: a bet is flagged when it is placed on a hand other than the bettor\'s own seat, or by one player on several hands (directly or through others).',
+      "Both prohibitions apply: a bet is flagged when it is placed on a hand other than the bettor's own seat, or by one player on several hands (directly or through others).",
     alternative: 'Only the PT reading: combined bets across hands.',
     articles: ['89/2025 art.10 al.2'],
     source: 'implementation',
@@ -149,8 +161,9 @@ export const INTERPRETATIONS: readonly Interpretation[] = [
     ruleSets: F3CP_2025,
     question:
       'Art. 12.º n.º 1: PT lets "only seated players" hold and see the cards; ZH only the player seated at that hand (每門的佔座的博彩者).',
-    reading: 'The stricter ZH reading: a hand\'s cards may be held or viewed only by the player seated at that hand.',
-    alternative: 'PT literal: any seated player may hold or see any hand\'s cards.',
+    reading:
+      "The stricter ZH reading: a hand's cards may be held or viewed only by the player seated at that hand.",
+    alternative: "PT literal: any seated player may hold or see any hand's cards.",
     articles: ['89/2025 art.12 n.1'],
     source: 'implementation',
   },
@@ -159,7 +172,8 @@ export const INTERPRETATIONS: readonly Interpretation[] = [
     ruleSets: F3CP_2025,
     question:
       'Art. 15.º n.º 3-4: PT pays several jackpot winners left to right and gives 10% to "one or more" Straight Flushes; ZH names only the first hand paid and speaks of several Straight Flushes.',
-    reading: 'PT: every payment in seat order from seat 1; a single Straight Flush is paid like several (art. 16.º n.º 3 2) agrees).',
+    reading:
+      'PT: every payment in seat order from seat 1; a single Straight Flush is paid like several (art. 16.º n.º 3 2) agrees).',
     alternative: 'ZH literal: only the first payment is ordered; n.º 4 only for several Straight Flushes.',
     articles: ['89/2025 art.15 n.3', '89/2025 art.15 n.4', '89/2025 art.16 n.3 al.2'],
     source: 'implementation',
@@ -180,7 +194,8 @@ export const INTERPRETATIONS: readonly Interpretation[] = [
     ruleSets: F3CP_2025,
     question:
       'Art. 18.º n.º 3: PT forbids revealing card values to third parties; ZH forbids anyone attempting to disclose the values of cards already dealt, to influence betting decisions.',
-    reading: 'Observed attempts count as well as completed reveals (ZH), for cards dealt in the current round.',
+    reading:
+      'Observed attempts count as well as completed reveals (ZH), for cards dealt in the current round.',
     alternative: 'PT literal: only a completed reveal to a third party.',
     articles: ['89/2025 art.18 n.3', '89/2025 art.18 n.2'],
     source: 'implementation',
@@ -205,7 +220,9 @@ export function interpretationsMarkdown(): string {
     '',
   ];
   for (const i of INTERPRETATIONS) {
-    lines.push(`## ${i.id} (${i.ruleSets.join(', ')}; from the ${i.source === 'spec' ? 'spec digest' : 'implementation'})`);
+    lines.push(
+      `## ${i.id} (${i.ruleSets.join(', ')}; from the ${i.source === 'spec' ? 'spec digest' : 'implementation'})`,
+    );
     lines.push('', `**Question.** ${i.question}`, '', `**Reading chosen.** ${i.reading}`, '');
     lines.push(`**Alternative.** ${i.alternative}`, '', `**Articles.** ${i.articles.join('; ')}`, '');
   }

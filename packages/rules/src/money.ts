@@ -32,7 +32,12 @@ export interface RoundingPolicy {
 export const DEFAULT_ROUNDING: RoundingPolicy = { unit: 1, mode: 'down' };
 
 /** `amount * numerator / denominator`, rounded to the policy's unit, in exact integer arithmetic. */
-export function proportion(amount: Avos, numerator: number, denominator: number, policy: RoundingPolicy): Avos {
+export function proportion(
+  amount: Avos,
+  numerator: number,
+  denominator: number,
+  policy: RoundingPolicy,
+): Avos {
   const unitsTimesDen = BigInt(amount) * BigInt(numerator);
   const den = BigInt(denominator) * BigInt(policy.unit);
   let q = unitsTimesDen / den;
@@ -43,7 +48,10 @@ export function proportion(amount: Avos, numerator: number, denominator: number,
 
 /** Winnings of a stake paid at `ratio` (the stake itself is not included). */
 export const winnings = (stake: Avos, ratio: Ratio): Avos => {
-  if (stake % ratio.per !== 0) throw new MoneyError(`a stake of ${stake} avos cannot be paid ${ratio.win} to ${ratio.per} in whole avos`);
+  if (stake % ratio.per !== 0)
+    throw new MoneyError(
+      `a stake of ${stake} avos cannot be paid ${ratio.win} to ${ratio.per} in whole avos`,
+    );
   return (stake / ratio.per) * ratio.win;
 };
 

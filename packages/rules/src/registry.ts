@@ -19,18 +19,84 @@ export interface RuleSetEntry {
 }
 
 export const RULE_SETS: readonly RuleSetEntry[] = [
-  { id: 'f3cp-2008', game: 'f3cp', diplomas: ['78/2008'], from: '2008-08-12', to: '2008-12-15', rules: null, spec: 'f3cp-2008.md' },
-  { id: 'f3cp-2008a', game: 'f3cp', diplomas: ['78/2008', '97/2008'], from: '2008-12-16', to: '2025-11-10', rules: null, spec: 'f3cp-2008.md' },
-  { id: 'f3cp-2025', game: 'f3cp', diplomas: ['89/2025'], from: '2025-11-11', to: '2025-11-17', rules: F3CP_2025, spec: 'f3cp-2025.md' },
-  { id: 'f3cp-2025a', game: 'f3cp', diplomas: ['89/2025', '94/2025'], from: '2025-11-18', to: null, rules: F3CP_2025A, spec: 'f3cp-2025.md' },
-  { id: 'craps-2010', game: 'craps', diplomas: ['53/2010'], from: '2010-03-09', to: null, rules: null, spec: 'craps-2010.md' },
-  { id: 'thirteen-cards-1989', game: 'thirteen-cards', diplomas: ['Portaria 51/89/M'], from: '1989-03-20', to: null, rules: null, spec: 'thirteen-cards-1989.md' },
-  { id: 'mahjong-1989-deal', game: 'mahjong', diplomas: ['Portaria 52/89/M'], from: '1989-03-20', to: null, rules: null, spec: 'thirteen-cards-1989.md' },
+  {
+    id: 'f3cp-2008',
+    game: 'f3cp',
+    diplomas: ['78/2008'],
+    from: '2008-08-12',
+    to: '2008-12-15',
+    rules: null,
+    spec: 'f3cp-2008.md',
+  },
+  {
+    id: 'f3cp-2008a',
+    game: 'f3cp',
+    diplomas: ['78/2008', '97/2008'],
+    from: '2008-12-16',
+    to: '2025-11-10',
+    rules: null,
+    spec: 'f3cp-2008.md',
+  },
+  {
+    id: 'f3cp-2025',
+    game: 'f3cp',
+    diplomas: ['89/2025'],
+    from: '2025-11-11',
+    to: '2025-11-17',
+    rules: F3CP_2025,
+    spec: 'f3cp-2025.md',
+  },
+  {
+    id: 'f3cp-2025a',
+    game: 'f3cp',
+    diplomas: ['89/2025', '94/2025'],
+    from: '2025-11-18',
+    to: null,
+    rules: F3CP_2025A,
+    spec: 'f3cp-2025.md',
+  },
+  {
+    id: 'craps-2010',
+    game: 'craps',
+    diplomas: ['53/2010'],
+    from: '2010-03-09',
+    to: null,
+    rules: null,
+    spec: 'craps-2010.md',
+  },
+  {
+    id: 'thirteen-cards-1989',
+    game: 'thirteen-cards',
+    diplomas: ['Portaria 51/89/M'],
+    from: '1989-03-20',
+    to: null,
+    rules: null,
+    spec: 'thirteen-cards-1989.md',
+  },
+  {
+    id: 'mahjong-1989-deal',
+    game: 'mahjong',
+    diplomas: ['Portaria 52/89/M'],
+    from: '1989-03-20',
+    to: null,
+    rules: null,
+    spec: 'thirteen-cards-1989.md',
+  },
 ];
 
 export type RuleSetLookup =
-  | { readonly status: 'implemented'; readonly localDate: string; readonly entry: RuleSetEntry; readonly rules: F3cpRuleSet }
-  | { readonly status: 'not-implemented'; readonly localDate: string; readonly entry: RuleSetEntry; readonly reason: string }
+  | {
+      readonly status: 'implemented';
+      readonly localDate: string;
+      readonly entry: RuleSetEntry;
+      readonly rules: F3cpRuleSet;
+    }
+  | {
+      readonly status: 'not-implemented';
+      readonly localDate: string;
+      readonly entry: RuleSetEntry;
+      readonly reason: string;
+    }
   | { readonly status: 'no-rules'; readonly localDate: string; readonly reason: string };
 
 const MACAU_OFFSET_MS = 8 * 60 * 60 * 1000;
@@ -47,10 +113,18 @@ const DATE = /^\d{4}-\d{2}-\d{2}$/;
 export function ruleSetFor(game: Game, when: string | number): RuleSetLookup {
   const localDate = typeof when === 'number' ? macauDate(when) : when;
   if (!DATE.test(localDate)) throw new Error(`"${localDate}" is not a date of the form YYYY-MM-DD`);
-  const entry = RULE_SETS.find((e) => e.game === game && e.from <= localDate && (e.to === null || localDate <= e.to));
-  if (!entry) return { status: 'no-rules', localDate, reason: `no ${game} rules in the registry govern ${localDate}` };
+  const entry = RULE_SETS.find(
+    (e) => e.game === game && e.from <= localDate && (e.to === null || localDate <= e.to),
+  );
+  if (!entry)
+    return { status: 'no-rules', localDate, reason: `no ${game} rules in the registry govern ${localDate}` };
   if (!entry.rules) {
-    return { status: 'not-implemented', localDate, entry, reason: `rule set ${entry.id} (${entry.diplomas.join(' + ')}) governs ${localDate} but is not implemented yet` };
+    return {
+      status: 'not-implemented',
+      localDate,
+      entry,
+      reason: `rule set ${entry.id} (${entry.diplomas.join(' + ')}) governs ${localDate} but is not implemented yet`,
+    };
   }
   return { status: 'implemented', localDate, entry, rules: entry.rules };
 }

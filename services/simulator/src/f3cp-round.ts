@@ -1,4 +1,9 @@
-import { classifyThree, type F3cpRoundFacts, type F3cpSeatFacts, type JackpotConfig } from '@table-audit/rules';
+import {
+  classifyThree,
+  type F3cpRoundFacts,
+  type F3cpSeatFacts,
+  type JackpotConfig,
+} from '@table-audit/rules';
 import { shuffledDeck, type Rng } from './rng.ts';
 
 export interface F3cpRoundOptions {
@@ -13,7 +18,13 @@ export interface F3cpRoundOptions {
 }
 
 export const DEFAULT_JACKPOT: JackpotConfig = {
-  fixed: { 'royal-flush': 5_000_000, 'straight-flush': 500_000, 'four-of-a-kind': 100_000, 'full-house': 20_000, flush: 10_000 },
+  fixed: {
+    'royal-flush': 5_000_000,
+    'straight-flush': 500_000,
+    'four-of-a-kind': 100_000,
+    'full-house': 20_000,
+    flush: 10_000,
+  },
   resetAmount: 10_000_000,
   rounding: { unit: 1, mode: 'down' },
 };
@@ -53,7 +64,11 @@ export function randomF3cpRound(r: Rng, o: F3cpRoundOptions): F3cpRoundFacts {
   }
   const banker = [deck[next++]!, deck[next++]!, deck[next++]!];
   const community = anyProgressive ? [deck[next++]!, deck[next++]!] : undefined;
-  return { seats, banker, ...(community ? { community, jackpot: { config: o.jackpot, poolBefore: o.pool } } : {}) };
+  return {
+    seats,
+    banker,
+    ...(community ? { community, jackpot: { config: o.jackpot, poolBefore: o.pool } } : {}),
+  };
 }
 
 export const EVERY_BET: Omit<F3cpRoundOptions, 'seats'> = {

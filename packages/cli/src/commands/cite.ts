@@ -12,7 +12,11 @@ export const citeCommand: Command = {
   summary: 'the PT and ZH text of a provision the engine cites',
   usage,
   async run(args) {
-    const { values, positionals } = parseArgs({ args, allowPositionals: true, options: { json: { type: 'boolean' }, list: { type: 'boolean' }, discrepancies: { type: 'boolean' } } });
+    const { values, positionals } = parseArgs({
+      args,
+      allowPositionals: true,
+      options: { json: { type: 'boolean' }, list: { type: 'boolean' }, discrepancies: { type: 'boolean' } },
+    });
     if (values.list) {
       for (const p of allProvisions()) out(p.key);
       return 0;
@@ -26,7 +30,10 @@ export const citeCommand: Command = {
     const p = allProvisions().find((x) => x.key === key);
     if (!p) throw new UsageError(`no provision "${key}" in the citation files; see table-audit cite --list`);
     if (values.json) out(json(p));
-    else out(`${p.key}\n\nPT: ${p.pt}\n\nZH: ${p.zh}${p.zh_derived ? '\n(ZH re-ordered from the published text: 94/2025 has no known ZH text)' : ''}`);
+    else
+      out(
+        `${p.key}\n\nPT: ${p.pt}\n\nZH: ${p.zh}${p.zh_derived ? '\n(ZH re-ordered from the published text: 94/2025 has no known ZH text)' : ''}`,
+      );
     return 0;
   },
 };

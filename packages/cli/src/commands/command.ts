@@ -9,7 +9,8 @@ export class UsageError extends Error {
   override readonly name = 'UsageError';
 }
 
-export const out = (text: string): void => void process.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
+export const out = (text: string): void =>
+  void process.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
 
 /** JSON with BigInt written as strings. */
 export const json = (value: unknown): string =>

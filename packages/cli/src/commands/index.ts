@@ -8,4 +8,11 @@ import { settleCommand } from './settle.ts';
 
 export type { Command } from './command.ts';
 
-export const commands: readonly Command[] = [runCommand, mathCommand, settleCommand, rulesCommand, citeCommand, interpretationsCommand];
+export const commands: readonly Command[] = [
+  runCommand,
+  mathCommand,
+  settleCommand,
+  rulesCommand,
+  citeCommand,
+  interpretationsCommand,
+];

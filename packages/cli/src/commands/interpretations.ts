@@ -7,7 +7,10 @@ export const interpretationsCommand: Command = {
   summary: 'the interpretation register (readings chosen where the law is unclear)',
   usage: 'Usage: table-audit interpretations [--json | --markdown]',
   async run(args) {
-    const { values } = parseArgs({ args, options: { json: { type: 'boolean' }, markdown: { type: 'boolean' } } });
+    const { values } = parseArgs({
+      args,
+      options: { json: { type: 'boolean' }, markdown: { type: 'boolean' } },
+    });
     if (values.json) out(json(INTERPRETATIONS));
     else if (values.markdown) out(interpretationsMarkdown());
     else for (const i of INTERPRETATIONS) out(`${i.id.padEnd(4)} ${i.question}\n     → ${i.reading}\n`);

@@ -1,5 +1,12 @@
 import { parseArgs } from 'node:util';
-import { compareAntePlay, f3cpMathReport, f3cpRules, mathReportJson, toDecimal, type F3cpMathReport } from '@table-audit/rules';
+import {
+  compareAntePlay,
+  f3cpMathReport,
+  f3cpRules,
+  mathReportJson,
+  toDecimal,
+  type F3cpMathReport,
+} from '@table-audit/rules';
 import { json, out, UsageError, type Command } from './command.ts';
 
 const usage = `Usage: table-audit math f3cp [--rules f3cp-2025a|f3cp-2025] [--json] [--hands] [--compare RULE_SET]
@@ -15,7 +22,8 @@ counts over all 20,358,520 six-card sets and its house edge; Progressive Jackpot
   --hands         include the expected values of all 1,755 suit-pattern groups of hands (with --json)
   --compare ID    also analyse rule set ID and list the hands whose Ante/Play value differs`;
 
-const pct = (f: { num: bigint; den: bigint }): string => `${toDecimal({ num: f.num * 100n, den: f.den }, 4)}%`;
+const pct = (f: { num: bigint; den: bigint }): string =>
+  `${toDecimal({ num: f.num * 100n, den: f.den }, 4)}%`;
 
 function text(r: F3cpMathReport): string {
   const a = r.antePlay;
@@ -38,9 +46,13 @@ function text(r: F3cpMathReport): string {
     `  house edge: ${r.sixCardBonus.houseEdge.num}/${r.sixCardBonus.houseEdge.den} = ${pct(r.sixCardBonus.houseEdge)}`,
     '',
     `Progressive Jackpot qualifying hands among ${r.progressiveJackpot.total.toLocaleString('en-US')} five-card hands:`,
-    ...Object.entries(r.progressiveJackpot.qualifying).map(([k, v]) => `  ${k.padEnd(16)} ${String(v).padStart(7)}`),
+    ...Object.entries(r.progressiveJackpot.qualifying).map(
+      ([k, v]) => `  ${k.padEnd(16)} ${String(v).padStart(7)}`,
+    ),
     '',
-    `Timings (ms): ${Object.entries(r.timingsMs).map(([k, v]) => `${k} ${v}`).join(', ')}`,
+    `Timings (ms): ${Object.entries(r.timingsMs)
+      .map(([k, v]) => `${k} ${v}`)
+      .join(', ')}`,
   ];
   return lines.join('\n');
 }
@@ -53,10 +65,17 @@ export const mathCommand: Command = {
     const { values, positionals } = parseArgs({
       args,
       allowPositionals: true,
-      options: { rules: { type: 'string', default: 'f3cp-2025a' }, json: { type: 'boolean' }, hands: { type: 'boolean' }, compare: { type: 'string' } },
+      options: {
+        rules: { type: 'string', default: 'f3cp-2025a' },
+        json: { type: 'boolean' },
+        hands: { type: 'boolean' },
+        compare: { type: 'string' },
+      },
     });
-    if (positionals[0] !== 'f3cp' || positionals.length > 1) throw new UsageError('the only game with exact math so far is f3cp');
-    if (!values.rules!.startsWith('f3cp-')) throw new UsageError(`--rules must be an f3cp rule set, got ${values.rules}`);
+    if (positionals[0] !== 'f3cp' || positionals.length > 1)
+      throw new UsageError('the only game with exact math so far is f3cp');
+    if (!values.rules!.startsWith('f3cp-'))
+      throw new UsageError(`--rules must be an f3cp rule set, got ${values.rules}`);
     const now = () => performance.now();
     const report = f3cpMathReport(f3cpRules(values.rules!), now);
     const other = values.compare ? f3cpMathReport(f3cpRules(values.compare), now) : undefined;
@@ -66,19 +85,34 @@ export const mathCommand: Command = {
       if (other && diffs) {
         body.comparison = {
           with: other.ruleSet,
-          houseEdge: { [report.ruleSet]: mathReportJson(report, false), [other.ruleSet]: (mathReportJson(other, false) as { antePlay: unknown }).antePlay },
+          houseEdge: {
+            [report.ruleSet]: mathReportJson(report, false),
+            [other.ruleSet]: (mathReportJson(other, false) as { antePlay: unknown }).antePlay,
+          },
           handGroupsThatDiffer: diffs.length,
-          hands: diffs.map((d) => ({ description: d.description, [`evPlay ${report.ruleSet}`]: toDecimal(d.evPlayA), [`evPlay ${other.ruleSet}`]: toDecimal(d.evPlayB), decisions: [d.playA ? 'play' : 'fold', d.playB ? 'play' : 'fold'] })),
+          hands: diffs.map((d) => ({
+            description: d.description,
+            [`evPlay ${report.ruleSet}`]: toDecimal(d.evPlayA),
+            [`evPlay ${other.ruleSet}`]: toDecimal(d.evPlayB),
+            decisions: [d.playA ? 'play' : 'fold', d.playB ? 'play' : 'fold'],
+          })),
         };
         delete (body.comparison as Record<string, unknown>).houseEdge;
-        (body.comparison as Record<string, unknown>).antePlay = (mathReportJson(other, false) as { antePlay: unknown }).antePlay;
+        (body.comparison as Record<string, unknown>).antePlay = (
+          mathReportJson(other, false) as { antePlay: unknown }
+        ).antePlay;
       }
       out(json(body));
     } else {
       out(text(report));
       if (other && diffs) {
-        out(`\nCompared with ${other.ruleSet}: house edge ${pct(other.antePlay.houseEdge)}; ${diffs.length} suit-pattern hand groups differ in Ante/Play value:`);
-        for (const d of diffs.slice(0, 20)) out(`  ${d.description.padEnd(24)} EV(play) ${toDecimal(d.evPlayA, 6)} vs ${toDecimal(d.evPlayB, 6)}`);
+        out(
+          `\nCompared with ${other.ruleSet}: house edge ${pct(other.antePlay.houseEdge)}; ${diffs.length} suit-pattern hand groups differ in Ante/Play value:`,
+        );
+        for (const d of diffs.slice(0, 20))
+          out(
+            `  ${d.description.padEnd(24)} EV(play) ${toDecimal(d.evPlayA, 6)} vs ${toDecimal(d.evPlayB, 6)}`,
+          );
         if (diffs.length > 20) out(`  … ${diffs.length - 20} more (use --json)`);
       }
     }

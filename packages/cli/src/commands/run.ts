@@ -1,5 +1,12 @@
 import { parseArgs } from 'node:util';
-import { f3cpMathReport, f3cpRules, formatMop, settleF3cpRound, F3CP_RULE_SETS, toDecimal } from '@table-audit/rules';
+import {
+  f3cpMathReport,
+  f3cpRules,
+  formatMop,
+  settleF3cpRound,
+  F3CP_RULE_SETS,
+  toDecimal,
+} from '@table-audit/rules';
 import { EVERY_BET, randomF3cpRound, rng } from '@table-audit/simulator';
 import { out, UsageError, type Command } from './command.ts';
 
@@ -14,10 +21,18 @@ export const runCommand: Command = {
   summary: 'the main job end to end on the embedded defaults',
   usage,
   async run(args) {
-    const { values } = parseArgs({ args, options: { rounds: { type: 'string', default: '10000' }, seed: { type: 'string', default: '2025' }, 'skip-math': { type: 'boolean' } } });
+    const { values } = parseArgs({
+      args,
+      options: {
+        rounds: { type: 'string', default: '10000' },
+        seed: { type: 'string', default: '2025' },
+        'skip-math': { type: 'boolean' },
+      },
+    });
     const rounds = Number(values.rounds);
     const seed = Number(values.seed);
-    if (!Number.isInteger(rounds) || rounds < 1) throw new UsageError(`--rounds must be a positive whole number, got ${values.rounds}`);
+    if (!Number.isInteger(rounds) || rounds < 1)
+      throw new UsageError(`--rounds must be a positive whole number, got ${values.rounds}`);
     for (const rules of F3CP_RULE_SETS) {
       const r = rng(seed);
       const byBet = new Map<string, { lines: number; staked: number; net: number; wins: number }>();
@@ -36,9 +51,16 @@ export const runCommand: Command = {
         jackpotPaid += s.jackpot?.payments.length ?? 0;
       }
       const ms = performance.now() - t0;
-      out(`\n${rules.title} (${rules.id}): ${rounds} sample rounds, seed ${seed}, ${Math.round((rounds / ms) * 1000).toLocaleString('en-US')} rounds/s including generation`);
-      out(`  ${'bet'.padEnd(13)} ${'lines'.padStart(7)} ${'wins'.padStart(7)} ${'staked'.padStart(20)} ${'player net'.padStart(20)}`);
-      for (const [bet, b] of byBet) out(`  ${bet.padEnd(13)} ${String(b.lines).padStart(7)} ${String(b.wins).padStart(7)} ${formatMop(b.staked).padStart(20)} ${formatMop(b.net).padStart(20)}`);
+      out(
+        `\n${rules.title} (${rules.id}): ${rounds} sample rounds, seed ${seed}, ${Math.round((rounds / ms) * 1000).toLocaleString('en-US')} rounds/s including generation`,
+      );
+      out(
+        `  ${'bet'.padEnd(13)} ${'lines'.padStart(7)} ${'wins'.padStart(7)} ${'staked'.padStart(20)} ${'player net'.padStart(20)}`,
+      );
+      for (const [bet, b] of byBet)
+        out(
+          `  ${bet.padEnd(13)} ${String(b.lines).padStart(7)} ${String(b.wins).padStart(7)} ${formatMop(b.staked).padStart(20)} ${formatMop(b.net).padStart(20)}`,
+        );
       out(`  jackpot payments: ${jackpotPaid}`);
     }
     if (!values['skip-math']) {
@@ -46,10 +68,22 @@ export const runCommand: Command = {
       out(`\nExact math (${rules.id}), full enumeration …`);
       const m = f3cpMathReport(rules, () => performance.now());
       const pct = (f: { num: bigint; den: bigint }) => `${toDecimal({ num: f.num * 100n, den: f.den }, 4)}%`;
-      out(`  strategy: play ${m.antePlay.weakestPlayed} or better; Ante house edge ${pct(m.antePlay.houseEdge)}, element of risk ${pct(m.antePlay.elementOfRisk)}`);
-      out(`  Pair Plus house edge ${pct(m.pairPlus.houseEdge)}; Six Card Bonus house edge ${pct(m.sixCardBonus.houseEdge)}`);
-      out(`  three-card classes: ${Object.entries(m.threeCardHands.counts).map(([k, v]) => `${k} ${v}`).join(', ')}`);
-      out(`  timings (ms): ${Object.entries(m.timingsMs).map(([k, v]) => `${k} ${v}`).join(', ')}`);
+      out(
+        `  strategy: play ${m.antePlay.weakestPlayed} or better; Ante house edge ${pct(m.antePlay.houseEdge)}, element of risk ${pct(m.antePlay.elementOfRisk)}`,
+      );
+      out(
+        `  Pair Plus house edge ${pct(m.pairPlus.houseEdge)}; Six Card Bonus house edge ${pct(m.sixCardBonus.houseEdge)}`,
+      );
+      out(
+        `  three-card classes: ${Object.entries(m.threeCardHands.counts)
+          .map(([k, v]) => `${k} ${v}`)
+          .join(', ')}`,
+      );
+      out(
+        `  timings (ms): ${Object.entries(m.timingsMs)
+          .map(([k, v]) => `${k} ${v}`)
+          .join(', ')}`,
+      );
       out('  full report: table-audit math f3cp --rules f3cp-2025a [--json]');
     }
     return 0;

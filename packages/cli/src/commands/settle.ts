@@ -34,7 +34,8 @@ interface RoundInput extends Omit<F3cpRoundFacts, 'seats' | 'banker' | 'communit
 }
 
 export function parseRound(r: RoundInput, where: string): F3cpRoundFacts {
-  if (!r || !Array.isArray(r.seats) || !Array.isArray(r.banker)) throw new UsageError(`${where}: a round needs "seats" and "banker"`);
+  if (!r || !Array.isArray(r.seats) || !Array.isArray(r.banker))
+    throw new UsageError(`${where}: a round needs "seats" and "banker"`);
   const cards = (list: string[], what: string) => {
     try {
       return list.map(parseCard);
@@ -43,7 +44,12 @@ export function parseRound(r: RoundInput, where: string): F3cpRoundFacts {
     }
   };
   return {
-    seats: r.seats.map((s) => ({ seat: s.seat, cards: cards(s.cards ?? [], `seat ${s.seat}`), bets: s.bets ?? {}, ...(s.decision ? { decision: s.decision } : {}) })),
+    seats: r.seats.map((s) => ({
+      seat: s.seat,
+      cards: cards(s.cards ?? [], `seat ${s.seat}`),
+      bets: s.bets ?? {},
+      ...(s.decision ? { decision: s.decision } : {}),
+    })),
     banker: cards(r.banker, 'banker'),
     ...(r.community ? { community: cards(r.community, 'community cards') } : {}),
     ...(r.jackpot ? { jackpot: r.jackpot } : {}),
@@ -57,15 +63,26 @@ export function settlementText(s: F3cpSettlement): string {
     `banker ${formatCards(s.banker.cards).join(' ')}: ${s.banker.hand}, ${s.banker.qualifies ? 'qualifies (Q or higher)' : 'does not qualify'}`,
   ];
   for (const seat of s.seats) {
-    lines.push(`seat ${seat.seat} ${formatCards(seat.cards).join(' ')}: ${seat.hand}${seat.decision ? `, ${seat.decision}` : ''}${seat.versusBanker ? `, ${seat.versusBanker} than the banker` : ''}`);
+    lines.push(
+      `seat ${seat.seat} ${formatCards(seat.cards).join(' ')}: ${seat.hand}${seat.decision ? `, ${seat.decision}` : ''}${seat.versusBanker ? `, ${seat.versusBanker} than the banker` : ''}`,
+    );
     for (const l of s.lines.filter((x) => x.seat === seat.seat)) {
-      lines.push(`  ${l.bet.padEnd(13)} ${formatMop(l.amount).padStart(14)}  ${l.outcome.padEnd(4)}  net ${formatMop(l.net).padStart(15)}  ${l.basis}`);
-      lines.push(`  ${''.padEnd(13)} ${l.citations.map(formatCitation).join('; ')}${l.interpretations.length ? ` [${l.interpretations.join(', ')}]` : ''}`);
+      lines.push(
+        `  ${l.bet.padEnd(13)} ${formatMop(l.amount).padStart(14)}  ${l.outcome.padEnd(4)}  net ${formatMop(l.net).padStart(15)}  ${l.basis}`,
+      );
+      lines.push(
+        `  ${''.padEnd(13)} ${l.citations.map(formatCitation).join('; ')}${l.interpretations.length ? ` [${l.interpretations.join(', ')}]` : ''}`,
+      );
     }
   }
   if (s.jackpot) {
-    lines.push(`jackpot pool ${formatMop(s.jackpot.poolBefore)} → ${formatMop(s.jackpot.poolAfter)}${s.jackpot.communityRevealed ? '' : ' (community cards not revealed: no Progressive bet)'}`);
-    for (const p of s.jackpot.payments) lines.push(`  ${p.order}. seat ${p.seat} ${p.hand}: ${formatMop(p.amount)} (pool ${formatMop(p.poolBefore)} → ${formatMop(p.poolAfter)}${p.poolReset ? ', reset' : ''})`);
+    lines.push(
+      `jackpot pool ${formatMop(s.jackpot.poolBefore)} → ${formatMop(s.jackpot.poolAfter)}${s.jackpot.communityRevealed ? '' : ' (community cards not revealed: no Progressive bet)'}`,
+    );
+    for (const p of s.jackpot.payments)
+      lines.push(
+        `  ${p.order}. seat ${p.seat} ${p.hand}: ${formatMop(p.amount)} (pool ${formatMop(p.poolBefore)} → ${formatMop(p.poolAfter)}${p.poolReset ? ', reset' : ''})`,
+      );
   }
   lines.push(`interpretations used: ${s.interpretations.join(', ') || 'none'}`);
   return lines.join('\n');
@@ -76,7 +93,11 @@ export const settleCommand: Command = {
   summary: 'settle rounds described in a JSON file, with the article behind every line',
   usage,
   async run(args) {
-    const { values, positionals } = parseArgs({ args, allowPositionals: true, options: { rules: { type: 'string' }, json: { type: 'boolean' } } });
+    const { values, positionals } = parseArgs({
+      args,
+      allowPositionals: true,
+      options: { rules: { type: 'string' }, json: { type: 'boolean' } },
+    });
     if (positionals.length !== 1) throw new UsageError('name one JSON file');
     const file = positionals[0]!;
     let doc: { rounds?: RoundInput[] };

@@ -35,5 +35,8 @@ export function formatCitation(c: Citation): string {
 }
 
 /** Builder: cite('89/2025', 13, { alinea: 4, subalinea: 1 }). Frozen so shared citations cannot be edited. */
-export const cite = (diploma: string, article: number, at: Omit<Citation, 'diploma' | 'article'> = {}): Citation =>
-  Object.freeze({ diploma, article, ...at });
+export const cite = (
+  diploma: string,
+  article: number,
+  at: Omit<Citation, 'diploma' | 'article'> = {},
+): Citation => Object.freeze({ diploma, article, ...at });

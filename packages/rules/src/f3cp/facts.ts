@@ -78,7 +78,8 @@ function takeCards(list: readonly Card[] | undefined, count: number): boolean {
   return true;
 }
 
-const validAmount = (a: number | undefined): boolean => a === undefined || (Number.isSafeInteger(a) && a >= 0);
+const validAmount = (a: number | undefined): boolean =>
+  a === undefined || (Number.isSafeInteger(a) && a >= 0);
 
 /** True when the facts can be settled; allocation-free, for the hot path. checkRoundFacts says why not. */
 export function roundFactsAreValid(facts: F3cpRoundFacts): boolean {
@@ -92,11 +93,23 @@ export function roundFactsAreValid(facts: F3cpRoundFacts): boolean {
     seatsSeen |= 1 << s.seat;
     if (!takeCards(s.cards, 3)) return false;
     const b = s.bets;
-    if (!validAmount(b.ante) || !validAmount(b.play) || !validAmount(b.pairPlus) || !validAmount(b.sixCardBonus) || !validAmount(b.progressive)) return false;
+    if (
+      !validAmount(b.ante) ||
+      !validAmount(b.play) ||
+      !validAmount(b.pairPlus) ||
+      !validAmount(b.sixCardBonus) ||
+      !validAmount(b.progressive)
+    )
+      return false;
     const ante = b.ante ?? 0;
     const play = b.play ?? 0;
     if (ante > 0) {
-      if (s.decision === undefined || (s.decision === 'play' && !(play > 0)) || (s.decision === 'fold' && play > 0)) return false;
+      if (
+        s.decision === undefined ||
+        (s.decision === 'play' && !(play > 0)) ||
+        (s.decision === 'fold' && play > 0)
+      )
+        return false;
     } else if (play > 0 || s.decision === 'play') return false;
     if ((b.progressive ?? 0) > 0) anyProgressive = true;
   }
@@ -111,25 +124,32 @@ export function roundFactsAreValid(facts: F3cpRoundFacts): boolean {
 export function checkRoundFacts(facts: F3cpRoundFacts): string[] {
   const problems: string[] = [];
   const cards = (what: string, list: readonly Card[] | undefined, count: number): void => {
-    if (!list || list.length !== count) problems.push(`${what} must have ${count} cards, has ${list?.length ?? 0}`);
-    else list.forEach((c, i) => isCard(c) || problems.push(`${what} card ${i + 1} (${c}) is not a card index 0..51`));
+    if (!list || list.length !== count)
+      problems.push(`${what} must have ${count} cards, has ${list?.length ?? 0}`);
+    else
+      list.forEach(
+        (c, i) => isCard(c) || problems.push(`${what} card ${i + 1} (${c}) is not a card index 0..51`),
+      );
   };
   cards('the banker', facts.banker, 3);
   const seatNumbers = new Set<number>();
   let anyProgressive = false;
   for (const s of facts.seats) {
     const who = `seat ${s.seat}`;
-    if (!Number.isInteger(s.seat) || s.seat < 1 || s.seat > 7) problems.push(`${who}: seats are numbered 1 to 7`);
+    if (!Number.isInteger(s.seat) || s.seat < 1 || s.seat > 7)
+      problems.push(`${who}: seats are numbered 1 to 7`);
     if (seatNumbers.has(s.seat)) problems.push(`${who} appears twice`);
     seatNumbers.add(s.seat);
     cards(who, s.cards, 3);
     for (const t of BET_TYPES) {
       const a = s.bets[t];
-      if (a !== undefined && (!Number.isSafeInteger(a) || a < 0)) problems.push(`${who}: ${t} bet ${a} is not a whole number of avos`);
+      if (a !== undefined && (!Number.isSafeInteger(a) || a < 0))
+        problems.push(`${who}: ${t} bet ${a} is not a whole number of avos`);
     }
     if ((s.bets.ante ?? 0) > 0) {
       if (s.decision === undefined) problems.push(`${who} has an Ante but no play/fold decision`);
-      if (s.decision === 'play' && !((s.bets.play ?? 0) > 0)) problems.push(`${who} played but has no Play bet amount`);
+      if (s.decision === 'play' && !((s.bets.play ?? 0) > 0))
+        problems.push(`${who} played but has no Play bet amount`);
     } else if ((s.bets.play ?? 0) > 0 || s.decision === 'play') {
       problems.push(`${who} has a Play bet without an Ante`);
     }
@@ -138,10 +158,14 @@ export function checkRoundFacts(facts: F3cpRoundFacts): string[] {
   }
   if (anyProgressive && !facts.voided) {
     cards('the community area', facts.community, 2);
-    if (!facts.jackpot) problems.push('a Progressive Jackpot bet needs the jackpot configuration and the pool');
-    else if (!Number.isSafeInteger(facts.jackpot.poolBefore) || facts.jackpot.poolBefore < 0) problems.push('the jackpot pool must be a whole number of avos');
+    if (!facts.jackpot)
+      problems.push('a Progressive Jackpot bet needs the jackpot configuration and the pool');
+    else if (!Number.isSafeInteger(facts.jackpot.poolBefore) || facts.jackpot.poolBefore < 0)
+      problems.push('the jackpot pool must be a whole number of avos');
   }
-  const all = [...facts.banker, ...(facts.community ?? []), ...facts.seats.flatMap((s) => s.cards)].filter(isCard);
+  const all = [...facts.banker, ...(facts.community ?? []), ...facts.seats.flatMap((s) => s.cards)].filter(
+    isCard,
+  );
   const dups = duplicateCards(all);
   if (dups.length > 0) problems.push(`cards dealt twice from one deck: ${dups.map(formatCard).join(', ')}`);
   return problems;

@@ -1,7 +1,14 @@
 import { formatCard, RANK_CHARS, rankOf, suitOf, type Card } from '../cards.ts';
-import { add, compare, div, fraction, mul, neg, sub, toJson, type Fraction } from '../fraction.ts';
-import { bestFiveClassId, C5, FIVE_CARD_CLASSES, type FiveCardClass } from '../poker/five-card.ts';
-import { classifyThree, classOfThree, qualifiesQueenHigh, THREE_CARD_CLASSES, valueUnder, type ThreeCardClass } from '../poker/three-card.ts';
+import { add, compare, div, fraction, neg, toJson, type Fraction } from '../fraction.ts';
+import { bestFiveClassId, FIVE_CARD_CLASSES, type FiveCardClass } from '../poker/five-card.ts';
+import {
+  classifyThree,
+  classOfThree,
+  qualifiesQueenHigh,
+  THREE_CARD_CLASSES,
+  valueUnder,
+  type ThreeCardClass,
+} from '../poker/three-card.ts';
 import type { F3cpRoundFacts } from './facts.ts';
 import type { F3cpRuleSet } from './rule-set.ts';
 import { settleF3cpRound } from './settle.ts';
@@ -27,7 +34,12 @@ let handTable: HandTable | undefined;
 /** All 22,100 three-card hands in lexicographic order of card indexes. */
 function allThreeCardHands(): HandTable {
   if (handTable) return handTable;
-  const t: HandTable = { cards: new Uint8Array(HANDS * 3), lo: new Int32Array(HANDS), hi: new Int32Array(HANDS), classified: new Int32Array(HANDS) };
+  const t: HandTable = {
+    cards: new Uint8Array(HANDS * 3),
+    lo: new Int32Array(HANDS),
+    hi: new Int32Array(HANDS),
+    classified: new Int32Array(HANDS),
+  };
   let n = 0;
   for (let a = 0; a < 52; a++)
     for (let b = a + 1; b < 52; b++)
@@ -44,7 +56,11 @@ function allThreeCardHands(): HandTable {
   return t;
 }
 
-const cardsOf = (t: HandTable, i: number): Card[] => [t.cards[i * 3]!, t.cards[i * 3 + 1]!, t.cards[i * 3 + 2]!];
+const cardsOf = (t: HandTable, i: number): Card[] => [
+  t.cards[i * 3]!,
+  t.cards[i * 3 + 1]!,
+  t.cards[i * 3 + 2]!,
+];
 
 /** Net result in avos of one seat's lines in a settled round. */
 function netOf(facts: F3cpRoundFacts, rules: F3cpRuleSet, bet?: string): bigint {
@@ -147,11 +163,22 @@ export function analyseAntePlay(rules: F3cpRuleSet): AntePlayAnalysis {
     let play = 0n;
     for (let k = 0; k < 4; k++) {
       if (count[k] === 0) continue;
-      const facts: F3cpRoundFacts = { seats: [{ seat: 1, cards: player, bets: { ante: 1, play: 1 }, decision: 'play' }], banker: cardsOf(t, representative[k]!) };
+      const facts: F3cpRoundFacts = {
+        seats: [{ seat: 1, cards: player, bets: { ante: 1, play: 1 }, decision: 'play' }],
+        banker: cardsOf(t, representative[k]!),
+      };
       play += BigInt(count[k]!) * netOf(facts, rules);
     }
     const anyBanker = representative.find((r) => r >= 0)!;
-    const fold = BigInt(BANKER_HANDS) * netOf({ seats: [{ seat: 1, cards: player, bets: { ante: 1 }, decision: 'fold' }], banker: cardsOf(t, anyBanker) }, rules);
+    const fold =
+      BigInt(BANKER_HANDS) *
+      netOf(
+        {
+          seats: [{ seat: 1, cards: player, bets: { ante: 1 }, decision: 'fold' }],
+          banker: cardsOf(t, anyBanker),
+        },
+        rules,
+      );
     const plays = play > fold;
     if (plays) playedHands++;
     totalBest += plays ? play : fold;
@@ -159,7 +186,8 @@ export function analyseAntePlay(rules: F3cpRuleSet): AntePlayAnalysis {
     const g = groups.get(key);
     if (!g) groups.set(key, { first: p, hands: 1, evPlay: play, evFold: fold });
     else {
-      if (g.evPlay !== play || g.evFold !== fold) throw new Error(`hands of one suit pattern differ in value: ${player.map(formatCard)}`);
+      if (g.evPlay !== play || g.evFold !== fold)
+        throw new Error(`hands of one suit pattern differ in value: ${player.map(formatCard)}`);
       g.hands++;
     }
   }
@@ -180,7 +208,7 @@ export function analyseAntePlay(rules: F3cpRuleSet): AntePlayAnalysis {
   // the weakest played hand: the lowest value at which the hand plays; clean when no lower hand plays and no higher folds
   const played = out.filter((g) => g.play);
   const weakest = played[played.length - 1]!;
-  const exceptions = out.filter((g) => (g.value >= weakest.value) !== g.play).map((g) => g.description);
+  const exceptions = out.filter((g) => g.value >= weakest.value !== g.play).map((g) => g.description);
   const ev = fraction(totalBest, BigInt(HANDS) * BigInt(BANKER_HANDS));
   const pPlay = fraction(playedHands, HANDS);
   return {
@@ -230,7 +258,11 @@ function emptyFiveCounts(): ClassCounts<FiveCardClass> {
 }
 
 /** Best-five class of every n-card set (n = 5: 2,598,960 hands; n = 6: 20,358,520 sets), and one example each. */
-export function enumerateBestFive(n: 5 | 6): { counts: ClassCounts<FiveCardClass>; examples: Partial<Record<FiveCardClass, Card[]>>; total: number } {
+export function enumerateBestFive(n: 5 | 6): {
+  counts: ClassCounts<FiveCardClass>;
+  examples: Partial<Record<FiveCardClass, Card[]>>;
+  total: number;
+} {
   const tally = new Float64Array(FIVE_CARD_CLASSES.length);
   const examples: Partial<Record<FiveCardClass, Card[]>> = {};
   const set = new Uint8Array(n);
@@ -255,14 +287,20 @@ export function enumerateBestFive(n: 5 | 6): { counts: ClassCounts<FiveCardClass
 }
 
 /** Six Card Bonus: the class counts over all six-card sets, each class's payout from a settled example round. */
-export function sixCardBonusEdge(rules: F3cpRuleSet, six: ReturnType<typeof enumerateBestFive>): { edge: Fraction; netPerClass: Partial<Record<FiveCardClass, number>> } {
+export function sixCardBonusEdge(
+  rules: F3cpRuleSet,
+  six: ReturnType<typeof enumerateBestFive>,
+): { edge: Fraction; netPerClass: Partial<Record<FiveCardClass, number>> } {
   let total = 0n;
   const netPerClass: Partial<Record<FiveCardClass, number>> = {};
   for (const cls of FIVE_CARD_CLASSES) {
     const example = six.examples[cls];
     const count = six.counts[cls];
     if (!example || count === 0) continue;
-    const facts: F3cpRoundFacts = { seats: [{ seat: 1, cards: example.slice(0, 3), bets: { ante: 1, sixCardBonus: 1 }, decision: 'fold' }], banker: example.slice(3) };
+    const facts: F3cpRoundFacts = {
+      seats: [{ seat: 1, cards: example.slice(0, 3), bets: { ante: 1, sixCardBonus: 1 }, decision: 'fold' }],
+      banker: example.slice(3),
+    };
     const net = netOf(facts, rules, 'sixCardBonus');
     netPerClass[cls] = Number(net);
     total += BigInt(count) * net;
@@ -270,15 +308,30 @@ export function sixCardBonusEdge(rules: F3cpRuleSet, six: ReturnType<typeof enum
   return { edge: neg(fraction(total, six.total)), netPerClass };
 }
 
-export const JACKPOT_CLASSES: readonly FiveCardClass[] = ['royal-flush', 'straight-flush', 'four-of-a-kind', 'full-house', 'flush'];
+export const JACKPOT_CLASSES: readonly FiveCardClass[] = [
+  'royal-flush',
+  'straight-flush',
+  'four-of-a-kind',
+  'full-house',
+  'flush',
+];
 
 export interface F3cpMathReport {
   ruleSet: string;
   threeCardHands: { total: number; counts: ClassCounts<ThreeCardClass> };
   antePlay: AntePlayAnalysis;
   pairPlus: { houseEdge: Fraction };
-  sixCardBonus: { total: number; counts: ClassCounts<FiveCardClass>; netPerUnit: Partial<Record<FiveCardClass, number>>; houseEdge: Fraction };
-  progressiveJackpot: { total: number; qualifying: Partial<ClassCounts<FiveCardClass>>; qualifyingTotal: number };
+  sixCardBonus: {
+    total: number;
+    counts: ClassCounts<FiveCardClass>;
+    netPerUnit: Partial<Record<FiveCardClass, number>>;
+    houseEdge: Fraction;
+  };
+  progressiveJackpot: {
+    total: number;
+    qualifying: Partial<ClassCounts<FiveCardClass>>;
+    qualifyingTotal: number;
+  };
   timingsMs: Record<string, number>;
 }
 
@@ -303,20 +356,39 @@ export function f3cpMathReport(rules: F3cpRuleSet, now: () => number = () => 0):
     threeCardHands: { total: HANDS, counts },
     antePlay,
     pairPlus: { houseEdge: pp },
-    sixCardBonus: { total: six.total, counts: six.counts, netPerUnit: sixEdge.netPerClass, houseEdge: sixEdge.edge },
-    progressiveJackpot: { total: five.total, qualifying, qualifyingTotal: JACKPOT_CLASSES.reduce((s, c) => s + five.counts[c], 0) },
+    sixCardBonus: {
+      total: six.total,
+      counts: six.counts,
+      netPerUnit: sixEdge.netPerClass,
+      houseEdge: sixEdge.edge,
+    },
+    progressiveJackpot: {
+      total: five.total,
+      qualifying,
+      qualifyingTotal: JACKPOT_CLASSES.reduce((s, c) => s + five.counts[c], 0),
+    },
     timingsMs,
   };
 }
 
 /** Per-hand differences of the Ante/Play analysis between two rule sets (same suit-pattern groups). */
-export function compareAntePlay(a: AntePlayAnalysis, b: AntePlayAnalysis): { description: string; evPlayA: Fraction; evPlayB: Fraction; playA: boolean; playB: boolean }[] {
+export function compareAntePlay(
+  a: AntePlayAnalysis,
+  b: AntePlayAnalysis,
+): { description: string; evPlayA: Fraction; evPlayB: Fraction; playA: boolean; playB: boolean }[] {
   const byDesc = new Map(b.groups.map((g) => [g.description + g.example.join(''), g]));
   const diffs = [];
   for (const g of a.groups) {
     const o = byDesc.get(g.description + g.example.join(''));
     if (!o) throw new Error(`group ${g.description} missing from the other analysis`);
-    if (compare(g.evPlay, o.evPlay) !== 0 || g.play !== o.play) diffs.push({ description: g.description, evPlayA: g.evPlay, evPlayB: o.evPlay, playA: g.play, playB: o.play });
+    if (compare(g.evPlay, o.evPlay) !== 0 || g.play !== o.play)
+      diffs.push({
+        description: g.description,
+        evPlayA: g.evPlay,
+        evPlayB: o.evPlay,
+        playA: g.play,
+        playB: o.play,
+      });
   }
   return diffs;
 }
@@ -329,20 +401,39 @@ export function mathReportJson(r: F3cpMathReport, withGroups: boolean): unknown 
     ruleSet: r.ruleSet,
     threeCardHands: r.threeCardHands,
     antePlay: {
-      strategy: { weakestPlayed: a.weakestPlayed, thresholdIsClean: a.thresholdIsClean, exceptions: a.exceptions, rule: `play ${a.weakestPlayed} or better, fold anything lower` },
+      strategy: {
+        weakestPlayed: a.weakestPlayed,
+        thresholdIsClean: a.thresholdIsClean,
+        exceptions: a.exceptions,
+        rule: `play ${a.weakestPlayed} or better, fold anything lower`,
+      },
       playProbability: f(a.playProbability),
       expectedValuePerAnte: f(a.expectedValue),
       houseEdge: f(a.houseEdge),
       elementOfRisk: f(a.elementOfRisk),
       comparisons: a.comparisons,
       ...(withGroups
-        ? { hands: a.groups.map((g) => ({ description: g.description, example: g.example, hand: g.hand, hands: g.hands, evPlay: f(g.evPlay), evFold: f(g.evFold), decision: g.play ? 'play' : 'fold' })) }
+        ? {
+            hands: a.groups.map((g) => ({
+              description: g.description,
+              example: g.example,
+              hand: g.hand,
+              hands: g.hands,
+              evPlay: f(g.evPlay),
+              evFold: f(g.evFold),
+              decision: g.play ? 'play' : 'fold',
+            })),
+          }
         : { handGroups: a.groups.length }),
     },
     pairPlus: { houseEdge: f(r.pairPlus.houseEdge) },
-    sixCardBonus: { total: r.sixCardBonus.total, counts: r.sixCardBonus.counts, netPerUnit: r.sixCardBonus.netPerUnit, houseEdge: f(r.sixCardBonus.houseEdge) },
+    sixCardBonus: {
+      total: r.sixCardBonus.total,
+      counts: r.sixCardBonus.counts,
+      netPerUnit: r.sixCardBonus.netPerUnit,
+      houseEdge: f(r.sixCardBonus.houseEdge),
+    },
     progressiveJackpot: r.progressiveJackpot,
     timingsMs: r.timingsMs,
   };
 }
-

@@ -61,8 +61,16 @@ const SIX_CARD_BONUS = {
 
 const JACKPOT_HANDS = {
   'royal-flush': { citations: [cite(D, 16, { numero: 3, alinea: 1 }), cite(D, 7, { numero: 3, alinea: 1 })] },
-  'straight-flush': { citations: [cite(D, 16, { numero: 3, alinea: 2 }), cite(D, 7, { numero: 3, alinea: 2 }), cite(D, 15, { numero: 4 })] },
-  'four-of-a-kind': { citations: [cite(D, 16, { numero: 3, alinea: 3 }), cite(D, 7, { numero: 3, alinea: 3 })] },
+  'straight-flush': {
+    citations: [
+      cite(D, 16, { numero: 3, alinea: 2 }),
+      cite(D, 7, { numero: 3, alinea: 2 }),
+      cite(D, 15, { numero: 4 }),
+    ],
+  },
+  'four-of-a-kind': {
+    citations: [cite(D, 16, { numero: 3, alinea: 3 }), cite(D, 7, { numero: 3, alinea: 3 })],
+  },
   'full-house': { citations: [cite(D, 16, { numero: 3, alinea: 4 }), cite(D, 7, { numero: 3, alinea: 4 })] },
   flush: { citations: [cite(D, 16, { numero: 3, alinea: 5 }), cite(D, 7, { numero: 3, alinea: 5 })] },
 } as const;
@@ -75,8 +83,15 @@ function ruleSet(
   interpretations: string[],
 ): F3cpRuleSet {
   const at = (alinea?: number): Citation =>
-    cite(D, 7, { numero: 1, ...(alinea === undefined ? {} : { alinea }), ...(wording === undefined ? {} : { wording }) });
-  const classCitation = Object.fromEntries(descending.map((cls, i) => [cls, at(i + 1)])) as Record<ThreeCardClass, Citation>;
+    cite(D, 7, {
+      numero: 1,
+      ...(alinea === undefined ? {} : { alinea }),
+      ...(wording === undefined ? {} : { wording }),
+    });
+  const classCitation = Object.fromEntries(descending.map((cls, i) => [cls, at(i + 1)])) as Record<
+    ThreeCardClass,
+    Citation
+  >;
   return Object.freeze({
     id,
     game: 'f3cp',

@@ -2,8 +2,22 @@ import { cite, type Citation } from '../citations/citation.ts';
 import type { Card } from '../cards.ts';
 import { proportion, winnings, type Avos, type Ratio } from '../money.ts';
 import { bestFiveClassId, FIVE_CARD_CLASSES, type FiveCardClass } from '../poker/five-card.ts';
-import { classifyThree, classOfThree, qualifiesQueenHigh, THREE_CARD_CLASSES, valueUnder, type ThreeCardClass } from '../poker/three-card.ts';
-import { checkRoundFacts, InvalidRoundFacts, roundFactsAreValid, type F3cpRoundFacts, type F3cpSeatFacts, type F3cpVoidReason } from './facts.ts';
+import {
+  classifyThree,
+  classOfThree,
+  qualifiesQueenHigh,
+  THREE_CARD_CLASSES,
+  valueUnder,
+  type ThreeCardClass,
+} from '../poker/three-card.ts';
+import {
+  checkRoundFacts,
+  InvalidRoundFacts,
+  roundFactsAreValid,
+  type F3cpRoundFacts,
+  type F3cpSeatFacts,
+  type F3cpVoidReason,
+} from './facts.ts';
 import { INTERPRETATIONS } from '../interpretations.ts';
 import type { F3cpRuleSet, JackpotHand } from './rule-set.ts';
 
@@ -204,9 +218,30 @@ function templatesFor(rules: F3cpRuleSet): Templates {
     return Object.fromEntries(
       THREE_CARD_CLASSES.map((hand): [ThreeCardClass, LineTemplate] => {
         const p = rules.pairPlus[hand];
-        return [hand, p
-          ? { bet: 'pairPlus', outcome: 'win', ratio: p.ratio, stake: 'returned', hand, basis: `Pair Plus: ${hand} pays ${p.ratio.win} to 1, whatever the banker holds`, citations: [...p.citations, ...extra], interpretations }
-          : { bet: 'pairPlus', outcome: 'lose', ratio: undefined, stake: 'collected', hand, basis: 'Pair Plus: less than a pair', citations: extra, interpretations }];
+        return [
+          hand,
+          p
+            ? {
+                bet: 'pairPlus',
+                outcome: 'win',
+                ratio: p.ratio,
+                stake: 'returned',
+                hand,
+                basis: `Pair Plus: ${hand} pays ${p.ratio.win} to 1, whatever the banker holds`,
+                citations: [...p.citations, ...extra],
+                interpretations,
+              }
+            : {
+                bet: 'pairPlus',
+                outcome: 'lose',
+                ratio: undefined,
+                stake: 'collected',
+                hand,
+                basis: 'Pair Plus: less than a pair',
+                citations: extra,
+                interpretations,
+              },
+        ];
       }),
     ) as Record<ThreeCardClass, LineTemplate>;
   });
@@ -215,18 +250,54 @@ function templatesFor(rules: F3cpRuleSet): Templates {
     return Object.fromEntries(
       FIVE_CARD_CLASSES.map((hand): [FiveCardClass, LineTemplate] => {
         const p = rules.sixCardBonus[hand];
-        return [hand, p
-          ? { bet: 'sixCardBonus', outcome: 'win', ratio: p.ratio, stake: 'returned', hand, basis: `Six Card Bonus: the best five of the player's and the banker's six cards is ${hand}, paying ${p.ratio.win} to 1`, citations: [...p.citations, ...extra], interpretations: NONE }
-          : { bet: 'sixCardBonus', outcome: 'lose', ratio: undefined, stake: 'collected', hand, basis: `Six Card Bonus: the best five of six is ${hand}, less than three of a kind`, citations: extra, interpretations: NONE }];
+        return [
+          hand,
+          p
+            ? {
+                bet: 'sixCardBonus',
+                outcome: 'win',
+                ratio: p.ratio,
+                stake: 'returned',
+                hand,
+                basis: `Six Card Bonus: the best five of the player's and the banker's six cards is ${hand}, paying ${p.ratio.win} to 1`,
+                citations: [...p.citations, ...extra],
+                interpretations: NONE,
+              }
+            : {
+                bet: 'sixCardBonus',
+                outcome: 'lose',
+                ratio: undefined,
+                stake: 'collected',
+                hand,
+                basis: `Six Card Bonus: the best five of six is ${hand}, less than three of a kind`,
+                citations: extra,
+                interpretations: NONE,
+              },
+        ];
       }),
     ) as Record<FiveCardClass, LineTemplate>;
   });
   const anteBonus: Partial<Record<ThreeCardClass, LineTemplate>> = {};
   for (const hand of THREE_CARD_CLASSES) {
     const b = rules.anteBonus[hand];
-    if (b) anteBonus[hand] = { bet: 'anteBonus', outcome: 'win', ratio: b.ratio, stake: 'not-applicable', hand, basis: `Ante bonus: ${hand} pays ${b.ratio.win} to 1 on the Ante, whatever the banker holds`, citations: [C.anteBonus, ...b.citations], interpretations: Object.freeze(['J3']) };
+    if (b)
+      anteBonus[hand] = {
+        bet: 'anteBonus',
+        outcome: 'win',
+        ratio: b.ratio,
+        stake: 'not-applicable',
+        hand,
+        basis: `Ante bonus: ${hand} pays ${b.ratio.win} to 1 on the Ante, whatever the banker holds`,
+        citations: [C.anteBonus, ...b.citations],
+        interpretations: Object.freeze(['J3']),
+      };
   }
-  const t: Templates = { pairPlus, sixCard, anteBonus, compare: [C.proceeds, C.compare, rules.handOrderCitation] };
+  const t: Templates = {
+    pairPlus,
+    sixCard,
+    anteBonus,
+    compare: [C.proceeds, C.compare, rules.handOrderCitation],
+  };
   templateCache.set(rules, t);
   return t;
 }
@@ -301,30 +372,66 @@ export function settleF3cpRound(facts: F3cpRoundFacts, rules: F3cpRuleSet): F3cp
           five[3] = facts.community![0]!;
           five[4] = facts.community![1]!;
           progressiveHand = FIVE_CARD_CLASSES[bestFiveClassId(five, 5)]!;
-          if (rules.jackpotHands[progressiveHand as JackpotHand] !== undefined) jackpotClaims.push({ seat: s.seat, hand: progressiveHand as JackpotHand, amount: progressive });
+          if (rules.jackpotHands[progressiveHand as JackpotHand] !== undefined)
+            jackpotClaims.push({ seat: s.seat, hand: progressiveHand as JackpotHand, amount: progressive });
           else progressiveLosers.push({ seat: s.seat, amount: progressive, hand: progressiveHand });
         }
       }
     }
-    seatResults.push({ seat: s.seat, cards: s.cards, hand, handValue: value, decision, versusBanker: versus, sixCardHand: sixHand, progressiveHand });
+    seatResults.push({
+      seat: s.seat,
+      cards: s.cards,
+      hand,
+      handValue: value,
+      decision,
+      versusBanker: versus,
+      sixCardHand: sixHand,
+      progressiveHand,
+    });
   }
 
   let jackpot: JackpotResult | null = null;
   if (!facts.voided && facts.jackpot) {
     const anyValidBet = jackpotClaims.length + progressiveLosers.length > 0;
-    jackpot = payJackpot(facts.jackpot.poolBefore, facts.jackpot.config, jackpotClaims, rules, anyValidBet, lines);
+    jackpot = payJackpot(
+      facts.jackpot.poolBefore,
+      facts.jackpot.config,
+      jackpotClaims,
+      rules,
+      anyValidBet,
+      lines,
+    );
     for (const l of progressiveLosers) {
-      lines.push(line({ seat: l.seat, bet: 'progressive', amount: l.amount, outcome: 'lose', hand: l.hand, basis: PROGRESSIVE_LOSS_BASIS, citations: PROGRESSIVE_LOSS_CITATIONS }));
+      lines.push(
+        line({
+          seat: l.seat,
+          bet: 'progressive',
+          amount: l.amount,
+          outcome: 'lose',
+          hand: l.hand,
+          basis: PROGRESSIVE_LOSS_BASIS,
+          citations: PROGRESSIVE_LOSS_CITATIONS,
+        }),
+      );
     }
   }
-  return { ruleSetId: rules.id, voided: facts.voided ?? null, banker, seats: seatResults, lines, jackpot, interpretations: interpretationsOf(rules, lines) };
+  return {
+    ruleSetId: rules.id,
+    voided: facts.voided ?? null,
+    banker,
+    seats: seatResults,
+    lines,
+    jackpot,
+    interpretations: interpretationsOf(rules, lines),
+  };
 }
 
 const BANKER_INTERPRETATIONS = Object.freeze(['J11']);
 // scratch for the six- and five-card hands (settlement is synchronous: nothing survives a call)
 const six: Card[] = [0, 0, 0, 0, 0, 0];
 const five: Card[] = [0, 0, 0, 0, 0];
-const PROGRESSIVE_LOSS_BASIS = "Progressive Jackpot: the player's three cards and the two community cards make less than a flush";
+const PROGRESSIVE_LOSS_BASIS =
+  "Progressive Jackpot: the player's three cards and the two community cards make less than a flush";
 const PROGRESSIVE_LOSS_CITATIONS = Object.freeze([C.progressive, C.jackpotHand]);
 
 interface JackpotClaim {
@@ -369,30 +476,138 @@ function interpretationsOf(rules: F3cpRuleSet, lines: readonly SettlementLine[])
   return ids;
 }
 
-function settleAntePlay(s: F3cpSeatFacts, t: Templates, hand: ThreeCardClass, value: number, bankerValue: number, qualifies: boolean, lines: SettlementLine[]): SeatResult['versusBanker'] {
+function settleAntePlay(
+  s: F3cpSeatFacts,
+  t: Templates,
+  hand: ThreeCardClass,
+  value: number,
+  bankerValue: number,
+  qualifies: boolean,
+  lines: SettlementLine[],
+): SeatResult['versusBanker'] {
   const ante = s.bets.ante!;
   const seat = s.seat;
   if (s.decision === 'fold') {
-    lines.push(line({ seat, bet: 'ante', amount: ante, outcome: 'lose', hand, basis: 'folded: the Ante is forfeited', citations: FOLD_CITATIONS }));
+    lines.push(
+      line({
+        seat,
+        bet: 'ante',
+        amount: ante,
+        outcome: 'lose',
+        hand,
+        basis: 'folded: the Ante is forfeited',
+        citations: FOLD_CITATIONS,
+      }),
+    );
     return null;
   }
   const play = s.bets.play!;
   let versus: SeatResult['versusBanker'] = null;
   if (!qualifies) {
-    lines.push(line({ seat, bet: 'ante', amount: ante, outcome: 'win', payout: ante, ratio: EVEN, hand, basis: 'the banker does not hold Q or higher: the Ante pays 1 to 1', citations: NOT_QUALIFIED_CITATIONS, interpretations: BANKER_INTERPRETATIONS }));
-    lines.push(line({ seat, bet: 'play', amount: play, outcome: 'push', hand, basis: 'the banker does not hold Q or higher: the Play bet is returned', citations: NOT_QUALIFIED_CITATIONS, interpretations: BANKER_INTERPRETATIONS }));
+    lines.push(
+      line({
+        seat,
+        bet: 'ante',
+        amount: ante,
+        outcome: 'win',
+        payout: ante,
+        ratio: EVEN,
+        hand,
+        basis: 'the banker does not hold Q or higher: the Ante pays 1 to 1',
+        citations: NOT_QUALIFIED_CITATIONS,
+        interpretations: BANKER_INTERPRETATIONS,
+      }),
+    );
+    lines.push(
+      line({
+        seat,
+        bet: 'play',
+        amount: play,
+        outcome: 'push',
+        hand,
+        basis: 'the banker does not hold Q or higher: the Play bet is returned',
+        citations: NOT_QUALIFIED_CITATIONS,
+        interpretations: BANKER_INTERPRETATIONS,
+      }),
+    );
   } else if (value > bankerValue) {
     versus = 'higher';
-    lines.push(line({ seat, bet: 'ante', amount: ante, outcome: 'win', payout: ante, ratio: EVEN, hand, basis: PLAYER_HIGHER, citations: t.compare }));
-    lines.push(line({ seat, bet: 'play', amount: play, outcome: 'win', payout: play, ratio: EVEN, hand, basis: PLAYER_HIGHER, citations: t.compare }));
+    lines.push(
+      line({
+        seat,
+        bet: 'ante',
+        amount: ante,
+        outcome: 'win',
+        payout: ante,
+        ratio: EVEN,
+        hand,
+        basis: PLAYER_HIGHER,
+        citations: t.compare,
+      }),
+    );
+    lines.push(
+      line({
+        seat,
+        bet: 'play',
+        amount: play,
+        outcome: 'win',
+        payout: play,
+        ratio: EVEN,
+        hand,
+        basis: PLAYER_HIGHER,
+        citations: t.compare,
+      }),
+    );
   } else if (value < bankerValue) {
     versus = 'lower';
-    lines.push(line({ seat, bet: 'ante', amount: ante, outcome: 'lose', hand, basis: BANKER_HIGHER, citations: t.compare }));
-    lines.push(line({ seat, bet: 'play', amount: play, outcome: 'lose', hand, basis: BANKER_HIGHER, citations: t.compare }));
+    lines.push(
+      line({
+        seat,
+        bet: 'ante',
+        amount: ante,
+        outcome: 'lose',
+        hand,
+        basis: BANKER_HIGHER,
+        citations: t.compare,
+      }),
+    );
+    lines.push(
+      line({
+        seat,
+        bet: 'play',
+        amount: play,
+        outcome: 'lose',
+        hand,
+        basis: BANKER_HIGHER,
+        citations: t.compare,
+      }),
+    );
   } else {
     versus = 'equal';
-    lines.push(line({ seat, bet: 'ante', amount: ante, outcome: 'push', hand, basis: EQUAL_HANDS, citations: t.compare, interpretations: TIE_INTERPRETATIONS }));
-    lines.push(line({ seat, bet: 'play', amount: play, outcome: 'push', hand, basis: EQUAL_HANDS, citations: t.compare, interpretations: TIE_INTERPRETATIONS }));
+    lines.push(
+      line({
+        seat,
+        bet: 'ante',
+        amount: ante,
+        outcome: 'push',
+        hand,
+        basis: EQUAL_HANDS,
+        citations: t.compare,
+        interpretations: TIE_INTERPRETATIONS,
+      }),
+    );
+    lines.push(
+      line({
+        seat,
+        bet: 'play',
+        amount: play,
+        outcome: 'push',
+        hand,
+        basis: EQUAL_HANDS,
+        citations: t.compare,
+        interpretations: TIE_INTERPRETATIONS,
+      }),
+    );
   }
   const bonus = t.anteBonus[hand];
   if (bonus) lines.push(fromTemplate(bonus, seat, ante));
@@ -407,7 +622,14 @@ const BANKER_HIGHER = "the banker's qualifying hand beats the player's hand";
 const EQUAL_HANDS = 'the hands are equal: the bet is returned';
 
 function invalidAdditional(seat: number, bet: 'sixCardBonus' | 'progressive', amount: Avos): SettlementLine {
-  return line({ seat, bet, amount, outcome: 'void', basis: 'an additional bet without an Ante or Pair Plus bet is invalid and is returned', citations: [C.basicRequired, C.invalidWithoutBasic] });
+  return line({
+    seat,
+    bet,
+    amount,
+    outcome: 'void',
+    basis: 'an additional bet without an Ante or Pair Plus bet is invalid and is returned',
+    citations: [C.basicRequired, C.invalidWithoutBasic],
+  });
 }
 
 function voidSeat(s: F3cpSeatFacts, reason: F3cpVoidReason, lines: SettlementLine[]): void {
@@ -423,14 +645,31 @@ function voidSeat(s: F3cpSeatFacts, reason: F3cpVoidReason, lines: SettlementLin
     const amount = s.bets[bet] ?? 0;
     if (amount <= 0) continue;
     if (bet === 'progressive' && carries) {
-      lines.push(line({ seat: s.seat, bet, amount, outcome: 'void', basis: 'the round is invalid: the Progressive Jackpot bet moves to the next round', citations: [...why, C.carryOver], carriedOver: true }));
+      lines.push(
+        line({
+          seat: s.seat,
+          bet,
+          amount,
+          outcome: 'void',
+          basis: 'the round is invalid: the Progressive Jackpot bet moves to the next round',
+          citations: [...why, C.carryOver],
+          carriedOver: true,
+        }),
+      );
     } else {
-      lines.push(line({ seat: s.seat, bet, amount, outcome: 'void', basis: 'the round is invalid: the bet may be withdrawn', citations: [...why, C.voidInvalid] }));
+      lines.push(
+        line({
+          seat: s.seat,
+          bet,
+          amount,
+          outcome: 'void',
+          basis: 'the round is invalid: the bet may be withdrawn',
+          citations: [...why, C.voidInvalid],
+        }),
+      );
     }
   }
 }
-
-const PAYMENT_RANK: Record<JackpotHand, number> = { 'royal-flush': 0, 'straight-flush': 1, 'four-of-a-kind': 2, 'full-house': 3, flush: 4 };
 
 function payJackpot(
   poolBefore: Avos,
@@ -441,8 +680,14 @@ function payJackpot(
   lines: SettlementLine[],
 ): JackpotResult {
   // Left to right (claims are in seat order); with a Royal and a Straight Flush in one round, Straight Flushes first.
-  const royalAndStraight = claims.some((c) => c.hand === 'royal-flush') && claims.some((c) => c.hand === 'straight-flush');
-  const ordered = royalAndStraight ? [...claims.filter((c) => c.hand === 'straight-flush'), ...claims.filter((c) => c.hand !== 'straight-flush')] : claims;
+  const royalAndStraight =
+    claims.some((c) => c.hand === 'royal-flush') && claims.some((c) => c.hand === 'straight-flush');
+  const ordered = royalAndStraight
+    ? [
+        ...claims.filter((c) => c.hand === 'straight-flush'),
+        ...claims.filter((c) => c.hand !== 'straight-flush'),
+      ]
+    : claims;
   let pool = poolBefore;
   const payments: JackpotPayment[] = [];
   ordered.forEach((c, i) => {
@@ -450,7 +695,12 @@ function payJackpot(
     const before = pool;
     let share: Avos | null = null;
     let reset = false;
-    const citations: Citation[] = [C.progressive, C.jackpotHand, ...rules.jackpotHands[c.hand].citations, C.jackpotOrder];
+    const citations: Citation[] = [
+      C.progressive,
+      C.jackpotHand,
+      ...rules.jackpotHands[c.hand].citations,
+      C.jackpotOrder,
+    ];
     const interpretations: string[] = ['J5'];
     if (royalAndStraight) {
       citations.push(C.jackpotSfFirst);
@@ -468,11 +718,37 @@ function payJackpot(
       }
     }
     const amount = share === null ? fixedAmount : Math.max(fixedAmount, share);
-    payments.push({ order: i + 1, seat: c.seat, hand: c.hand, amount, fixedAmount, share, poolBefore: before, poolAfter: pool, poolReset: reset, citations, interpretations });
-    const basis = share === null
-      ? `Progressive Jackpot: ${c.hand} pays the fixed amount`
-      : `Progressive Jackpot: ${c.hand} pays the greater of the fixed amount and ${c.hand === 'royal-flush' ? '100%' : '10%'} of the pool`;
-    lines.push(line({ seat: c.seat, bet: 'progressive', amount: c.amount, outcome: 'win', payout: amount, stake: 'collected', hand: c.hand, basis, citations, interpretations }));
+    payments.push({
+      order: i + 1,
+      seat: c.seat,
+      hand: c.hand,
+      amount,
+      fixedAmount,
+      share,
+      poolBefore: before,
+      poolAfter: pool,
+      poolReset: reset,
+      citations,
+      interpretations,
+    });
+    const basis =
+      share === null
+        ? `Progressive Jackpot: ${c.hand} pays the fixed amount`
+        : `Progressive Jackpot: ${c.hand} pays the greater of the fixed amount and ${c.hand === 'royal-flush' ? '100%' : '10%'} of the pool`;
+    lines.push(
+      line({
+        seat: c.seat,
+        bet: 'progressive',
+        amount: c.amount,
+        outcome: 'win',
+        payout: amount,
+        stake: 'collected',
+        hand: c.hand,
+        basis,
+        citations,
+        interpretations,
+      }),
+    );
   });
   return {
     communityRevealed: anyBet,

@@ -86,7 +86,8 @@ export function bestFiveClassId(cards: ArrayLike<Card>, n: number = cards.length
 }
 
 export const bestFiveClass = (cards: readonly Card[]): FiveCardClass => {
-  if (cards.length < 5 || cards.length > 7) throw new Error(`best five-card hand needs 5 to 7 cards, got ${cards.length}`);
+  if (cards.length < 5 || cards.length > 7)
+    throw new Error(`best five-card hand needs 5 to 7 cards, got ${cards.length}`);
   return FIVE_CARD_CLASSES[bestFiveClassId(cards)]!;
 };
 

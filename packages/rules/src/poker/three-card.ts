@@ -5,7 +5,14 @@ import { rankOf, suitOf, type Card } from '../cards.ts';
  * 89/2025 as published ranks Straight and Flush above Three of a Kind, 94/2025 moves Three of a Kind up to
  * second. So evaluation takes the rule set's order and returns one comparable integer.
  */
-export const THREE_CARD_CLASSES = ['high-card', 'pair', 'flush', 'straight', 'three-of-a-kind', 'straight-flush'] as const;
+export const THREE_CARD_CLASSES = [
+  'high-card',
+  'pair',
+  'flush',
+  'straight',
+  'three-of-a-kind',
+  'straight-flush',
+] as const;
 export type ThreeCardClass = (typeof THREE_CARD_CLASSES)[number];
 
 /** Class ids in THREE_CARD_CLASSES order, for the integer encoding below. */
@@ -19,7 +26,9 @@ export type HandOrder = Readonly<Uint8Array>;
 
 export function handOrder(descending: readonly ThreeCardClass[]): HandOrder {
   if (descending.length !== THREE_CARD_CLASSES.length || new Set(descending).size !== descending.length) {
-    throw new Error(`a hand order must list each of the ${THREE_CARD_CLASSES.length} classes once: ${descending}`);
+    throw new Error(
+      `a hand order must list each of the ${THREE_CARD_CLASSES.length} classes once: ${descending}`,
+    );
   }
   const strength = new Uint8Array(THREE_CARD_CLASSES.length);
   descending.forEach((cls, i) => (strength[THREE_CARD_CLASSES.indexOf(cls)] = descending.length - 1 - i));

@@ -1,0 +1,52 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { macauDate, RULE_SETS, ruleSetFor } from '../src/registry.ts';
+
+const idOn = (when: string | number) => {
+  const r = ruleSetFor('f3cp', when);
+  return r.status === 'no-rules' ? 'none' : `${r.entry.id}:${r.status}`;
+};
+
+describe('rule-set registry (game, Macau local date)', () => {
+  it('switches from the 2008 rules to 89/2025 between 2025-11-10 and 2025-11-11', () => {
+    assert.equal(idOn('2025-11-10'), 'f3cp-2008a:not-implemented');
+    assert.equal(idOn('2025-11-11'), 'f3cp-2025:implemented');
+  });
+
+  it('switches to 89/2025 as amended by 94/2025 between 2025-11-17 and 2025-11-18', () => {
+    assert.equal(idOn('2025-11-17'), 'f3cp-2025:implemented');
+    assert.equal(idOn('2025-11-18'), 'f3cp-2025a:implemented');
+    assert.equal(idOn('2026-11-21'), 'f3cp-2025a:implemented');
+  });
+
+  it('dates a round by Macau time (UTC+8): 2025-11-17T16:30Z is already the 18th', () => {
+    assert.equal(macauDate(Date.parse('2025-11-17T16:30:00Z')), '2025-11-18');
+    assert.equal(idOn(Date.parse('2025-11-17T16:30:00Z')), 'f3cp-2025a:implemented');
+    assert.equal(idOn(Date.parse('2025-11-17T15:59:59.999Z')), 'f3cp-2025:implemented');
+    assert.equal(idOn(Date.parse('2025-11-10T16:00:00Z')), 'f3cp-2025:implemented');
+    assert.equal(idOn(Date.parse('2025-11-10T15:59:59.999Z')), 'f3cp-2008a:not-implemented');
+  });
+
+  it('never gives the 2025 rules to an older round: it says the 2008 rule set is not implemented', () => {
+    const r = ruleSetFor('f3cp', '2019-06-01');
+    assert.equal(r.status, 'not-implemented');
+    assert.match(r.status === 'not-implemented' ? r.reason : '', /f3cp-2008a .* not implemented/);
+    assert.equal(idOn('2008-12-15'), 'f3cp-2008:not-implemented');
+    assert.equal(idOn('2008-12-16'), 'f3cp-2008a:not-implemented');
+    assert.equal(idOn('2008-08-11'), 'none');
+  });
+
+  it('has no gaps or overlaps between the F3CP rule sets', () => {
+    const f3cp = RULE_SETS.filter((e) => e.game === 'f3cp');
+    for (let i = 1; i < f3cp.length; i++) {
+      const next = new Date(`${f3cp[i - 1]!.to}T00:00:00Z`);
+      next.setUTCDate(next.getUTCDate() + 1);
+      assert.equal(f3cp[i]!.from, next.toISOString().slice(0, 10));
+    }
+  });
+
+  it('rejects a date it cannot read', () => {
+    assert.throws(() => ruleSetFor('f3cp', '18/11/2025'), /YYYY-MM-DD/);
+    assert.throws(() => macauDate(Number.NaN), /not a time/);
+  });
+});

@@ -85,22 +85,17 @@ export const mathCommand: Command = {
       if (other && diffs) {
         body.comparison = {
           with: other.ruleSet,
-          houseEdge: {
-            [report.ruleSet]: mathReportJson(report, false),
-            [other.ruleSet]: (mathReportJson(other, false) as { antePlay: unknown }).antePlay,
-          },
+          antePlay: (mathReportJson(other, false) as { antePlay: unknown }).antePlay,
           handGroupsThatDiffer: diffs.length,
           hands: diffs.map((d) => ({
             description: d.description,
-            [`evPlay ${report.ruleSet}`]: toDecimal(d.evPlayA),
-            [`evPlay ${other.ruleSet}`]: toDecimal(d.evPlayB),
-            decisions: [d.playA ? 'play' : 'fold', d.playB ? 'play' : 'fold'],
+            evPlay: { [report.ruleSet]: toDecimal(d.evPlayA), [other.ruleSet]: toDecimal(d.evPlayB) },
+            decision: {
+              [report.ruleSet]: d.playA ? 'play' : 'fold',
+              [other.ruleSet]: d.playB ? 'play' : 'fold',
+            },
           })),
         };
-        delete (body.comparison as Record<string, unknown>).houseEdge;
-        (body.comparison as Record<string, unknown>).antePlay = (
-          mathReportJson(other, false) as { antePlay: unknown }
-        ).antePlay;
       }
       out(json(body));
     } else {

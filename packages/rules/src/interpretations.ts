@@ -200,6 +200,18 @@ export const INTERPRETATIONS: readonly Interpretation[] = [
     articles: ['89/2025 art.18 n.3', '89/2025 art.18 n.2'],
     source: 'implementation',
   },
+  {
+    id: 'J17',
+    ruleSets: F3CP_2025,
+    question:
+      'Art. 11.º n.º 3 has two community cards dealt "when there are Progressive bets"; art. 15.º n.º 2 says that with no such bet the banker does not reveal "the two community cards placed on the table". Is dealing them with no Progressive bet a breach of art. 11.º (which voids the round under art. 17.º n.º 1 1))?',
+    reading:
+      'No: art. 15.º n.º 2 presupposes community cards on the table with no Progressive bet, so dealing them is allowed; revealing them is what is forbidden (F3CP.JACKPOT.COMMUNITY_REVEALED_WITHOUT_BETS).',
+    alternative:
+      'Dealing community cards with no Progressive bet breaks art. 11.º n.º 3 and voids the round.',
+    articles: ['89/2025 art.11 n.3', '89/2025 art.15 n.2', '89/2025 art.17 n.1 al.1'],
+    source: 'implementation',
+  },
 ];
 
 const byId = new Map(INTERPRETATIONS.map((i) => [i.id, i]));

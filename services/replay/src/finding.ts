@@ -1,0 +1,89 @@
+import { createHash } from 'node:crypto';
+import { citationKey, formatCitation, type Citation } from '@table-audit/rules';
+import type { CheckDefinition, Severity } from './checks.ts';
+
+/**
+ * A finding: what a check found in a round (or across rounds), with the evidence and the law behind it.
+ * Stored as an event, so its id is deterministic: replaying the same events yields the same ids, and the
+ * event store's idempotency turns a re-run into a no-op.
+ */
+export interface Finding {
+  readonly findingId: string;
+  readonly checkId: string;
+  readonly title: string;
+  readonly severity: Severity;
+  readonly ruleSet: string;
+  readonly casino: string;
+  readonly concessionaire: string;
+  readonly tableId: string;
+  readonly roundId: string | null;
+  readonly seats: readonly number[];
+  readonly players: readonly string[];
+  readonly summary: string;
+  readonly expected: unknown;
+  readonly declared: unknown;
+  /** citation keys (PT/ZH text: table-audit cite KEY) with their Portuguese legal form */
+  readonly citations: readonly { key: string; reference: string }[];
+  readonly interpretations: readonly string[];
+  readonly evidenceEventIds: readonly string[];
+  /** event time of the latest evidence event: deterministic, unlike the clock */
+  readonly eventTime: number;
+  readonly details?: Record<string, unknown>;
+}
+
+export interface FindingContext {
+  ruleSet: string;
+  casino: string;
+  concessionaire: string;
+  tableId: string;
+  roundId: string | null;
+}
+
+export interface FindingInput {
+  check: CheckDefinition;
+  /** distinguishes several findings of one check in one round (e.g. "seat 3 PAIR_PLUS") */
+  discriminator?: string;
+  seats?: number[];
+  players?: (string | null)[];
+  summary: string;
+  expected?: unknown;
+  declared?: unknown;
+  extraCitations?: readonly Citation[];
+  extraInterpretations?: readonly string[];
+  evidence: readonly { eventId: string; eventTime: number }[];
+  details?: Record<string, unknown>;
+}
+
+export function makeFinding(ctx: FindingContext, f: FindingInput): Finding {
+  const citations = new Map<string, Citation>();
+  for (const c of [...f.check.citations, ...(f.extraCitations ?? [])]) citations.set(citationKey(c), c);
+  const interpretations = [...new Set([...f.check.interpretations, ...(f.extraInterpretations ?? [])])].sort(
+    byId,
+  );
+  const scope = ctx.roundId ?? `table:${ctx.tableId}`;
+  const findingId = createHash('sha256')
+    .update([scope, f.check.id, ctx.ruleSet, interpretations.join(','), f.discriminator ?? ''].join('|'))
+    .digest('hex')
+    .slice(0, 32);
+  const evidence = [...new Map(f.evidence.map((e) => [e.eventId, e])).values()];
+  return {
+    findingId,
+    checkId: f.check.id,
+    title: f.check.title,
+    severity: f.check.severity,
+    ...ctx,
+    seats: [...new Set(f.seats ?? [])].sort((a, b) => a - b),
+    players: [...new Set((f.players ?? []).filter((p): p is string => typeof p === 'string'))].sort(),
+    summary: f.summary,
+    expected: f.expected ?? null,
+    declared: f.declared ?? null,
+    citations: [...citations].map(([key, c]) => ({ key, reference: formatCitation(c) })),
+    interpretations,
+    evidenceEventIds: evidence.map((e) => e.eventId),
+    eventTime: Math.max(0, ...evidence.map((e) => e.eventTime)),
+    ...(f.details ? { details: f.details } : {}),
+  };
+}
+
+const byId = (a: string, b: string): number =>
+  a.charCodeAt(0) - b.charCodeAt(0) || Number(a.slice(1)) - Number(b.slice(1));

@@ -5,6 +5,7 @@ import { mathCommand } from './math.ts';
 import { rulesCommand } from './rules.ts';
 import { runCommand } from './run.ts';
 import { settleCommand } from './settle.ts';
+import { verifyCommand } from './verify.ts';
 
 export type { Command } from './command.ts';
 
@@ -15,4 +16,5 @@ export const commands: readonly Command[] = [
   rulesCommand,
   citeCommand,
   interpretationsCommand,
+  verifyCommand,
 ];

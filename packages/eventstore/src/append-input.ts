@@ -1,0 +1,132 @@
+/**
+ * What both adapters do with an append before touching storage: check the arguments, turn each event's data and
+ * metadata into canonical JSON (refusing what cannot be hashed and kept exactly), and apply the expected-revision
+ * rule. Shared so the adapters cannot drift apart on these rules.
+ */
+import { canonicalJson, NotCanonicalJson } from './canonical-json.ts';
+import { EventIdConflict, InvalidArgument, InvalidEventData, WrongExpectedRevision } from './errors.ts';
+import { metadataJson } from './hash-chain.ts';
+import type { EventData, ExpectedRevision } from './port.ts';
+
+/** An event checked and in canonical JSON, ready to be chained and stored. */
+export interface PreparedEvent {
+  eventId: string;
+  type: string;
+  dataJson: string;
+  /** undefined: no metadata (also for an empty object). */
+  metadataJson: string | undefined;
+}
+
+/** A lone surrogate cannot be stored as UTF-8 text: it would come back as U+FFFD and no longer match its hash. */
+const LONE_SURROGATE = /\p{Cs}/u;
+
+export function checkStreamName(stream: unknown): asserts stream is string {
+  if (typeof stream !== 'string' || stream.length === 0 || LONE_SURROGATE.test(stream))
+    throw new InvalidArgument(
+      `stream name must be a non-empty, well-formed string, got ${JSON.stringify(stream)}`,
+    );
+}
+
+export function checkExpectedRevisionArgument(expected: unknown): asserts expected is ExpectedRevision {
+  if (expected === 'any' || expected === 'no-stream' || expected === 'stream-exists') return;
+  if (typeof expected === 'number' && Number.isSafeInteger(expected) && expected >= -1) return;
+  throw new InvalidArgument(
+    `expectedRevision must be 'any', 'no-stream', 'stream-exists' or an integer >= -1, got ${JSON.stringify(expected)}`,
+  );
+}
+
+/** Throws WrongExpectedRevision unless a stream whose last revision is `actual` (-1: none) satisfies `expected`. */
+export function checkExpectedRevision(stream: string, expected: ExpectedRevision, actual: number): void {
+  const holds =
+    expected === 'any' ||
+    (expected === 'no-stream' && actual === -1) ||
+    (expected === 'stream-exists' && actual >= 0) ||
+    expected === actual;
+  if (!holds) throw new WrongExpectedRevision(stream, expected, actual);
+}
+
+export function prepareEvent(event: EventData, index: number): PreparedEvent {
+  const e = event as Partial<EventData> | null;
+  if (e === null || typeof e !== 'object')
+    throw new InvalidArgument(`events[${index}] is not an event object`);
+  if (typeof e.eventId !== 'string' || e.eventId.length === 0 || LONE_SURROGATE.test(e.eventId))
+    throw new InvalidArgument(`events[${index}].eventId must be a non-empty, well-formed string`);
+  const id = e.eventId;
+  if (typeof e.type !== 'string' || e.type.length === 0 || LONE_SURROGATE.test(e.type))
+    throw new InvalidEventData(id, 'type', 'must be a non-empty, well-formed string');
+  if (!('data' in e) || e.data === undefined)
+    throw new InvalidEventData(id, 'data', 'is missing (use null for no data)');
+  if (
+    e.metadata !== undefined &&
+    (e.metadata === null || typeof e.metadata !== 'object' || Array.isArray(e.metadata))
+  )
+    throw new InvalidEventData(id, 'metadata', 'must be a plain object when present');
+  try {
+    return {
+      eventId: id,
+      type: e.type,
+      dataJson: canonicalJson(e.data, 'data'),
+      metadataJson: metadataJson(e.metadata, 'metadata'),
+    };
+  } catch (err) {
+    if (err instanceof NotCanonicalJson) throw new InvalidEventData(id, err.path, err.reason);
+    throw err;
+  }
+}
+
+export function prepareEvents(events: readonly EventData[]): PreparedEvent[] {
+  if (!Array.isArray(events)) throw new InvalidArgument('events must be an array');
+  return events.map(prepareEvent);
+}
+
+/**
+ * Splits a call's events into first occurrences and repeats within the call. A repeat must be the same event (same
+ * type and data; metadata may differ, the first copy wins), otherwise the call is refused with EventIdConflict.
+ */
+export function withoutRepeatsInCall(
+  stream: string,
+  events: readonly PreparedEvent[],
+): { firsts: PreparedEvent[]; repeats: number } {
+  const seen = new Map<string, PreparedEvent>();
+  for (const e of events) {
+    const first = seen.get(e.eventId);
+    if (first === undefined) seen.set(e.eventId, e);
+    else if (first.type !== e.type) throw new EventIdConflict(e.eventId, stream, stream, null, 'type');
+    else if (first.dataJson !== e.dataJson)
+      throw new EventIdConflict(e.eventId, stream, stream, null, 'data');
+  }
+  return { firsts: [...seen.values()], repeats: events.length - seen.size };
+}
+
+/** Throws EventIdConflict if the stored copy of an id is not the same event as the one being appended. */
+export function checkSameEvent(
+  appending: PreparedEvent,
+  stream: string,
+  stored: { stream: string; revision: number; type: string; dataJson: string },
+): void {
+  const difference =
+    stored.stream !== stream
+      ? 'stream'
+      : stored.type !== appending.type
+        ? 'type'
+        : stored.dataJson !== appending.dataJson
+          ? 'data'
+          : null;
+  if (difference !== null)
+    throw new EventIdConflict(appending.eventId, stream, stored.stream, stored.revision, difference);
+}
+
+export function checkCount(name: string, value: unknown): asserts value is number | undefined {
+  if (value !== undefined && !(typeof value === 'number' && Number.isSafeInteger(value) && value >= 0))
+    throw new InvalidArgument(`${name} must be a non-negative integer, got ${JSON.stringify(value)}`);
+}
+
+export function checkPosition(name: string, value: unknown): asserts value is bigint | undefined {
+  if (value !== undefined && !(typeof value === 'bigint' && value >= -1n))
+    throw new InvalidArgument(`${name} must be a bigint >= -1n, got ${String(value)}`);
+}
+
+export function checkCheckpointName(name: unknown): asserts name is string {
+  if (typeof name !== 'string' || name.length === 0)
+    throw new InvalidArgument(`checkpoint name must be a non-empty string, got ${JSON.stringify(name)}`);
+}

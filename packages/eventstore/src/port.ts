@@ -1,0 +1,113 @@
+/**
+ * The event-store port: what the services need from an event store, and nothing about casino events. Adapters
+ * (SQLite, EventStoreDB) implement it; `conformance.ts` is the one definition of how they must behave.
+ */
+
+/** An event as a writer hands it over. */
+export interface EventData {
+  /** The writer's id for the event; appends are idempotent by it. Any non-empty string. */
+  eventId: string;
+  type: string;
+  /** JSON: null, booleans, strings, safe integers, arrays and plain objects (no floats: money is in avos). */
+  data: unknown;
+  /** JSON object as for `data`. An empty object is stored as no metadata. */
+  metadata?: Record<string, unknown>;
+}
+
+/** An event as the store recorded it. */
+export interface RecordedEvent extends EventData {
+  stream: string;
+  /** 0-based, gap-free within its stream. */
+  revision: number;
+  /** The store's global order: strictly increasing across all streams, not necessarily contiguous. */
+  position: bigint;
+  /** When the store recorded it, UTC milliseconds. */
+  recordedAt: number;
+  /** sha256(previousHash + canonical JSON of {stream, revision, eventId, type, data, metadata}), hex. */
+  hash: string;
+  /** The hash of the previous event of the same stream; 64 zeros for revision 0. */
+  previousHash: string;
+}
+
+/**
+ * What the writer believes about the stream before its append:
+ * 'any' — nothing checked; 'no-stream' — the stream has no events; 'stream-exists' — it has at least one;
+ * a number — the revision of its last event (-1 is the same as 'no-stream').
+ */
+export type ExpectedRevision = 'any' | 'no-stream' | 'stream-exists' | number;
+
+export interface AppendOptions {
+  /** Default 'any'. */
+  expectedRevision?: ExpectedRevision;
+}
+
+export interface AppendResult {
+  /** The revision of the stream's last event after the append (-1 if it still has none). */
+  nextExpectedRevision: number;
+  /**
+   * The global position of the last event of this call as stored: the last one written, or, when every event was
+   * already stored, the latest of their stored copies. -1n when the call held no events and the stream is empty.
+   */
+  position: bigint;
+  /** Events written by this call. */
+  appended: number;
+  /** Events of this call that were already stored (earlier, or earlier in this same call) and not written again. */
+  alreadyStored: number;
+}
+
+export interface ReadStreamOptions {
+  /** Default 'forwards'. */
+  direction?: 'forwards' | 'backwards';
+  /** Inclusive. Default: the first revision forwards, the last backwards. */
+  fromRevision?: number;
+  maxCount?: number;
+}
+
+export interface ReadAllOptions {
+  /** Exclusive: the events after this position. Default: from the beginning. */
+  fromPosition?: bigint;
+  maxCount?: number;
+}
+
+export interface SubscribeToAllOptions {
+  /** Exclusive, as for readAll: typically a saved checkpoint. Default: from the beginning. */
+  fromPosition?: bigint;
+}
+
+/** Catch-up subscription: yields every stored event after the start position, then each new one as it lands. */
+export interface Subscription extends AsyncIterable<RecordedEvent> {
+  /** Ends the iteration (a pending `next()` resolves as done). Idempotent. */
+  close(): Promise<void>;
+}
+
+export interface EventStore {
+  /**
+   * Appends atomically (all of the call's new events or none) and durably (stored when the promise resolves).
+   *
+   * Idempotent by event id: an event whose id is already stored — or appears earlier in the same call — is not
+   * written again and counts in `alreadyStored`. The expected revision is checked only if the call writes
+   * something, so re-sending events that are all stored succeeds even with a stale expected revision. A stored id
+   * arriving with a different stream, type or data is not a duplicate but an error (EventIdConflict).
+   *
+   * @throws WrongExpectedRevision when the call has new events and the stream is not as expected.
+   * @throws EventIdConflict, InvalidEventData, InvalidArgument.
+   */
+  append(stream: string, events: readonly EventData[], options?: AppendOptions): Promise<AppendResult>;
+
+  /** A stream's events in revision order. A stream that does not exist yields nothing (no error). */
+  readStream(stream: string, options?: ReadStreamOptions): AsyncIterable<RecordedEvent>;
+
+  /** Every stream's events in global order (forwards). */
+  readAll(options?: ReadAllOptions): AsyncIterable<RecordedEvent>;
+
+  subscribeToAll(options?: SubscribeToAllOptions): Subscription;
+
+  /** Durably records how far a named consumer got (a global position). */
+  saveCheckpoint(name: string, position: bigint): Promise<void>;
+
+  /** The position last saved under `name`, or null if none was. */
+  loadCheckpoint(name: string): Promise<bigint | null>;
+
+  /** Ends subscriptions and releases the store; later calls reject with StoreClosed. Idempotent. */
+  close(): Promise<void>;
+}

@@ -1,0 +1,99 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, describe, it } from 'node:test';
+import { collect, eventStoreConformance } from '../src/conformance.ts';
+import { EventIdConflict, SqliteEventStore, type EventStore } from '../src/index.ts';
+
+const dir = mkdtempSync(join(tmpdir(), 'ta-eventstore-'));
+after(() => rmSync(dir, { recursive: true, force: true }));
+let files = 0;
+const newFile = () => join(dir, `store-${++files}`, 'events.sqlite');
+const reopen = async (closed: EventStore) => new SqliteEventStore((closed as SqliteEventStore).path);
+
+eventStoreConformance('SqliteEventStore, file in a temp dir', async () => new SqliteEventStore(newFile()), {
+  reopen,
+});
+eventStoreConformance('SqliteEventStore, :memory:', async () => new SqliteEventStore(':memory:'), {
+  noReopenReason: 'an in-memory database is gone once closed; the file store runs the durability test',
+});
+
+describe('SqliteEventStore specifics', () => {
+  it('refuses an event id already stored in another stream (ids are unique store-wide)', async () => {
+    const store = new SqliteEventStore(':memory:');
+    try {
+      await store.append('table-1', [{ eventId: 'e-1', type: 'T', data: 1 }]);
+      await assert.rejects(
+        store.append('table-2', [{ eventId: 'e-1', type: 'T', data: 1 }]),
+        (err: unknown) => {
+          assert.ok(err instanceof EventIdConflict);
+          assert.equal(err.difference, 'stream');
+          assert.equal(err.storedStream, 'table-1');
+          return true;
+        },
+      );
+    } finally {
+      await store.close();
+    }
+  });
+
+  it("a live subscription sees another process's appends (by polling)", { timeout: 10_000 }, async () => {
+    const path = newFile();
+    const reader = new SqliteEventStore(path, { pollIntervalMs: 20 });
+    const writer = new SqliteEventStore(path); // another connection: no in-process wake-up reaches the reader
+    try {
+      const subscription = reader.subscribeToAll();
+      const first = (async () => {
+        for await (const e of subscription) return e;
+      })();
+      await new Promise((r) => setTimeout(r, 50));
+      await writer.append('table-9', [{ eventId: 'from-elsewhere', type: 'T', data: { n: 1 } }]);
+      const e = await first;
+      assert.equal(e?.eventId, 'from-elsewhere');
+      await subscription.close();
+    } finally {
+      await writer.close();
+      await reader.close();
+    }
+  });
+
+  it('wakes its own subscriptions on append, without waiting for the poll', { timeout: 10_000 }, async () => {
+    const store = new SqliteEventStore(':memory:', { pollIntervalMs: 60_000 });
+    try {
+      const subscription = store.subscribeToAll();
+      const first = (async () => {
+        for await (const e of subscription) return e;
+      })();
+      await new Promise((r) => setTimeout(r, 20));
+      const t0 = Date.now();
+      await store.append('table-3', [{ eventId: 'now', type: 'T', data: 1 }]);
+      assert.equal((await first)?.eventId, 'now');
+      assert.ok(Date.now() - t0 < 1000);
+      await subscription.close();
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('opens read-only for verification, and refuses to open what is not an event store', async () => {
+    const path = newFile();
+    const store = new SqliteEventStore(path);
+    await store.append('s', [{ eventId: 'a', type: 'T', data: 1 }]);
+    await store.close();
+    const readOnly = new SqliteEventStore(path, { readOnly: true });
+    try {
+      assert.equal((await collect(readOnly.readStream('s'))).length, 1);
+      await assert.rejects(readOnly.append('s', [{ eventId: 'b', type: 'T', data: 1 }]), /readonly/);
+    } finally {
+      await readOnly.close();
+    }
+    assert.throws(() => new SqliteEventStore(join(dir, 'nope', 'missing.sqlite'), { readOnly: true }));
+    const Database = (await import('better-sqlite3')).default;
+    const other = join(dir, 'other.sqlite');
+    const db = new Database(other);
+    db.exec('CREATE TABLE t (x)');
+    db.close();
+    assert.throws(() => new SqliteEventStore(other), /not a table-audit event store/);
+  });
+});

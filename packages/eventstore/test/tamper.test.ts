@@ -1,0 +1,160 @@
+/**
+ * Tamper evidence on the SQLite store: rows are changed with better-sqlite3 behind the open store's back, and
+ * verify() must name exactly the first event whose link no longer holds.
+ */
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, describe, it } from 'node:test';
+import Database from 'better-sqlite3';
+import { eventHash, SqliteEventStore, verify, type VerifyReport } from '../src/index.ts';
+
+const dir = mkdtempSync(join(tmpdir(), 'ta-tamper-'));
+after(() => rmSync(dir, { recursive: true, force: true }));
+let n = 0;
+
+/** A file store with two interleaved streams: table-1 revisions 0..4 and table-2 revisions 0..2. */
+async function storeWithEvents(): Promise<{ store: SqliteEventStore; db: Database.Database }> {
+  const store = new SqliteEventStore(join(dir, `tamper-${++n}.sqlite`));
+  const e = (stream: string, i: number) => ({
+    eventId: `${stream}/${i}`,
+    type: 'PayoutDeclared',
+    data: { seat: i, amount: 1000 * (i + 1) },
+    metadata: { dealer: 'D-17' },
+  });
+  await store.append('table-1', [e('table-1', 0), e('table-1', 1)]);
+  await store.append('table-2', [e('table-2', 0)]);
+  await store.append('table-1', [e('table-1', 2), e('table-1', 3)]);
+  await store.append('table-2', [e('table-2', 1), e('table-2', 2)]);
+  await store.append('table-1', [e('table-1', 4)]);
+  assert.deepEqual(await verify(store), { ok: true, streams: 2, events: 8 });
+  return { store, db: new Database(store.path) };
+}
+
+async function tampered(
+  edit: (db: Database.Database) => void,
+  options?: { stream?: string },
+): Promise<VerifyReport> {
+  const { store, db } = await storeWithEvents();
+  try {
+    edit(db);
+    return await verify(store, options);
+  } finally {
+    db.close();
+    await store.close();
+  }
+}
+
+describe('tamper evidence (SQLite file edited behind the store)', () => {
+  it("names the event whose data was edited, and only that stream's chain is broken", async () => {
+    const edit = (db: Database.Database) =>
+      db
+        .prepare(
+          `UPDATE events SET data = '{"amount":99000,"seat":2}' WHERE stream = 'table-1' AND revision = 2`,
+        )
+        .run();
+    const report = await tampered(edit);
+    assert.equal(report.ok, false);
+    assert.deepEqual(
+      { ...report.firstBroken, reason: undefined },
+      {
+        stream: 'table-1',
+        revision: 2,
+        eventId: 'table-1/2',
+        reason: undefined,
+      },
+    );
+    assert.match(report.firstBroken!.reason, /hash .* does not match its content/);
+    assert.deepEqual(await tampered(edit, { stream: 'table-2' }), { ok: true, streams: 1, events: 3 });
+    const single = await tampered(edit, { stream: 'table-1' });
+    assert.equal(single.firstBroken?.eventId, 'table-1/2');
+  });
+
+  it('names the event whose metadata, type or id was edited', async () => {
+    for (const set of [
+      `metadata = '{"dealer":"D-99"}'`,
+      `type = 'PayoutCorrected'`,
+      `event_id = 'table-1/x'`,
+    ]) {
+      const report = await tampered((db) =>
+        db.prepare(`UPDATE events SET ${set} WHERE stream = 'table-1' AND revision = 3`).run(),
+      );
+      assert.equal(report.firstBroken?.revision, 3, set);
+      assert.match(report.firstBroken!.reason, /does not match its content/);
+    }
+  });
+
+  it('names the event after a deleted one', async () => {
+    const report = await tampered((db) =>
+      db.prepare(`DELETE FROM events WHERE stream = 'table-1' AND revision = 2`).run(),
+    );
+    assert.deepEqual(report.firstBroken, {
+      stream: 'table-1',
+      revision: 3,
+      eventId: 'table-1/3',
+      reason: 'revision 2 is missing before it',
+    });
+    const first = await tampered((db) =>
+      db.prepare(`DELETE FROM events WHERE stream = 'table-2' AND revision = 0`).run(),
+    );
+    assert.equal(first.firstBroken?.eventId, 'table-2/1');
+    assert.match(first.firstBroken!.reason, /revision 0 is missing/);
+  });
+
+  it('names the first event whose previous hash was re-ordered', async () => {
+    const report = await tampered((db) => {
+      const row = db.prepare(
+        `SELECT position, previous_hash FROM events WHERE stream = 'table-1' AND revision = ?`,
+      );
+      const r2 = row.get(2) as { position: number; previous_hash: string };
+      const r3 = row.get(3) as { position: number; previous_hash: string };
+      const set = db.prepare('UPDATE events SET previous_hash = ? WHERE position = ?');
+      set.run(r3.previous_hash, r2.position);
+      set.run(r2.previous_hash, r3.position);
+    });
+    assert.equal(report.firstBroken?.eventId, 'table-1/2');
+    assert.match(report.firstBroken!.reason, /previousHash .* is not the hash of revision 1/);
+  });
+
+  it('catches a forger who also recomputes the edited event’s hash, at the next event', async () => {
+    const report = await tampered((db) => {
+      const row = db.prepare(`SELECT * FROM events WHERE stream = 'table-1' AND revision = 2`).get() as {
+        position: number;
+        previous_hash: string;
+        event_id: string;
+        type: string;
+        metadata: string;
+      };
+      const data = { amount: 99000, seat: 2 };
+      const hash = eventHash(row.previous_hash, {
+        stream: 'table-1',
+        revision: 2,
+        eventId: row.event_id,
+        type: row.type,
+        data,
+        metadata: JSON.parse(row.metadata) as Record<string, unknown>,
+      });
+      db.prepare('UPDATE events SET data = ?, hash = ? WHERE position = ?').run(
+        JSON.stringify(data),
+        hash,
+        row.position,
+      );
+    });
+    assert.equal(report.firstBroken?.eventId, 'table-1/3');
+    assert.match(report.firstBroken!.reason, /previousHash/);
+  });
+
+  it('reports the first broken link in global order, and content that cannot be hashed', async () => {
+    const report = await tampered((db) => {
+      db.prepare(`UPDATE events SET data = '{"amount":1.5}' WHERE stream = 'table-2' AND revision = 1`).run();
+      db.prepare(`UPDATE events SET data = '{}' WHERE stream = 'table-1' AND revision = 2`).run();
+    });
+    assert.equal(report.firstBroken?.eventId, 'table-1/2', 'table-1/2 was appended before table-2/1');
+    const float = await tampered((db) =>
+      db.prepare(`UPDATE events SET data = '{"amount":1.5}' WHERE stream = 'table-2' AND revision = 1`).run(),
+    );
+    assert.equal(float.firstBroken?.eventId, 'table-2/1');
+    assert.match(float.firstBroken!.reason, /cannot be hashed: data\.amount/);
+  });
+});

@@ -5,3 +5,5 @@ export * from './round-checks.ts';
 export * from './table-replayer.ts';
 export * from './collusion.ts';
 export * from './replay-events.ts';
+export * from './streams.ts';
+export * from './service.ts';

@@ -100,7 +100,7 @@ export function simulateSession(options: Partial<SessionOptions> = {}): Session 
       if (!colluding && o.faults.length && r.next() < o.faultRate) {
         for (let k = 0; k < o.faults.length && !fault; k++) {
           const candidate = o.faults[(faultTurn + k) % o.faults.length]!;
-          if (sim.canInject(candidate)) {
+          if (sim.canInject(candidate, i === rounds - 1)) {
             fault = candidate;
             faultTurn = (faultTurn + k + 1) % o.faults.length;
           }
@@ -221,9 +221,10 @@ class TableSim {
       });
   }
 
-  canInject(f: RoundFault): boolean {
+  canInject(f: RoundFault, lastRound: boolean): boolean {
     const occupied = this.occupants.size;
     if (this.carry.length) return false; // keep a carry-over round clean
+    if (f === 'jackpot-not-carried' && lastRound) return false; // judged in the next round, and there is none
     if (f === 'shuffler-not-suspended' || f === 'play-after-second-failure') return this.mode === 'AUTOMATIC';
     if (f === 'void-cards-used') return occupied < this.seats;
     if (

@@ -1,0 +1,2 @@
+export * from './validate.ts';
+export * from './pipeline.ts';

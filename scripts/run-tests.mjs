@@ -5,7 +5,7 @@ import { spawnSync } from 'node:child_process';
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
-const roots = ['packages', 'services', 'schemas', 'test', 'bench'];
+const roots = ['packages', 'services', 'schemas', 'infra', 'test', 'bench'];
 const skip = new Set(['node_modules', 'dist', '.git']);
 const files = [];
 const walk = (dir) => {

@@ -7,3 +7,4 @@ export * from './collusion.ts';
 export * from './replay-events.ts';
 export * from './streams.ts';
 export * from './service.ts';
+export * from './explain.ts';

@@ -1,0 +1,245 @@
+/**
+ * The Avro schemas of schemas/avro/ as data: reading the .avsc files, making one record's schema self-contained
+ * (named types referenced from other files written out in place, as a registry and an events file need them),
+ * fingerprints, and avsc types built the one way every codec here uses.
+ *
+ * Each .avsc file holds one named type, named `<namespace>.<name>.avsc`. A type used by several files (BetType,
+ * ShuffleMode, CardTarget, the EventHeader) has its own file and is referenced by its full name.
+ */
+import { createHash } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import avro from 'avsc';
+import { InvalidSchemaError, UnknownEventTypeError } from './errors.ts';
+import { F3CP_EVENT_TYPES, type F3cpEventType } from './events.ts';
+
+export type Json = null | boolean | number | string | Json[] | JsonObject;
+export interface JsonObject {
+  [key: string]: Json;
+}
+
+/** A named Avro type as written in a .avsc file or registered: a JSON object with `type` and `name`. */
+export type NamedSchema = JsonObject & { type: string; name: string };
+
+export const AVRO_DIR = fileURLToPath(new URL('../avro/', import.meta.url));
+export const EVENT_NAMESPACE = 'ta.f3cp';
+export const HEADER_FULL_NAME = 'ta.common.EventHeader';
+
+const PRIMITIVES = new Set(['null', 'boolean', 'int', 'long', 'float', 'double', 'bytes', 'string']);
+const NAMED_KINDS = new Set(['record', 'error', 'enum', 'fixed']);
+
+export const eventFullName = (type: F3cpEventType): string => `${EVENT_NAMESPACE}.${type}`;
+
+const EVENT_TYPES_BY_FULL_NAME = new Map<string, F3cpEventType>(
+  F3CP_EVENT_TYPES.map((t) => [eventFullName(t), t]),
+);
+
+/** The event type of a record full name, or undefined when the record is not an F3CP event. */
+export const eventTypeOf = (fullName: string): F3cpEventType | undefined =>
+  EVENT_TYPES_BY_FULL_NAME.get(fullName);
+
+export function isJsonObject(value: unknown): value is JsonObject {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** The full name of a named type: `namespace.name`, or the name itself when it already has dots. */
+export function fullNameOf(schema: JsonObject, enclosingNamespace = ''): string {
+  const name = schema['name'];
+  if (typeof name !== 'string' || name === '')
+    throw new InvalidSchemaError('a named type', 'it has no "name"');
+  if (name.includes('.')) return name;
+  const namespace = typeof schema['namespace'] === 'string' ? schema['namespace'] : enclosingNamespace;
+  return namespace ? `${namespace}.${name}` : name;
+}
+
+const namespaceOfFullName = (fullName: string): string =>
+  fullName.slice(0, Math.max(0, fullName.lastIndexOf('.')));
+
+/** Resolves a type reference by name the way Avro does: a name without dots is in the enclosing namespace. */
+const qualify = (reference: string, namespace: string): string =>
+  reference.includes('.') || !namespace ? reference : `${namespace}.${reference}`;
+
+/**
+ * Reads every .avsc file of `dir`: full name → the named type as written. Checks that each file holds one named
+ * type with an explicit namespace and that the file is named after it.
+ */
+export function readSchemaFiles(dir: string = AVRO_DIR): Map<string, NamedSchema> {
+  const definitions = new Map<string, NamedSchema>();
+  for (const file of readdirSync(dir)
+    .filter((f) => f.endsWith('.avsc'))
+    .sort()) {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(readFileSync(join(dir, file), 'utf8'));
+    } catch (error) {
+      throw new InvalidSchemaError(file, `not JSON (${(error as Error).message})`);
+    }
+    if (!isJsonObject(parsed) || typeof parsed['type'] !== 'string' || !NAMED_KINDS.has(parsed['type']))
+      throw new InvalidSchemaError(file, 'a .avsc file here holds one named type (record, enum or fixed)');
+    if (typeof parsed['namespace'] !== 'string')
+      throw new InvalidSchemaError(file, 'give the top-level type an explicit "namespace"');
+    const fullName = fullNameOf(parsed);
+    if (file !== `${fullName}.avsc`) throw new InvalidSchemaError(file, `name the file ${fullName}.avsc`);
+    definitions.set(fullName, parsed as NamedSchema);
+  }
+  return definitions;
+}
+
+/**
+ * Writes out, in place, every named type a schema references from `definitions` (depth first, each once), and
+ * turns every reference into a full name. The result parses on its own. Pass an array for a union whose branches
+ * share named types (each is defined in the first branch that uses it).
+ */
+export function selfContained<S extends Json>(schema: S, definitions: ReadonlyMap<string, NamedSchema>): S {
+  const defined = new Set<string>();
+  const walk = (node: Json, namespace: string): Json => {
+    if (typeof node === 'string') {
+      if (PRIMITIVES.has(node)) return node;
+      const fullName = qualify(node, namespace);
+      if (defined.has(fullName)) return fullName;
+      const definition = definitions.get(fullName);
+      if (!definition)
+        throw new InvalidSchemaError(
+          fullName,
+          'it is referenced but no .avsc file in schemas/avro defines it',
+        );
+      return walk(definition, namespaceOfFullName(fullName));
+    }
+    if (Array.isArray(node)) return node.map((branch) => walk(branch, namespace));
+    if (!isJsonObject(node)) throw new InvalidSchemaError(JSON.stringify(node), 'not a type');
+    const kind = node['type'];
+    if (typeof kind !== 'string' || !NAMED_KINDS.has(kind)) {
+      // array, map, a primitive with attributes (e.g. a logical type), or a type wrapped in {"type": …}
+      const copy: JsonObject = { ...node };
+      if (typeof kind !== 'string' || !(PRIMITIVES.has(kind) || kind === 'array' || kind === 'map'))
+        copy['type'] = walk(kind ?? null, namespace);
+      if (kind === 'array' && node['items'] !== undefined) copy['items'] = walk(node['items'], namespace);
+      if (kind === 'map' && node['values'] !== undefined) copy['values'] = walk(node['values'], namespace);
+      return copy;
+    }
+    const fullName = fullNameOf(node, namespace);
+    if (defined.has(fullName)) throw new InvalidSchemaError(fullName, 'it is defined twice');
+    defined.add(fullName);
+    const copy: JsonObject = { ...node };
+    const fields = node['fields'];
+    if (Array.isArray(fields)) {
+      const ownNamespace = namespaceOfFullName(fullName);
+      copy['fields'] = fields.map((field) =>
+        isJsonObject(field) ? { ...field, type: walk(field['type'] ?? null, ownNamespace) } : field,
+      );
+    }
+    return copy;
+  };
+  return walk(schema, '') as S;
+}
+
+let currentDefinitions: Map<string, NamedSchema> | undefined;
+
+/** The schemas of schemas/avro/, read once. */
+export function schemaDefinitions(): ReadonlyMap<string, NamedSchema> {
+  currentDefinitions ??= readSchemaFiles();
+  return currentDefinitions;
+}
+
+/** The current, self-contained schema of an event type: what is registered and what encodes it. */
+export function eventSchema(
+  type: F3cpEventType,
+  definitions: ReadonlyMap<string, NamedSchema> = schemaDefinitions(),
+): NamedSchema {
+  const definition = definitions.get(eventFullName(type));
+  if (!definition) throw new UnknownEventTypeError(type, ` (no ${eventFullName(type)}.avsc in schemas/avro)`);
+  return selfContained(definition, definitions);
+}
+
+/** The union of every event record, in F3CP_EVENT_TYPES order: the schema of an events file. */
+export function eventUnionSchema(
+  definitions: ReadonlyMap<string, NamedSchema> = schemaDefinitions(),
+): Json[] {
+  return selfContained(
+    F3CP_EVENT_TYPES.map((type) => eventFullName(type)),
+    definitions,
+  );
+}
+
+/** JSON with object keys sorted, so that a fingerprint does not depend on key order or whitespace. */
+function canonicalJson(value: Json): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (isJsonObject(value))
+    return `{${Object.keys(value)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${canonicalJson(value[k] ?? null)}`)
+      .join(',')}}`;
+  return JSON.stringify(value);
+}
+
+/**
+ * SHA-256 (hex) of the whole schema — docs, defaults and logical types included — with object keys sorted.
+ * Unlike Avro's Parsing Canonical Form it changes when a default changes, since defaults decide resolution.
+ */
+export const schemaFingerprint = (schema: Json): string =>
+  createHash('sha256').update(canonicalJson(schema)).digest('hex');
+
+/**
+ * The avsc type of a schema. No logical-type hooks on purpose: timestamp-millis reads as a number of UTC
+ * milliseconds, as the TypeScript types say, never as a Date.
+ */
+export function createType(schema: Json, what = 'schema'): avro.Type {
+  try {
+    return avro.Type.forSchema(schema as avro.Schema);
+  } catch (error) {
+    throw new InvalidSchemaError(what, (error as Error).message);
+  }
+}
+
+/** Parses a schema given as JSON text or as an object, and checks that it is a named type. */
+export function parseNamedSchema(schema: string | JsonObject): NamedSchema {
+  let parsed: unknown = schema;
+  if (typeof schema === 'string') {
+    try {
+      parsed = JSON.parse(schema);
+    } catch (error) {
+      throw new InvalidSchemaError('the schema text', `not JSON (${(error as Error).message})`);
+    }
+  }
+  if (!isJsonObject(parsed) || typeof parsed['type'] !== 'string' || !NAMED_KINDS.has(parsed['type']))
+    throw new InvalidSchemaError('the schema', 'only a named type (record, enum, fixed) can be registered');
+  fullNameOf(parsed);
+  return parsed as NamedSchema;
+}
+
+/**
+ * avsc decodes records as instances of generated classes; this copies a decoded value into plain objects and
+ * arrays, so that events compare, spread, clone and serialise like the literals of events.ts.
+ */
+export function toPlain(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(toPlain);
+  if (typeof value !== 'object' || value === null || Buffer.isBuffer(value)) return value;
+  const plain: Record<string, unknown> = {};
+  for (const key of Object.keys(value)) plain[key] = toPlain((value as Record<string, unknown>)[key]);
+  return plain;
+}
+
+/** What a value should have been, for an error message. */
+function describeType(type: avro.Type): string {
+  if (type.typeName === 'enum') return `one of ${(type as avro.types.EnumType).symbols.join(', ')}`;
+  if (type.typeName === 'long' || type.typeName === 'int')
+    return `a whole number (Avro ${type.typeName}${type.typeName === 'long' ? ', safe integer' : ', 32-bit'})`;
+  if (type.typeName.endsWith('union:unwrapped') || type.typeName.endsWith('union:wrapped'))
+    return (type as avro.types.UnwrappedUnionType).types.map(describeType).join(' or ');
+  if (type.typeName === 'record') return `a ${type.name} record`;
+  return type.typeName;
+}
+
+/** Every path of `value` that does not fit `type`, each with what was found and what was expected. */
+export function validationProblems(type: avro.Type, value: unknown): string[] {
+  const problems: string[] = [];
+  type.isValid(value, {
+    errorHook: (path, found, expected) => {
+      problems.push(
+        `${path.length ? path.join('.') : '(the event)'} is ${found === undefined ? 'missing' : JSON.stringify(found)}, expected ${describeType(expected)}`,
+      );
+    },
+  });
+  return problems;
+}

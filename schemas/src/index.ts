@@ -1,0 +1,53 @@
+export * from './events.ts';
+export * from './errors.ts';
+export {
+  AVRO_DIR,
+  EVENT_NAMESPACE,
+  HEADER_FULL_NAME,
+  createType,
+  eventFullName,
+  eventSchema,
+  eventTypeOf,
+  eventUnionSchema,
+  fullNameOf,
+  readSchemaFiles,
+  schemaDefinitions,
+  schemaFingerprint,
+  selfContained,
+  toPlain,
+  validationProblems,
+  type Json,
+  type JsonObject,
+  type NamedSchema,
+} from './avro.ts';
+export {
+  COMMITTED_REGISTRY_PATH,
+  FileSchemaRegistry,
+  registerEventSchemas,
+  type FileSchemaRegistryOptions,
+  type RegistryEntry,
+  type SchemaRegistry,
+} from './registry.ts';
+export { COMPATIBILITY, ConfluentSchemaRegistry, type ConfluentSchemaRegistryOptions } from './confluent.ts';
+export {
+  FRAME_LENGTH,
+  MAGIC_BYTE,
+  decodeEvent,
+  encodeEvent,
+  frame,
+  readFrame,
+  type DecodeOptions,
+  type DecodedEvent,
+  type EncodeOptions,
+} from './wire.ts';
+export {
+  readEventsFile,
+  writeEventsFile,
+  type EventsFileCodec,
+  type EventsFileError,
+  type EventsFileItem,
+  type EventsFileRecord,
+  type ReadEventsFileOptions,
+  type WriteEventsFileOptions,
+  type WriteEventsFileResult,
+} from './ocf.ts';

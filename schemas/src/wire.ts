@@ -1,0 +1,170 @@
+/**
+ * The Confluent wire format of one event: magic byte 0, the writer's schema id as 4 bytes big-endian, then the
+ * Avro binary encoding of the event with that schema. Decoding reads with the writer's schema (by id) resolved to
+ * the reader's schema (by default the registry's latest version of the same record), so that data written with
+ * any registered version reads as the current one.
+ */
+import type avro from 'avsc';
+import { eventFullName, eventTypeOf, toPlain, validationProblems } from './avro.ts';
+import {
+  CorruptPayloadError,
+  InvalidEventError,
+  MessageTooShortError,
+  SchemaNotResolvableError,
+  TruncatedPayloadError,
+  UnknownEventTypeError,
+  WrongMagicByteError,
+  WrongSchemaError,
+} from './errors.ts';
+import { F3CP_EVENT_TYPES, type F3cpEvent, type F3cpEvents, type F3cpEventType } from './events.ts';
+import type { SchemaRegistry } from './registry.ts';
+
+export const MAGIC_BYTE = 0;
+/** magic byte + schema id */
+export const FRAME_LENGTH = 5;
+
+export interface EncodeOptions {
+  /** write with this registered schema (e.g. an older version) instead of the latest of the event's record */
+  schemaId?: number;
+}
+
+export interface DecodeOptions {
+  /** the schema id to read a record with, given its full name; default: the registry's latest for it */
+  readerIdFor?: (fullName: string) => number | Promise<number>;
+}
+
+/** A decoded event, and the id of the schema it was written with. */
+export type DecodedEvent = F3cpEvent & { writerSchemaId: number };
+
+/** Splits a Confluent-framed message into its schema id and its Avro payload. */
+export function readFrame(bytes: Uint8Array): { schemaId: number; payload: Buffer } {
+  const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  if (buffer.length < FRAME_LENGTH) throw new MessageTooShortError(buffer.length);
+  if (buffer[0] !== MAGIC_BYTE) throw new WrongMagicByteError(buffer[0]!);
+  return { schemaId: buffer.readUInt32BE(1), payload: buffer.subarray(FRAME_LENGTH) };
+}
+
+/** Prefixes an Avro payload with the Confluent frame. */
+export function frame(schemaId: number, payload: Uint8Array): Buffer {
+  const framed = Buffer.alloc(FRAME_LENGTH + payload.length);
+  framed[0] = MAGIC_BYTE;
+  framed.writeUInt32BE(schemaId, 1);
+  framed.set(payload, FRAME_LENGTH);
+  return framed;
+}
+
+const isEventType = (type: string): type is F3cpEventType =>
+  (F3CP_EVENT_TYPES as readonly string[]).includes(type);
+
+/** Encodes one event with the latest registered schema of its record (or `options.schemaId`). */
+export async function encodeEvent<K extends F3cpEventType>(
+  registry: SchemaRegistry,
+  type: K,
+  data: F3cpEvents[K],
+  options: EncodeOptions = {},
+): Promise<Buffer> {
+  if (!isEventType(type)) throw new UnknownEventTypeError(String(type));
+  const fullName = eventFullName(type);
+  const schemaId = options.schemaId ?? (await registry.latestIdFor(fullName));
+  const writerType = await registry.schemaById(schemaId);
+  if (writerType.name !== fullName) throw new WrongSchemaError(schemaId, String(writerType.name), fullName);
+  let payload: Buffer;
+  try {
+    payload = writerType.toBuffer(data);
+  } catch (error) {
+    const problems = validationProblems(writerType, data);
+    throw new InvalidEventError(fullName, problems.length ? problems : [(error as Error).message]);
+  }
+  return frame(schemaId, payload);
+}
+
+// Resolvers are costly to build and the same few pairs come back all the time; registries return one type object
+// per id, so the pair of type objects is the key.
+const resolverCache = new WeakMap<avro.Type, WeakMap<avro.Type, avro.Resolver>>();
+
+/** How `reader` reads data written with `writer`, or SchemaNotResolvableError saying why it cannot. */
+export function resolverFor(reader: avro.Type, writer: avro.Type, names: { reader: string; writer: string }) {
+  let byWriter = resolverCache.get(reader);
+  if (!byWriter) resolverCache.set(reader, (byWriter = new WeakMap()));
+  let resolver = byWriter.get(writer);
+  if (!resolver) {
+    try {
+      resolver = reader.createResolver(writer);
+    } catch (error) {
+      throw new SchemaNotResolvableError(names.writer, names.reader, (error as Error).message);
+    }
+    byWriter.set(writer, resolver);
+  }
+  return resolver;
+}
+
+/** Zero bytes appended to a truncated payload to find out how long the record would have been. */
+const TRUNCATION_PROBE = Buffer.alloc(64 * 1024);
+
+/**
+ * Decodes exactly one value of `reader` from `payload` (through `resolver` when given). Throws
+ * TruncatedPayloadError or CorruptPayloadError, never avsc's own errors.
+ */
+export function decodeExactly(
+  reader: avro.Type,
+  payload: Buffer,
+  resolver: avro.Resolver | undefined,
+  where: { schemaId: number; fullName: string },
+): unknown {
+  let decoded: { value: unknown; offset: number };
+  try {
+    decoded = reader.decode(payload, 0, resolver);
+  } catch (error) {
+    throw new CorruptPayloadError(where.schemaId, where.fullName, (error as Error).message);
+  }
+  if (decoded.offset === -1) {
+    // Read it again with zeros after it (each zero is the shortest value of any type): where that ends is the
+    // least the record needs. A value that claims more than the probe is not truncation but corruption.
+    let needed = -1;
+    try {
+      needed = reader.decode(Buffer.concat([payload, TRUNCATION_PROBE]), 0, resolver).offset;
+    } catch {
+      // reported below as corruption
+    }
+    if (needed === -1)
+      throw new CorruptPayloadError(
+        where.schemaId,
+        where.fullName,
+        `its ${payload.length} byte(s) end inside a value that claims more than ${TRUNCATION_PROBE.length} more bytes`,
+      );
+    throw new TruncatedPayloadError(where.schemaId, where.fullName, payload.length, needed);
+  }
+  if (decoded.offset !== payload.length)
+    throw new CorruptPayloadError(
+      where.schemaId,
+      where.fullName,
+      `the record ends after ${decoded.offset} of ${payload.length} bytes, leaving ${payload.length - decoded.offset} byte(s) unread`,
+    );
+  return decoded.value;
+}
+
+/** Decodes one Confluent-framed event. */
+export async function decodeEvent(
+  registry: SchemaRegistry,
+  bytes: Uint8Array,
+  options: DecodeOptions = {},
+): Promise<DecodedEvent> {
+  const { schemaId: writerSchemaId, payload } = readFrame(bytes);
+  const writer = await registry.schemaById(writerSchemaId);
+  const fullName = String(writer.name);
+  const type = eventTypeOf(fullName);
+  if (!type) throw new UnknownEventTypeError(fullName, ` (schema id ${writerSchemaId} is ${fullName})`);
+  const readerSchemaId = options.readerIdFor
+    ? await options.readerIdFor(fullName)
+    : await registry.latestIdFor(fullName);
+  const reader = readerSchemaId === writerSchemaId ? writer : await registry.schemaById(readerSchemaId);
+  const resolver =
+    reader === writer
+      ? undefined
+      : resolverFor(reader, writer, {
+          writer: `${fullName} schema id ${writerSchemaId}`,
+          reader: `${String(reader.name)} schema id ${readerSchemaId}`,
+        });
+  const value = decodeExactly(reader, payload, resolver, { schemaId: writerSchemaId, fullName });
+  return { type, data: toPlain(value), writerSchemaId } as DecodedEvent;
+}

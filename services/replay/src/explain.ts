@@ -17,7 +17,13 @@ export interface Explanation {
   dealingMode: string;
   steps: { time: string; eventId: string; type: string; text: string }[];
   banker: { cards: string[]; hand: string; qualifies: boolean; citations: Cited[] } | null;
-  seats: { seat: number; cards: string[]; hand: string; decision: string | null; versusBanker: string | null }[];
+  seats: {
+    seat: number;
+    cards: string[];
+    hand: string;
+    decision: string | null;
+    versusBanker: string | null;
+  }[];
   lines: {
     seat: number;
     bet: string;
@@ -28,7 +34,18 @@ export interface Explanation {
     citations: Cited[];
     interpretations: readonly string[];
   }[];
-  jackpot: { poolBefore: number; poolAfter: number; payments: { order: number; seat: number; hand: string; amount: number; poolBefore: number; poolAfter: number }[] } | null;
+  jackpot: {
+    poolBefore: number;
+    poolAfter: number;
+    payments: {
+      order: number;
+      seat: number;
+      hand: string;
+      amount: number;
+      poolBefore: number;
+      poolAfter: number;
+    }[];
+  } | null;
   findings: Finding[];
 }
 
@@ -36,9 +53,28 @@ interface Cited {
   key: string;
   reference: string;
 }
-const cited = (c: Citation): Cited => ({ key: [c.diploma, `art.${c.article}`, c.numero && `n.${c.numero}`, c.alinea && `al.${c.alinea}`, c.subalinea && `sub.${c.subalinea}`, c.wording && `[${c.wording}]`].filter(Boolean).join(' '), reference: formatCitation(c) });
+const cited = (c: Citation): Cited => ({
+  key: [
+    c.diploma,
+    `art.${c.article}`,
+    c.numero && `n.${c.numero}`,
+    c.alinea && `al.${c.alinea}`,
+    c.subalinea && `sub.${c.subalinea}`,
+    c.wording && `[${c.wording}]`,
+  ]
+    .filter(Boolean)
+    .join(' '),
+  reference: formatCitation(c),
+});
 
-const LINE_TYPE: Record<string, string> = { ante: 'ANTE', play: 'PLAY', anteBonus: 'ANTE_BONUS', pairPlus: 'PAIR_PLUS', sixCardBonus: 'SIX_CARD_BONUS', progressive: 'PROGRESSIVE' };
+const LINE_TYPE: Record<string, string> = {
+  ante: 'ANTE',
+  play: 'PLAY',
+  anteBonus: 'ANTE_BONUS',
+  pairPlus: 'PAIR_PLUS',
+  sixCardBonus: 'SIX_CARD_BONUS',
+  progressive: 'PROGRESSIVE',
+};
 
 export class RoundNotFound extends Error {
   override readonly name = 'RoundNotFound';
@@ -91,9 +127,27 @@ function explanation(r: ReplayedRound, later: Finding[]): Explanation {
     ruleSet: entry ? { id: entry.id, diplomas: entry.diplomas } : null,
     notDerived: r.notDerived,
     dealingMode: v.context.dealingMode,
-    steps: v.events.map((e) => ({ time: new Date(e.data.header.eventTime).toISOString(), eventId: e.data.header.eventId, type: e.type, text: describeEvent(e) })),
-    banker: s ? { cards: v.dealt.filter((d) => d.target === 'BANKER').map((d) => d.card), hand: s.banker.hand, qualifies: s.banker.qualifies, citations: s.banker.citations.map(cited) } : null,
-    seats: (s?.seats ?? []).map((x) => ({ seat: x.seat, cards: v.dealt.filter((d) => d.target === 'SEAT' && d.seat === x.seat).map((d) => d.card), hand: x.hand, decision: x.decision, versusBanker: x.versusBanker })),
+    steps: v.events.map((e) => ({
+      time: new Date(e.data.header.eventTime).toISOString(),
+      eventId: e.data.header.eventId,
+      type: e.type,
+      text: describeEvent(e),
+    })),
+    banker: s
+      ? {
+          cards: v.dealt.filter((d) => d.target === 'BANKER').map((d) => d.card),
+          hand: s.banker.hand,
+          qualifies: s.banker.qualifies,
+          citations: s.banker.citations.map(cited),
+        }
+      : null,
+    seats: (s?.seats ?? []).map((x) => ({
+      seat: x.seat,
+      cards: v.dealt.filter((d) => d.target === 'SEAT' && d.seat === x.seat).map((d) => d.card),
+      hand: x.hand,
+      decision: x.decision,
+      versusBanker: x.versusBanker,
+    })),
     lines: (s?.lines ?? []).map((l) => {
       const d = v.declared.get(declaredKey(l.seat, LINE_TYPE[l.bet]!));
       return {
@@ -107,7 +161,20 @@ function explanation(r: ReplayedRound, later: Finding[]): Explanation {
         interpretations: l.interpretations,
       };
     }),
-    jackpot: s?.jackpot ? { poolBefore: s.jackpot.poolBefore, poolAfter: s.jackpot.poolAfter, payments: s.jackpot.payments.map((p) => ({ order: p.order, seat: p.seat, hand: p.hand, amount: p.amount, poolBefore: p.poolBefore, poolAfter: p.poolAfter })) } : null,
+    jackpot: s?.jackpot
+      ? {
+          poolBefore: s.jackpot.poolBefore,
+          poolAfter: s.jackpot.poolAfter,
+          payments: s.jackpot.payments.map((p) => ({
+            order: p.order,
+            seat: p.seat,
+            hand: p.hand,
+            amount: p.amount,
+            poolBefore: p.poolBefore,
+            poolAfter: p.poolAfter,
+          })),
+        }
+      : null,
     findings: [...r.findings, ...later],
   };
 }
@@ -157,30 +224,56 @@ function describeEvent(e: F3cpEvent): string {
 export function explanationText(x: Explanation): string {
   const out: string[] = [];
   out.push(`Round ${x.roundId} — table ${x.tableId}, ${x.casino}`);
-  out.push(x.ruleSet ? `Rules: ${x.ruleSet.id} (Despacho ${x.ruleSet.diplomas.join(' + ')}); dealing from the ${x.dealingMode === 'SHOE' ? 'shoe' : 'automatic shuffler'}` : `Rules: none implemented for this round (${x.notDerived})`);
+  out.push(
+    x.ruleSet
+      ? `Rules: ${x.ruleSet.id} (Despacho ${x.ruleSet.diplomas.join(' + ')}); dealing from the ${x.dealingMode === 'SHOE' ? 'shoe' : 'automatic shuffler'}`
+      : `Rules: none implemented for this round (${x.notDerived})`,
+  );
   out.push('', 'Events:');
   for (const s of x.steps) out.push(`  ${s.time.slice(11, 19)}  ${s.text}   [${s.eventId}]`);
   if (x.notDerived) out.push('', `Not re-derived: ${x.notDerived}`);
   if (x.banker) {
     out.push('', 'Re-derived:');
-    out.push(`  banker ${x.banker.cards.join(' ')}: ${x.banker.hand}, ${x.banker.qualifies ? 'qualifies (Q or higher)' : 'does not qualify (below Q)'} — ${x.banker.citations.map((c) => c.reference).join('; ')}`);
-    for (const s of x.seats) out.push(`  seat ${s.seat} ${s.cards.join(' ')}: ${s.hand}${s.decision ? `, ${s.decision}` : ''}${s.versusBanker ? `, ${s.versusBanker} than the banker` : ''}`);
+    out.push(
+      `  banker ${x.banker.cards.join(' ')}: ${x.banker.hand}, ${x.banker.qualifies ? 'qualifies (Q or higher)' : 'does not qualify (below Q)'} — ${x.banker.citations.map((c) => c.reference).join('; ')}`,
+    );
+    for (const s of x.seats)
+      out.push(
+        `  seat ${s.seat} ${s.cards.join(' ')}: ${s.hand}${s.decision ? `, ${s.decision}` : ''}${s.versusBanker ? `, ${s.versusBanker} than the banker` : ''}`,
+      );
     out.push('', 'Settlement, expected | declared:');
     for (const l of x.lines) {
       const d = l.declared;
-      const declared = d ? [d.payout && `paid ${formatMop(d.payout)}`, d.collected && `collected ${formatMop(d.collected)}`, d.returned && `returned ${formatMop(d.returned)}`].filter(Boolean).join(', ') || 'nothing' : 'nothing declared';
-      out.push(`  seat ${l.seat} ${l.bet.padEnd(12)} stake ${formatMop(l.stake).padStart(13)}: ${l.expected.outcome.padEnd(4)} net ${formatMop(l.expected.net).padStart(14)} | ${declared}`);
-      out.push(`      ${l.basis}; ${l.citations.map((c) => c.reference).join('; ')}${l.interpretations.length ? ` [${l.interpretations.join(', ')}]` : ''}`);
+      const declared = d
+        ? [
+            d.payout && `paid ${formatMop(d.payout)}`,
+            d.collected && `collected ${formatMop(d.collected)}`,
+            d.returned && `returned ${formatMop(d.returned)}`,
+          ]
+            .filter(Boolean)
+            .join(', ') || 'nothing'
+        : 'nothing declared';
+      out.push(
+        `  seat ${l.seat} ${l.bet.padEnd(12)} stake ${formatMop(l.stake).padStart(13)}: ${l.expected.outcome.padEnd(4)} net ${formatMop(l.expected.net).padStart(14)} | ${declared}`,
+      );
+      out.push(
+        `      ${l.basis}; ${l.citations.map((c) => c.reference).join('; ')}${l.interpretations.length ? ` [${l.interpretations.join(', ')}]` : ''}`,
+      );
     }
   }
   if (x.jackpot?.payments.length) {
     out.push('', 'Progressive Jackpot, expected:');
-    for (const p of x.jackpot.payments) out.push(`  ${p.order}. seat ${p.seat} ${p.hand}: ${formatMop(p.amount)} (pool ${formatMop(p.poolBefore)} → ${formatMop(p.poolAfter)})`);
+    for (const p of x.jackpot.payments)
+      out.push(
+        `  ${p.order}. seat ${p.seat} ${p.hand}: ${formatMop(p.amount)} (pool ${formatMop(p.poolBefore)} → ${formatMop(p.poolAfter)})`,
+      );
   }
   out.push('', x.findings.length ? `Findings (${x.findings.length}):` : 'Findings: none');
   for (const f of x.findings) {
     out.push(`  [${f.severity}] ${f.checkId}: ${f.summary}`);
-    out.push(`      ${f.citations.map((c) => c.reference).join('; ')}${f.interpretations.length ? ` [${f.interpretations.join(', ')}]` : ''}; evidence ${f.evidenceEventIds.length} event(s); id ${f.findingId}`);
+    out.push(
+      `      ${f.citations.map((c) => c.reference).join('; ')}${f.interpretations.length ? ` [${f.interpretations.join(', ')}]` : ''}; evidence ${f.evidenceEventIds.length} event(s); id ${f.findingId}`,
+    );
   }
   return out.join('\n');
 }

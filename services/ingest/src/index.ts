@@ -1,2 +1,5 @@
 export * from './validate.ts';
 export * from './pipeline.ts';
+export * from './consumer.ts';
+export * from './kafka-ingest.ts';
+export * from './file-ingest.ts';

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { EventData, EventStore } from '@table-audit/eventstore';
+import { EventIdConflict, type EventData, type EventStore } from '@table-audit/eventstore';
 import type { F3cpEvent } from '@table-audit/schemas/events';
 import { meaningProblems } from './validate.ts';
 
@@ -44,7 +44,39 @@ export class IngestPipeline {
     byReason: new Map(),
   };
 
-  constructor(private readonly store: EventStore) {}
+  constructor(
+    private readonly store: EventStore,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  /**
+   * Appends a table's batch. An event id already stored with other content (a source re-using ids) fails the
+   * batch: then each event goes alone, and only the conflicting ones become rejects.
+   */
+  private async appendTable(
+    tableId: string,
+    events: EventData[],
+    reject: (e: EventData, why: string) => void,
+  ) {
+    try {
+      return [await this.store.append(`table-${tableId}`, events)];
+    } catch (err) {
+      if (!(err instanceof EventIdConflict)) throw err;
+      const results = [];
+      for (const e of events) {
+        try {
+          results.push(await this.store.append(`table-${tableId}`, [e]));
+        } catch (one) {
+          if (!(one instanceof EventIdConflict)) throw one;
+          reject(
+            e,
+            `event id ${e.eventId} is already stored with different ${one.difference} (in ${one.storedStream}): a source must not re-use event ids`,
+          );
+        }
+      }
+      return results;
+    }
+  }
 
   /** Tables opened before this process started, so their events are not rejected as unknown. */
   async loadKnownTables(): Promise<void> {
@@ -55,6 +87,7 @@ export class IngestPipeline {
 
   async submit(inputs: readonly IngestInput[]): Promise<IngestResult> {
     const byTable = new Map<string, EventData[]>();
+    const sources = new Map<string, IngestInput>();
     const rejects: EventData[] = [];
     const reject = (input: IngestInput, reason: string) => {
       const raw = input.raw ?? null;
@@ -94,13 +127,23 @@ export class IngestPipeline {
       }
       let list = byTable.get(tableId);
       if (!list) byTable.set(tableId, (list = []));
-      list.push({ eventId: e.data.header.eventId, type: e.type, data: e.data });
+      // when and from where it arrived is metadata: a redelivery must carry identical data to be recognised
+      list.push({
+        eventId: e.data.header.eventId,
+        type: e.type,
+        data: e.data,
+        metadata: { receivedAt: this.now(), source: sourceText(input.source) },
+      });
+      sources.set(e.data.header.eventId, input);
     }
     const result: IngestResult = { accepted: 0, alreadyStored: 0, rejected: 0 };
     for (const [tableId, events] of byTable) {
-      const r = await this.store.append(`table-${tableId}`, events);
-      result.accepted += r.appended;
-      result.alreadyStored += r.alreadyStored;
+      for (const r of await this.appendTable(tableId, events, (e, why) =>
+        reject(sources.get(e.eventId)!, why),
+      )) {
+        result.accepted += r.appended;
+        result.alreadyStored += r.alreadyStored;
+      }
       if (events.some((x) => x.type === 'TableOpened')) this.knownTables.add(tableId);
     }
     if (rejects.length) {

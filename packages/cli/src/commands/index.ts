@@ -1,20 +1,26 @@
 import { citeCommand } from './cite.ts';
 import type { Command } from './command.ts';
+import { ingestCommand } from './ingest.ts';
 import { interpretationsCommand } from './interpretations.ts';
 import { mathCommand } from './math.ts';
+import { replayCommand } from './replay.ts';
 import { rulesCommand } from './rules.ts';
 import { runCommand } from './run.ts';
 import { settleCommand } from './settle.ts';
+import { simulateCommand } from './simulate.ts';
 import { verifyCommand } from './verify.ts';
 
 export type { Command } from './command.ts';
 
 export const commands: readonly Command[] = [
   runCommand,
+  simulateCommand,
+  ingestCommand,
+  replayCommand,
+  verifyCommand,
   mathCommand,
   settleCommand,
   rulesCommand,
   citeCommand,
   interpretationsCommand,
-  verifyCommand,
 ];

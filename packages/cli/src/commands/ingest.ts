@@ -1,0 +1,81 @@
+import { parseArgs } from 'node:util';
+import { FileSchemaRegistry } from '@table-audit/schemas';
+import { IngestPipeline, ingestFiles, KafkaIngest, KafkajsEventConsumer } from '@table-audit/ingest';
+import { out, UsageError, type Command } from './command.ts';
+import { openStore, progress, progressDone, storePath } from './store.ts';
+
+const usage = `Usage: table-audit ingest FILE.avro… [--store PATH]
+       table-audit ingest --kafka BROKERS [--topic TOPIC] [--group GROUP] [--idle-exit MS] [--store PATH]
+
+Decodes, validates and appends table events to the event store (default ${'data/events.sqlite'}, or $TABLE_AUDIT_STORE).
+Anything that cannot be decoded or validated is kept in the stream "ingest-rejects" with its bytes, source and
+reason. From Kafka, offsets are committed only once the events are durable; --idle-exit stops after that many
+milliseconds without a message (otherwise it runs until interrupted).`;
+
+export const ingestCommand: Command = {
+  name: 'ingest',
+  summary: 'append events from Avro files or Kafka to the event store, keeping every reject',
+  usage,
+  async run(args) {
+    const { values, positionals } = parseArgs({
+      args,
+      allowPositionals: true,
+      options: {
+        store: { type: 'string' },
+        kafka: { type: 'string' },
+        topic: { type: 'string', default: 'table-events' },
+        group: { type: 'string', default: 'table-audit-ingest' },
+        'idle-exit': { type: 'string' },
+      },
+    });
+    if (!positionals.length === !values.kafka) throw new UsageError('give Avro files, or --kafka BROKERS');
+    const store = openStore(storePath(values.store));
+    const pipeline = new IngestPipeline(store);
+    try {
+      await pipeline.loadKnownTables();
+      const t0 = performance.now();
+      if (positionals.length) {
+        const r = await ingestFiles(positionals, pipeline, {
+          onProgress: (p) => progress(`${p.path}: ${p.records.toLocaleString('en-US')} records`),
+        });
+        progressDone();
+        const s = (performance.now() - t0) / 1000;
+        out(
+          `accepted ${r.accepted}, already stored ${r.alreadyStored}, rejected ${r.rejected} in ${s.toFixed(1)} s (${Math.round((r.accepted + r.alreadyStored + r.rejected) / s).toLocaleString('en-US')} events/s)`,
+        );
+        return r.rejected ? 1 : 0;
+      }
+      const registry = await FileSchemaRegistry.open(undefined, { readOnly: true });
+      const consumer = new KafkajsEventConsumer({
+        brokers: values.kafka!.split(','),
+        groupId: values.group!,
+        topics: [values.topic!],
+      });
+      let last = Date.now();
+      let seen = 0;
+      const ingest = new KafkaIngest(consumer, registry, pipeline, (n) => {
+        seen += n;
+        last = Date.now();
+        progress(`${seen.toLocaleString('en-US')} messages`);
+      });
+      await ingest.start();
+      await new Promise<void>((resolve) => {
+        const idle = values['idle-exit'] ? Number(values['idle-exit']) : null;
+        const timer = setInterval(() => {
+          if (idle !== null && Date.now() - last > idle) resolve();
+        }, 100);
+        const stop = () => resolve();
+        process.once('SIGINT', stop);
+        process.once('SIGTERM', stop);
+        void timer;
+      }).finally(() => undefined);
+      await ingest.stop();
+      progressDone();
+      const t = pipeline.totals;
+      out(`accepted ${t.accepted}, already stored ${t.alreadyStored}, rejected ${t.rejected}`);
+      return 0;
+    } finally {
+      await store.close();
+    }
+  },
+};

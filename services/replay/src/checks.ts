@@ -46,8 +46,9 @@ export const F3CP_CHECKS = {
     'F3CP.JACKPOT.ORDER',
     'Progressive Jackpot paid out of order',
     'medium',
-    [cite(D, 15, { numero: 3 }), cite(D, 15, { numero: 5 })],
-    ['J10', 'J14'],
+    // art. 15.º n.º 5 and J10 come from the payments themselves when a round has a Royal and a Straight Flush
+    [cite(D, 15, { numero: 3 })],
+    ['J14'],
   ),
   jackpotAmount: check(
     'F3CP.JACKPOT.AMOUNT',

@@ -7,7 +7,10 @@ import { DEFAULT_REPLAY_OPTIONS, TableReplayer, type ReplayOptions } from './tab
 const EVENT_TYPES = new Set<string>(F3CP_EVENT_TYPES);
 
 export interface ReplayStats {
+  /** every stored event read, the service's own findings and other streams included */
   events: number;
+  /** events of table streams, replayed */
+  tableEvents: number;
   rounds: number;
   findingsAppended: number;
   findingsAlreadyStored: number;
@@ -112,6 +115,7 @@ export class ReplayService {
     this.pendingPosition = stored.position;
     const e = toF3cpEvent(stored);
     if (!e) return;
+    this.stats.tableEvents++;
     const replayer = await this.replayerFor(e.data.header.tableId, stored.position);
     for (const round of replayer.apply(e)) {
       this.stats.rounds++;

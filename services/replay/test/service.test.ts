@@ -1,0 +1,176 @@
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { SqliteEventStore, type EventStore } from '@table-audit/eventstore';
+import { IngestPipeline } from '@table-audit/ingest';
+import type { F3cpEvent } from '@table-audit/schemas/events';
+import { simulateSession } from '@table-audit/simulator';
+import { replayEvents } from '../src/replay-events.ts';
+import { ReplayService } from '../src/service.ts';
+import { FINDING_EVENT_TYPE } from '../src/streams.ts';
+
+const session = simulateSession({
+  seed: 77,
+  tables: 30,
+  roundsPerTable: 40,
+  faultRate: 0.15,
+  handledRate: 0.05,
+  bettingSystemTables: 1,
+});
+const expectedIds = new Set(replayEvents(session.events).findings.map((f) => f.findingId));
+const cli = fileURLToPath(new URL('../../../packages/cli/bin/table-audit.js', import.meta.url));
+
+async function storeWithSession(
+  events: readonly F3cpEvent[] = session.events,
+): Promise<{ store: SqliteEventStore; path: string }> {
+  const path = join(mkdtempSync(join(tmpdir(), 'ta-replay-')), 'events.sqlite');
+  const store = new SqliteEventStore(path);
+  const pipeline = new IngestPipeline(store, () => 0);
+  for (let i = 0; i < events.length; i += 2_000) {
+    await pipeline.submit(
+      events
+        .slice(i, i + 2_000)
+        .map((event, k) => ({
+          source: { kind: 'in-process' as const, producer: 'test', index: i + k },
+          event,
+        })),
+    );
+  }
+  return { store, path };
+}
+
+async function storedFindings(store: EventStore): Promise<string[]> {
+  const ids: string[] = [];
+  for await (const e of store.readAll()) if (e.type === FINDING_EVENT_TYPE) ids.push(e.eventId);
+  return ids;
+}
+
+describe('replay service over the event store', () => {
+  it('appends exactly the findings of the pure replay, and a re-run appends nothing new', async (t) => {
+    const { store } = await storeWithSession();
+    t.after(() => store.close());
+    const first = new ReplayService({ store });
+    await first.catchUp();
+    await first.finish();
+    const ids = await storedFindings(store);
+    assert.equal(ids.length, expectedIds.size);
+    assert.deepEqual(new Set(ids), expectedIds);
+    // the same service name resumes from its checkpoint: nothing to do
+    const again = new ReplayService({ store });
+    await again.catchUp();
+    assert.equal(again.stats.findingsAppended, 0);
+    // a new replay from the start finds the same findings, all already stored
+    const fresh = new ReplayService({ store, checkpoint: 'replay-from-scratch' });
+    await fresh.catchUp();
+    await fresh.finish();
+    assert.equal(fresh.stats.findingsAppended, 0);
+    assert.equal(fresh.stats.findingsAlreadyStored, expectedIds.size);
+    assert.equal((await storedFindings(store)).length, expectedIds.size);
+  });
+
+  it('loses and duplicates nothing when it crashes mid-stream and restarts from its checkpoint', async (t) => {
+    const { store } = await storeWithSession();
+    t.after(() => store.close());
+    // a store that fails the first append of findings after three checkpoints, as a crash mid-flush would
+    let checkpoints = 0;
+    const failing: EventStore = {
+      append: async (stream, events, options) => {
+        if (stream.startsWith('findings-') && checkpoints >= 3) throw new Error('crash');
+        return store.append(stream, events, options);
+      },
+      readStream: (stream, options) => store.readStream(stream, options),
+      readAll: (options) => store.readAll(options),
+      subscribeToAll: (options) => store.subscribeToAll(options),
+      saveCheckpoint: (name, position) => {
+        checkpoints++;
+        return store.saveCheckpoint(name, position);
+      },
+      loadCheckpoint: (name) => store.loadCheckpoint(name),
+      close: () => store.close(),
+    };
+    const crashing = new ReplayService({ store: failing, checkpointEvery: 3_000 });
+    await assert.rejects(crashing.catchUp(), /crash/);
+    const checkpoint = await store.loadCheckpoint('replay');
+    assert.ok(checkpoint !== null && checkpoint > 0n, 'some progress was checkpointed before the crash');
+    const restarted = new ReplayService({ store, checkpointEvery: 3_000 });
+    await restarted.catchUp();
+    await restarted.finish();
+    const ids = await storedFindings(store);
+    assert.equal(ids.length, expectedIds.size, 'no duplicates');
+    assert.deepEqual(new Set(ids), expectedIds, 'nothing lost');
+  });
+
+  it('survives a real kill -9 of the replay process', async (t) => {
+    const big = simulateSession({ seed: 78, tables: 60, roundsPerTable: 50, faultRate: 0.1 });
+    const bigIds = new Set(replayEvents(big.events).findings.map((f) => f.findingId));
+    const { store, path } = await storeWithSession(big.events);
+    await store.close();
+    const child = spawn(process.execPath, [cli, 'replay', '--store', path], { stdio: 'ignore' });
+    const watcher = new SqliteEventStore(path, { readOnly: true });
+    const started = Date.now();
+    let progressSeen = false;
+    while (Date.now() - started < 60_000) {
+      const c = await watcher.loadCheckpoint('replay');
+      if (c !== null && c > 0n) {
+        progressSeen = true;
+        break;
+      }
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    t.after(() => child.kill('SIGKILL'));
+    child.kill('SIGKILL');
+    await new Promise((r) => child.once('exit', r));
+    await watcher.close();
+    assert.ok(progressSeen, 'the replay had checkpointed some progress before it was killed');
+    const reopened = new SqliteEventStore(path);
+    t.after(() => reopened.close());
+    const before = await storedFindings(reopened);
+    assert.ok(
+      before.length < bigIds.size,
+      `killed mid-stream (${before.length} of ${bigIds.size} findings stored)`,
+    );
+    const restarted = new ReplayService({ store: reopened });
+    await restarted.catchUp();
+    await restarted.finish();
+    const ids = await storedFindings(reopened);
+    assert.equal(ids.length, bigIds.size);
+    assert.deepEqual(new Set(ids), bigIds);
+  });
+
+  it('follows new events live and reports findings once they are durable', async (t) => {
+    const half = Math.floor(session.events.length / 2);
+    const { store } = await storeWithSession(session.events.slice(0, half));
+    t.after(() => store.close());
+    const seen: string[] = [];
+    const service = new ReplayService({ store, onFinding: (f) => seen.push(f.findingId) });
+    const abort = new AbortController();
+    const running = service.live(abort.signal, 20);
+    const pipeline = new IngestPipeline(store, () => 0);
+    await pipeline.submit(
+      session.events
+        .slice(half)
+        .map((event, k) => ({
+          source: { kind: 'in-process' as const, producer: 'test', index: half + k },
+          event,
+        })),
+    );
+    const deadline = Date.now() + 20_000;
+    while (service.stats.tableEvents < session.events.length && Date.now() < deadline)
+      await new Promise((r) => setTimeout(r, 20));
+    abort.abort();
+    await running;
+    await service.finish();
+    const stored = new Set(await storedFindings(store));
+    const missing = [...expectedIds].filter((id) => !stored.has(id));
+    const extra = [...stored].filter((id) => !expectedIds.has(id));
+    assert.deepEqual(
+      { missing, extra, events: service.stats.events },
+      { missing: [], extra: [], events: service.stats.events },
+    );
+    assert.ok(seen.length >= expectedIds.size - 5, `${seen.length} findings reported live`);
+  });
+});

@@ -11,7 +11,9 @@ const files = readdirSync('bench')
 let failed = 0;
 for (const f of files) {
   console.error(`bench/${f} …`);
-  const r = spawnSync(process.execPath, ['--import', 'tsx', `bench/${f}`], { stdio: 'inherit' });
+  const r = spawnSync(process.execPath, ['--import', './packages/cli/bin/register-ts.mjs', `bench/${f}`], {
+    stdio: 'inherit',
+  });
   if (r.status !== 0) failed++;
 }
 process.exit(failed ? 1 : 0);

@@ -603,9 +603,19 @@ test('harness: command errors are reported, stop() is idempotent, a killed paren
   const script =
     `import { startMockKafka } from ${JSON.stringify(new URL('./index.ts', import.meta.url).href)};` +
     `const m = await startMockKafka({ brokers: 1 }); console.log(m.pid); setInterval(() => {}, 1000);`;
-  const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
+  const child = spawn(
+    process.execPath,
+    [
+      '--import',
+      new URL('../../packages/cli/bin/register-ts.mjs', import.meta.url).href,
+      '--input-type=module',
+      '-e',
+      script,
+    ],
+    {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
   try {
     const pid = await withTimeout(
       new Promise<number>((resolve) =>

@@ -92,10 +92,15 @@ describe('table-audit command line', () => {
     assert.match(r.stdout, /ZH: .*同花順/);
   });
 
-  it('prints the sample run without the math when asked', () => {
-    const r = run('run', '--rounds', '200', '--skip-math');
-    assert.equal(r.code, 0);
-    assert.match(r.stdout, /f3cp-2025a\): 200 sample rounds/);
-    assert.match(r.stdout, /progressive +1400 /);
+  it('runs the main job end to end: simulator, ingest, event store, replay, findings, a disputed hand', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ta-run-'));
+    const r = run('run', '--dir', dir, '--tables', '6', '--rounds', '20', '--seed', '3');
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stdout, /1\. simulator: 6 tables x 20 rounds/);
+    assert.match(r.stdout, /2\. ingest: [\d,]+ events appended .* 0 rejected/);
+    assert.match(r.stdout, /3\. replay: [\d,]+ rounds re-derived, \d+ findings appended/);
+    assert.match(r.stdout, /labelled faults missed: 0, findings on clean rounds: 0/);
+    assert.match(r.stdout, /F3CP\.CONDUCT\.COLLUSION +1/);
+    assert.match(r.stdout, /5\. disputed hand .*\n[\s\S]*Settlement, expected \| declared:/);
   });
 });

@@ -109,9 +109,22 @@ export function macauDate(utcMillis: number): string {
 
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 
+const DAY_MS = 24 * 60 * 60 * 1000;
+const byDay = new Map<string, RuleSetLookup>();
+
 /** The rule set governing a round of `game` on a Macau local date, or an instant (UTC ms). */
 export function ruleSetFor(game: Game, when: string | number): RuleSetLookup {
-  const localDate = typeof when === 'number' ? macauDate(when) : when;
+  if (typeof when === 'number' && Number.isFinite(when)) {
+    // the replay asks once per round: remember the answer per game and Macau day
+    const key = `${game}:${Math.floor((when + MACAU_OFFSET_MS) / DAY_MS)}`;
+    let found = byDay.get(key);
+    if (!found) byDay.set(key, (found = lookup(game, macauDate(when))));
+    return found;
+  }
+  return lookup(game, typeof when === 'number' ? macauDate(when) : when);
+}
+
+function lookup(game: Game, localDate: string): RuleSetLookup {
   if (!DATE.test(localDate)) throw new Error(`"${localDate}" is not a date of the form YYYY-MM-DD`);
   const entry = RULE_SETS.find(
     (e) => e.game === game && e.from <= localDate && (e.to === null || localDate <= e.to),

@@ -1,11 +1,4 @@
-import {
-  classifyThree,
-  f3cpRules,
-  playDecisionOracle,
-  rankOf,
-  type Card,
-  type PlayDecisionOracle,
-} from '@table-audit/rules';
+import { classifyThree, f3cpRules, playDecisionOracle, rankOf, type Card } from '@table-audit/rules';
 import { F3CP_CHECKS as C } from './checks.ts';
 import { makeFinding, type Finding, type FindingContext } from './finding.ts';
 import type { RoundDerivation } from './round-checks.ts';
@@ -19,6 +12,8 @@ import type { RoundView } from './round-view.ts';
  * how much better the group's cards explain the decisions, with a Bonferroni correction over the groups tested.
  */
 export interface CollusionOptions {
+  /** false switches the statistical check off (e.g. for a quick re-check of payouts only) */
+  enabled?: boolean;
   /** rounds a group must have played together before it is tested */
   minRounds: number;
   /** family-wise significance level */
@@ -47,58 +42,87 @@ interface GroupStats {
 }
 
 /** Hands that knowing six other cards can move across the play/fold line: three odd cards up to Queen-high. */
-const canFlip = (cards: readonly Card[]): boolean => {
+function canFlip(cards: readonly Card[]): boolean {
   const classified = classifyThree(cards[0]!, cards[1]!, cards[2]!);
-  return classified >> 12 === 0 && Math.max(...cards.map(rankOf)) <= 10;
-};
+  return (
+    classified >> 12 === 0 && rankOf(cards[0]!) <= 10 && rankOf(cards[1]!) <= 10 && rankOf(cards[2]!) <= 10
+  );
+}
+
+interface Member {
+  seat: number;
+  player: string;
+  cards: readonly Card[];
+  plays: boolean;
+}
 
 export class CollusionTracker {
   private readonly groups = new Map<string, GroupStats>();
+  /** groups that have played together long enough to be tested (the Bonferroni family) */
+  private tested = 0;
+  /** groups to re-test at the next evaluation */
+  private due: GroupStats[] = [];
+  private readonly others: Card[] = [];
 
   constructor(private readonly options: CollusionOptions) {}
 
   record(view: RoundView, d: RoundDerivation, ctx: FindingContext): void {
-    if (!d.settlement || !d.facts || !d.ruleSet) return;
-    const oracle = this.oracle(d.ruleSet);
-    const seats = d.facts.seats
-      .filter((s) => s.decision !== undefined && (view.bets.get(s.seat)?.players.size ?? 0) === 1)
-      .sort((a, b) => a.seat - b.seat);
+    if (this.options.enabled === false || !d.settlement || !d.facts || !d.ruleSet) return;
+    const oracle = playDecisionOracle(f3cpRules(d.ruleSet));
+    const members: Member[] = [];
+    for (const s of d.facts.seats) {
+      const players = view.bets.get(s.seat)?.players;
+      if (s.decision === undefined || !players || players.size !== 1) continue;
+      members.push({
+        seat: s.seat,
+        player: players.values().next().value!,
+        cards: s.cards,
+        plays: s.decision === 'play',
+      });
+    }
+    members.sort((a, b) => a.seat - b.seat);
     for (let w = 2; w <= 3; w++) {
-      for (let i = 0; i + w <= seats.length; i++) {
-        const members = seats.slice(i, i + w);
-        if (members[w - 1]!.seat - members[0]!.seat !== w - 1) continue; // side by side only
-        const players = members.map((m) => [...view.bets.get(m.seat)!.players][0]!);
-        if (new Set(players).size !== w) continue;
-        const key = players.join('|');
+      for (let i = 0; i + w <= members.length; i++) {
+        if (members[i + w - 1]!.seat - members[i]!.seat !== w - 1) continue; // side by side only
+        let key = members[i]!.player;
+        for (let k = 1; k < w; k++) key += `|${members[i + k]!.player}`;
         let g = this.groups.get(key);
-        if (!g)
+        if (!g) {
+          const group = members.slice(i, i + w);
+          if (new Set(group.map((m) => m.player)).size !== w) continue;
           this.groups.set(
             key,
             (g = {
-              players,
-              seats: members.map((m) => m.seat),
+              players: group.map((m) => m.player),
+              seats: group.map((m) => m.seat),
               rounds: 0,
               informative: [],
               ctx,
               reported: false,
             }),
           );
+        }
         g.rounds++;
-        g.ctx = { ...ctx, roundId: null };
-        for (const m of members) {
+        g.ctx = ctx;
+        if (g.rounds === this.options.minRounds) this.tested++;
+        if (!g.reported && g.rounds >= this.options.minRounds && g.rounds % this.options.evaluateEvery === 0)
+          this.due.push(g);
+        for (let k = 0; k < w; k++) {
+          const m = members[i + k]!;
           if (!canFlip(m.cards)) continue;
-          const others = members.filter((x) => x !== m).flatMap((x) => x.cards);
-          const own = oracle.plays(m.cards, []);
-          const group = oracle.plays(m.cards, others);
+          this.others.length = 0;
+          for (let j = 0; j < w; j++) if (j !== k) this.others.push(...members[i + j]!.cards);
+          const own = oracle.plays(m.cards, NO_CARDS);
+          const group = oracle.plays(m.cards, this.others);
           if (own === group) continue;
           const decision = view.decisions.get(m.seat)!;
           g.informative.push({
             roundId: view.roundId,
-            player: players[members.indexOf(m)]!,
+            player: m.player,
             seat: m.seat,
             own,
             group,
-            actual: m.decision === 'play',
+            actual: m.plays,
             evidence: { eventId: decision.header.eventId, eventTime: decision.header.eventTime },
           });
         }
@@ -108,44 +132,48 @@ export class CollusionTracker {
 
   /** Findings for groups whose decisions the group's cards explain significantly better; each group once. */
   evaluate(final: boolean): Finding[] {
-    const tested = [...this.groups.values()].filter((g) => g.rounds >= this.options.minRounds);
+    const candidates = final
+      ? [...this.groups.values()].filter((g) => g.rounds >= this.options.minRounds)
+      : this.due;
+    this.due = [];
     const out: Finding[] = [];
-    for (const g of tested) {
-      if (g.reported || (!final && g.rounds % this.options.evaluateEvery !== 0)) continue;
+    for (const g of candidates) {
+      if (g.reported) continue;
       const n = g.informative.length;
       const k = g.informative.filter((x) => x.actual === x.group).length;
       if (n === 0) continue;
       const p = binomialUpperTail(n, k);
-      if (p * tested.length >= this.options.alpha) continue;
+      if (p * this.tested >= this.options.alpha) continue;
       g.reported = true;
       out.push(
-        makeFinding(g.ctx, {
-          check: C.conductCollusion,
-          discriminator: g.players.join('|'),
-          seats: g.seats,
-          players: g.players,
-          summary: `players ${g.players.join(', ')} (seats ${g.seats.join(', ')}): in ${k} of ${n} decisions where their own cards and the group's cards called for different plays, they followed the group's cards (binomial p = ${p.toExponential(2)}, ${g.rounds} rounds together, ${tested.length} groups tested)`,
-          expected: "decisions explained by each player's own cards",
-          declared: { informativeDecisions: n, followedGroupCards: k },
-          details: {
-            pValue: p,
-            bonferroniGroups: tested.length,
-            roundsTogether: g.rounds,
-            informativeDecisions: n,
-            followedGroupCards: k,
-            rounds: [...new Set(g.informative.map((x) => x.roundId))],
+        makeFinding(
+          { ...g.ctx, roundId: null },
+          {
+            check: C.conductCollusion,
+            discriminator: g.players.join('|'),
+            seats: g.seats,
+            players: g.players,
+            summary: `players ${g.players.join(', ')} (seats ${g.seats.join(', ')}): in ${k} of ${n} decisions where their own cards and the group's cards called for different plays, they followed the group's cards (binomial p = ${p.toExponential(2)}, ${g.rounds} rounds together, ${this.tested} groups tested)`,
+            expected: "decisions explained by each player's own cards",
+            declared: { informativeDecisions: n, followedGroupCards: k },
+            details: {
+              pValue: p,
+              bonferroniGroups: this.tested,
+              roundsTogether: g.rounds,
+              informativeDecisions: n,
+              followedGroupCards: k,
+              rounds: [...new Set(g.informative.map((x) => x.roundId))],
+            },
+            evidence: g.informative.slice(0, 200).map((x) => x.evidence),
           },
-          evidence: g.informative.slice(0, 200).map((x) => x.evidence),
-        }),
+        ),
       );
     }
     return out;
   }
-
-  private oracle(ruleSet: string): PlayDecisionOracle {
-    return playDecisionOracle(f3cpRules(ruleSet));
-  }
 }
+
+const NO_CARDS: readonly Card[] = Object.freeze([]);
 
 /** P(X >= k) for X ~ Binomial(n, 1/2), summed in log space so large n does not underflow. */
 export function binomialUpperTail(n: number, k: number): number {

@@ -7,8 +7,25 @@ import {
   type ReplayOptions,
 } from './table-replayer.ts';
 
+/** What a batch replay keeps of each round: its id, table, findings and whether it could be re-derived. */
+export interface RoundSummary {
+  roundId: string;
+  tableId: string;
+  ruleSet: string | null;
+  notDerived: string | null;
+  findings: Finding[];
+}
+
+const summary = (r: ReplayedRound): RoundSummary => ({
+  roundId: r.roundId,
+  tableId: r.tableId,
+  ruleSet: r.ruleSet,
+  notDerived: r.notDerived,
+  findings: r.findings,
+});
+
 export interface ReplayResult {
-  rounds: ReplayedRound[];
+  rounds: RoundSummary[];
   findings: Finding[];
   /** rounds the replay could not re-derive, with the reason (rule set not implemented, incomplete cards, …) */
   notDerived: { roundId: string; reason: string }[];
@@ -20,17 +37,17 @@ export function replayEvents(
   options: ReplayOptions = DEFAULT_REPLAY_OPTIONS,
 ): ReplayResult {
   const tables = new Map<string, TableReplayer>();
-  const rounds: ReplayedRound[] = [];
+  const rounds: RoundSummary[] = [];
   for (const e of events) {
     const id = e.data.header.tableId;
     let t = tables.get(id);
     if (!t) tables.set(id, (t = new TableReplayer(id, options)));
-    rounds.push(...t.apply(e));
+    for (const r of t.apply(e)) rounds.push(summary(r)); // the round's events are not kept: memory stays flat
   }
   const findings = rounds.flatMap((r) => r.findings);
   for (const t of tables.values()) {
     const end = t.finish();
-    rounds.push(...end.rounds);
+    for (const r of end.rounds) rounds.push(summary(r));
     findings.push(...end.rounds.flatMap((r) => r.findings), ...end.findings);
   }
   return {

@@ -101,35 +101,44 @@ export function checkRound(v: RoundView): RoundDerivation {
   const lastEvent = v.events[v.events.length - 1]!.data;
 
   // --- seats with bets at the first card; cards; integrity ----------------------------------------------------
-  const betSeats = [...v.bets.values()].filter(
-    (b) => b.ante + b.pairPlus + b.sixCardBonus + b.progressive > 0,
-  );
-  const betSeatSet = new Set(betSeats.map((b) => b.seat));
-  const anyProgressive = betSeats.some((b) => b.progressive > 0);
-  const parsed = new Map<CardDealt, Card>();
-  const badCards: CardDealt[] = [];
-  for (const d of v.dealt) {
-    try {
-      parsed.set(d, parseCard(d.card));
-    } catch (e) {
-      if (!(e instanceof CardError)) throw e;
-      badCards.push(d);
-    }
+  const betSeats: SeatBets[] = [];
+  let anyProgressive = false;
+  for (const b of v.bets.values()) {
+    if (b.ante + b.pairPlus + b.sixCardBonus + b.progressive <= 0) continue;
+    betSeats.push(b);
+    if (b.progressive > 0) anyProgressive = true;
   }
-  const voidSeatCards = v.dealt.filter(
-    (d) => d.target === 'SEAT' && d.seat !== null && !betSeatSet.has(d.seat),
-  );
-  const firstSeen = new Map<Card, CardDealt>();
+  const hasBets = (seat: number | null) =>
+    seat !== null &&
+    (v.bets.get(seat)?.ante ?? 0) +
+      (v.bets.get(seat)?.pairPlus ?? 0) +
+      (v.bets.get(seat)?.sixCardBonus ?? 0) +
+      (v.bets.get(seat)?.progressive ?? 0) >
+      0;
+  const n = v.dealt.length;
+  const cardOf = new Int32Array(n); // -1: not a card
+  const badCards: CardDealt[] = [];
   const duplicates: CardDealt[] = [];
   const reusedVoidCards: CardDealt[] = [];
-  for (const d of v.dealt) {
-    const c = parsed.get(d);
-    if (c === undefined) continue;
-    const first = firstSeen.get(c);
-    if (!first) firstSeen.set(c, d);
-    else if (voidSeatCards.includes(first)) reusedVoidCards.push(d);
-    else duplicates.push(d);
+  const isVoidCard = new Uint8Array(n); // dealt to a hand without bets (art. 17.º n.º 4 2)), or a re-use of such a card
+  const firstAt = new Int32Array(52).fill(-1);
+  for (let i = 0; i < n; i++) {
+    const d = v.dealt[i]!;
+    const c = cardValue(d.card);
+    cardOf[i] = c;
+    if (d.target === 'SEAT' && !hasBets(d.seat)) isVoidCard[i] = 1;
+    if (c < 0) {
+      badCards.push(d);
+      continue;
+    }
+    const first = firstAt[c]!;
+    if (first < 0) firstAt[c] = i;
+    else if (isVoidCard[first] && !(d.target === 'SEAT' && !hasBets(d.seat))) {
+      reusedVoidCards.push(d);
+      isVoidCard[i] = 2;
+    } else duplicates.push(d);
   }
+  const voidSeatCards = v.dealt.filter((_, i) => isVoidCard[i] === 1);
   if (badCards.length || duplicates.length) {
     add({
       check: C.cardsIntegrity,
@@ -163,7 +172,8 @@ export function checkRound(v: RoundView): RoundDerivation {
       evidence: [ev(b), ...(v.dealt[0] ? [ev(v.dealt[0])] : [])],
     });
   }
-  const limits = new Map(v.context.config.betLimits.map((l) => [l.betType, l]));
+  const limits = limitsOf(v.context.config);
+  let seatOfPlayer: Map<string, number> | null = null;
   for (const b of v.betEvents) {
     const l = limits.get(b.betType);
     if (l && (b.amount < l.minimum || b.amount > l.maximum)) {
@@ -180,7 +190,8 @@ export function checkRound(v: RoundView): RoundDerivation {
     }
     if (b.playerId) {
       const occupant = v.context.occupants.get(b.seat);
-      const seatOf = [...v.context.occupants].find(([, p]) => p === b.playerId)?.[0];
+      seatOfPlayer ??= new Map([...v.context.occupants].map(([seat, player]) => [player, seat]));
+      const seatOf = seatOfPlayer.get(b.playerId);
       if (
         (occupant !== undefined && occupant !== b.playerId) ||
         (seatOf !== undefined && seatOf !== b.seat)
@@ -227,37 +238,43 @@ export function checkRound(v: RoundView): RoundDerivation {
   }
 
   // --- dealing (art. 11.º) ------------------------------------------------------------------------------------
+  // Targets as numbers: seat 1..7, banker 8, community 9, discard 10. Cards of hands without bets are left out.
   const voided = v.voided !== null;
   const malfunctionDuringDeal = v.malfunctions.find((m) => m.event.duringDeal);
-  const dealt = v.dealt.filter((d) => !voidSeatCards.includes(d) && !reusedVoidCards.includes(d));
-  const target = (d: CardDealt) => (d.target === 'SEAT' ? `S${d.seat}` : d.target[0]!);
-  const seatsAsc = [...betSeatSet].sort((a, b) => a - b);
-  const expectedSeq: string[] = [];
+  const seatsAsc = betSeats.map((b) => b.seat).sort((a, b) => a - b);
+  const expected: number[] = [];
   if (v.context.dealingMode === 'SHOE')
-    for (let k = 0; k < 3; k++) for (const s of seatsAsc) expectedSeq.push(`S${s}`);
-  else for (const s of seatsAsc) expectedSeq.push(`S${s}`, `S${s}`, `S${s}`);
-  expectedSeq.push('B', 'B', 'B');
-  const actualSeq = dealt.map(target);
-  const count = (t: string) => actualSeq.filter((x) => x === t).length;
+    for (let k = 0; k < 3; k++) for (const s of seatsAsc) expected.push(s);
+  else for (const s of seatsAsc) expected.push(s, s, s);
+  expected.push(BANKER, BANKER, BANKER);
+  const actual: number[] = [];
+  const counts = new Int32Array(11);
+  for (let i = 0; i < n; i++) {
+    if (isVoidCard[i]) continue;
+    const t = targetCode(v.dealt[i]!);
+    actual.push(t);
+    counts[t]!++;
+  }
   const incompleteAllowed = voided || malfunctionDuringDeal !== undefined;
-  const countProblems = [
-    ...seatsAsc.map((s) => [`seat ${s}`, count(`S${s}`)] as const),
-    ['the banker', count('B')] as const,
-  ].filter(([, n]) => (incompleteAllowed ? n > 3 : n !== 3));
-  const community = count('C');
-  const discards = count('D');
+  const countProblems: [string, number][] = [];
+  for (const s of seatsAsc)
+    if (incompleteAllowed ? counts[s]! > 3 : counts[s] !== 3) countProblems.push([`seat ${s}`, counts[s]!]);
+  if (incompleteAllowed ? counts[BANKER]! > 3 : counts[BANKER] !== 3)
+    countProblems.push(['the banker', counts[BANKER]!]);
+  const community = counts[COMMUNITY]!;
+  const discards = counts[DISCARD]!;
   const discardAllowed = v.context.dealingMode === 'SHUFFLER' && anyProgressive ? 1 : 0;
   // with no Progressive bet, community cards on the table are allowed (J17): only their reveal is a finding
   const communityProblem =
     anyProgressive && ((incompleteAllowed ? community > 2 : community !== 2) || discards > discardAllowed);
-  const dealEvidence = v.dealt.map(ev);
+  const dealEvidence = () => v.dealt.map(ev);
   if (countProblems.length)
     add({
       check: C.dealCount,
-      summary: `wrong number of cards: ${countProblems.map(([w, n]) => `${w} ${n}`).join(', ')}`,
+      summary: `wrong number of cards: ${countProblems.map(([w, k]) => `${w} ${k}`).join(', ')}`,
       expected: 3,
       declared: Object.fromEntries(countProblems),
-      evidence: dealEvidence,
+      evidence: dealEvidence(),
     });
   if (communityProblem)
     add({
@@ -265,33 +282,36 @@ export function checkRound(v: RoundView): RoundDerivation {
       summary: `with Progressive bets: ${community} community and ${discards} discarded cards (expected 2 and at most ${discardAllowed})`,
       expected: { community: 2, discardAtMost: discardAllowed },
       declared: { community, discards },
-      evidence: dealEvidence,
+      evidence: dealEvidence(),
     });
-  const nonCommunity = actualSeq.filter((t) => t !== 'C' && t !== 'D');
-  const trailing = actualSeq.slice(nonCommunity.length);
-  const orderBroken =
-    !countProblems.length &&
-    (nonCommunity.some((t, i) => t !== expectedSeq[i]) ||
-      trailing.some((t) => t !== 'C' && t !== 'D') ||
-      (trailing.includes('D') && trailing[0] !== 'D'));
+  // the hands and the banker first, in the prescribed order; then, if any, one discard and the community cards
+  let orderBroken = false;
+  if (!countProblems.length) {
+    const hands = actual.length - community - discards;
+    for (let i = 0; i < hands && !orderBroken; i++) if (actual[i] !== expected[i]) orderBroken = true;
+    for (let i = hands; i < actual.length && !orderBroken; i++) {
+      const t = actual[i]!;
+      if ((t !== COMMUNITY && t !== DISCARD) || (t === DISCARD && i !== hands)) orderBroken = true;
+    }
+  }
   if (orderBroken)
     add({
       check: C.dealOrder,
-      summary: `cards dealt ${actualSeq.join(' ')}; ${v.context.dealingMode === 'SHOE' ? 'from the shoe, one at a time left to right, then the banker' : 'from the shuffler, three at a time left to right, then the banker'}: ${expectedSeq.join(' ')}`,
-      expected: expectedSeq,
-      declared: actualSeq,
-      extraCitations: [],
-      evidence: dealEvidence,
+      summary: `cards dealt ${actual.map(targetName).join(' ')}; ${v.context.dealingMode === 'SHOE' ? 'from the shoe, one at a time left to right, then the banker' : 'from the shuffler, three at a time left to right, then the banker'}: ${expected.map(targetName).join(' ')}`,
+      expected: expected.map(targetName),
+      declared: actual.map(targetName),
+      evidence: dealEvidence(),
     });
-  for (const d of v.dealt.filter((x) => x.faceUp))
-    add({
-      check: C.dealFaceUp,
-      discriminator: String(d.dealOrder),
-      seats: d.seat ? [d.seat] : [],
-      summary: `card ${d.dealOrder} (${d.target}${d.seat ? ` ${d.seat}` : ''}) dealt face up`,
-      declared: { card: d.card, target: d.target, seat: d.seat },
-      evidence: [ev(d)],
-    });
+  for (const d of v.dealt)
+    if (d.faceUp)
+      add({
+        check: C.dealFaceUp,
+        discriminator: String(d.dealOrder),
+        seats: d.seat ? [d.seat] : [],
+        summary: `card ${d.dealOrder} (${d.target}${d.seat ? ` ${d.seat}` : ''}) dealt face up`,
+        declared: { card: d.card, target: d.target, seat: d.seat },
+        evidence: [ev(d)],
+      });
 
   // --- irregularities (art. 17.º) -----------------------------------------------------------------------------
   const dealRulesBroken = countProblems.length > 0 || communityProblem || orderBroken;
@@ -302,7 +322,7 @@ export function checkRound(v: RoundView): RoundDerivation {
     conditions.push({
       what: 'the dealing rules of art. 11.º n.º 1-3 were broken',
       citation: 'al.1',
-      evidence: dealEvidence,
+      evidence: dealEvidence(),
     });
   if (bankerExposed.length)
     conditions.push({
@@ -381,7 +401,7 @@ export function checkRound(v: RoundView): RoundDerivation {
   }
 
   // --- conduct in the round -----------------------------------------------------------------------------------
-  for (const s of v.vacatedDuringPlay.filter((x) => betSeatSet.has(x.seat))) {
+  for (const s of v.vacatedDuringPlay.filter((x) => hasBets(x.seat))) {
     add({
       check: C.conductLeftSeat,
       discriminator: `${s.seat}:${s.header.eventId}`,
@@ -472,7 +492,11 @@ export function checkRound(v: RoundView): RoundDerivation {
       completedNormally: v.settled && !malfunctionDuringDeal,
     };
   }
-  const cardsOf = (pred: (d: CardDealt) => boolean) => dealt.filter(pred).map((d) => parsed.get(d)!);
+  const cardsOf = (pred: (d: CardDealt) => boolean) => {
+    const out: Card[] = [];
+    for (let i = 0; i < n; i++) if (!isVoidCard[i] && pred(v.dealt[i]!)) out.push(cardOf[i]!);
+    return out;
+  };
   const seatFacts: F3cpSeatFacts[] = betSeats.map((s) => {
     const decision = v.decisions.get(s.seat)?.decision;
     return {
@@ -527,6 +551,43 @@ export function checkRound(v: RoundView): RoundDerivation {
     carryOverDue,
     completedNormally: v.settled && !malfunctionDuringDeal,
   };
+}
+
+const BANKER = 8;
+const COMMUNITY = 9;
+const DISCARD = 10;
+const targetCode = (d: CardDealt): number =>
+  d.target === 'SEAT'
+    ? d.seat!
+    : d.target === 'BANKER'
+      ? BANKER
+      : d.target === 'COMMUNITY'
+        ? COMMUNITY
+        : DISCARD;
+const targetName = (t: number): string =>
+  t <= 7 ? `S${t}` : t === BANKER ? 'B' : t === COMMUNITY ? 'C' : 'D';
+
+// card text → card index; -1 for text that is no card (a replay sees only a few dozen distinct strings)
+const CARD_VALUES = new Map<string, number>();
+function cardValue(text: string): number {
+  let c = CARD_VALUES.get(text);
+  if (c === undefined) {
+    try {
+      c = parseCard(text);
+    } catch (e) {
+      if (!(e instanceof CardError)) throw e;
+      c = -1;
+    }
+    if (CARD_VALUES.size < 10_000) CARD_VALUES.set(text, c);
+  }
+  return c;
+}
+
+const LIMITS = new WeakMap<TableOpened, Map<string, TableOpened['betLimits'][number]>>();
+function limitsOf(config: TableOpened) {
+  let l = LIMITS.get(config);
+  if (!l) LIMITS.set(config, (l = new Map(config.betLimits.map((x) => [x.betType, x]))));
+  return l;
 }
 
 function betAmounts(s: SeatBets): [string, number][] {

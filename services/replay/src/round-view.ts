@@ -66,6 +66,25 @@ export interface RoundView {
 
 const key = (seat: number, type: string): string => `${seat}:${type}`;
 
+/** The first of these events starts the settlement: the jackpot pool just before it is the one paid from. */
+const SETTLEMENT_PHASE = new Set([
+  'OutcomeDeclared',
+  'PayoutMade',
+  'BetCollected',
+  'BetReturned',
+  'JackpotPaid',
+  'RoundVoided',
+  'RoundSettled',
+]);
+
+function declared(v: RoundView, seat: number, type: string, eventId: string) {
+  const k = key(seat, type);
+  let d = v.declared.get(k);
+  if (!d) v.declared.set(k, (d = { payout: 0, collected: 0, returned: 0, eventIds: [] }));
+  d.eventIds.push(eventId);
+  return d;
+}
+
 export function emptySeatBets(seat: number): SeatBets {
   return {
     seat,
@@ -119,21 +138,13 @@ export function buildRoundView(
     poolAtSettlement: null,
     poolAfterRound: pools.length ? pools[pools.length - 1]! : null,
   };
-  const declared = (seat: number, type: string, eventId: string) => {
-    let d = v.declared.get(key(seat, type));
-    if (!d) v.declared.set(key(seat, type), (d = { payout: 0, collected: 0, returned: 0, eventIds: [] }));
-    d.eventIds.push(eventId);
-    return d;
-  };
   let settlementStarted = false;
-  events.forEach((e, i) => {
-    const poolBeforeThis = i === 0 ? null : pools[i - 1]!;
-    const markSettlement = () => {
-      if (!settlementStarted) {
-        settlementStarted = true;
-        v.poolAtSettlement = poolBeforeThis ?? pools[i] ?? null;
-      }
-    };
+  for (let i = 0; i < events.length; i++) {
+    const e = events[i]!;
+    if (!settlementStarted && SETTLEMENT_PHASE.has(e.type)) {
+      settlementStarted = true;
+      v.poolAtSettlement = i === 0 ? (pools[0] ?? null) : pools[i - 1]!;
+    }
     switch (e.type) {
       case 'BetPlaced': {
         const b = e.data;
@@ -164,31 +175,24 @@ export function buildRoundView(
         v.communityRevealed = e.data;
         break;
       case 'OutcomeDeclared':
-        markSettlement();
         v.outcome = e.data;
         break;
       case 'PayoutMade':
-        markSettlement();
-        declared(e.data.seat, e.data.betType, e.data.header.eventId).payout += e.data.amount;
+        declared(v, e.data.seat, e.data.betType, e.data.header.eventId).payout += e.data.amount;
         break;
       case 'BetCollected':
-        markSettlement();
-        declared(e.data.seat, e.data.betType, e.data.header.eventId).collected += e.data.amount;
+        declared(v, e.data.seat, e.data.betType, e.data.header.eventId).collected += e.data.amount;
         break;
       case 'BetReturned':
-        markSettlement();
-        declared(e.data.seat, e.data.betType, e.data.header.eventId).returned += e.data.amount;
+        declared(v, e.data.seat, e.data.betType, e.data.header.eventId).returned += e.data.amount;
         break;
       case 'JackpotPaid':
-        markSettlement();
         v.jackpotPaid.push(e.data);
         break;
       case 'RoundVoided':
-        markSettlement();
         v.voided = e.data;
         break;
       case 'RoundSettled':
-        markSettlement();
         v.settled = true;
         break;
       case 'ShufflerMalfunction':
@@ -203,7 +207,7 @@ export function buildRoundView(
       default:
         break;
     }
-  });
+  }
   if (v.poolAtSettlement === null && pools.length) v.poolAtSettlement = pools[pools.length - 1]!;
   return v;
 }

@@ -46,6 +46,7 @@ export class ReplayService {
   private resumeFrom: bigint | null = null;
   readonly stats: ReplayStats = {
     events: 0,
+    tableEvents: 0,
     rounds: 0,
     findingsAppended: 0,
     findingsAlreadyStored: 0,

@@ -5,6 +5,19 @@ import { makeFinding, type Finding, type FindingContext, type FindingInput } fro
 import { checkRound, type RoundDerivation } from './round-checks.ts';
 import { buildRoundView, type RoundContext, type RoundView } from './round-view.ts';
 
+const TABLE_STATE_EVENTS = new Set<string>([
+  'TableOpened',
+  'TableClosed',
+  'ShuffleStarted',
+  'ShuffleCompleted',
+  'ShufflerMalfunction',
+  'ShufflerReplaced',
+  'DealingSwitchedToShoe',
+  'JackpotPoolChanged',
+  'SeatOccupied',
+  'SeatVacated',
+]);
+
 export interface ReplayOptions {
   /** consecutive consistent steps of a result-driven progression before BETTING_SYSTEM is raised */
   bettingSystemRun: number;
@@ -107,18 +120,7 @@ export class TableReplayer {
   }
 
   private isTableStateEvent(e: F3cpEvent): boolean {
-    return [
-      'TableOpened',
-      'TableClosed',
-      'ShuffleStarted',
-      'ShuffleCompleted',
-      'ShufflerMalfunction',
-      'ShufflerReplaced',
-      'DealingSwitchedToShoe',
-      'JackpotPoolChanged',
-      'SeatOccupied',
-      'SeatVacated',
-    ].includes(e.type);
+    return TABLE_STATE_EVENTS.has(e.type);
   }
 
   private applyTableState(e: F3cpEvent): void {

@@ -32,12 +32,10 @@ async function storeWithSession(
   const pipeline = new IngestPipeline(store, () => 0);
   for (let i = 0; i < events.length; i += 2_000) {
     await pipeline.submit(
-      events
-        .slice(i, i + 2_000)
-        .map((event, k) => ({
-          source: { kind: 'in-process' as const, producer: 'test', index: i + k },
-          event,
-        })),
+      events.slice(i, i + 2_000).map((event, k) => ({
+        source: { kind: 'in-process' as const, producer: 'test', index: i + k },
+        event,
+      })),
     );
   }
   return { store, path };
@@ -151,12 +149,10 @@ describe('replay service over the event store', () => {
     const running = service.live(abort.signal, 20);
     const pipeline = new IngestPipeline(store, () => 0);
     await pipeline.submit(
-      session.events
-        .slice(half)
-        .map((event, k) => ({
-          source: { kind: 'in-process' as const, producer: 'test', index: half + k },
-          event,
-        })),
+      session.events.slice(half).map((event, k) => ({
+        source: { kind: 'in-process' as const, producer: 'test', index: half + k },
+        event,
+      })),
     );
     const deadline = Date.now() + 20_000;
     while (service.stats.tableEvents < session.events.length && Date.now() < deadline)

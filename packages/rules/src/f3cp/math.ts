@@ -521,6 +521,10 @@ export class PlayDecisionOracle {
   >();
   private readonly index: Int32Array;
   private readonly canonical: { hand: Int32Array; perm: Uint8Array };
+  // scratch (value() is synchronous: nothing survives a call)
+  private readonly ks: Card[] = [];
+  private readonly counts = new Int32Array(4);
+  private readonly ownDecision = new Uint8Array(HANDS);
 
   constructor(private readonly rules: F3cpRuleSet) {
     this.tables = tablesFor(rules);
@@ -530,6 +534,15 @@ export class PlayDecisionOracle {
 
   /** Whether playing beats folding for `player` when `known` cards are not the banker's. */
   plays(player: readonly Card[], known: readonly Card[]): boolean {
+    if (known.length === 0) {
+      // the decision on the hand alone: remembered per hand (0 = not yet known, 1 = fold, 2 = play)
+      const pi = this.indexOf(player[0]!, player[1]!, player[2]!);
+      const cached = this.ownDecision[pi]!;
+      if (cached !== 0) return cached === 2;
+      const { num, den } = this.value(player, known);
+      this.ownDecision[pi] = num > -den ? 2 : 1;
+      return num > -den;
+    }
     const { num, den } = this.value(player, known);
     return num > -den; // EV(play) = num / den > -1 = EV(fold)
   }
@@ -542,11 +555,16 @@ export class PlayDecisionOracle {
     const perm = SUIT_PERMUTATIONS[this.canonical.perm[pi]!]!;
     const rename = (c: Card): Card => (c & ~3) | perm[c & 3]!;
     const p = this.hand(ci);
-    const cp = [this.tables.cardsOf(ci, 0), this.tables.cardsOf(ci, 1), this.tables.cardsOf(ci, 2)];
+    const cp0 = this.tables.cardsOf(ci, 0);
+    const cp1 = this.tables.cardsOf(ci, 1);
+    const cp2 = this.tables.cardsOf(ci, 2);
     const pv = this.tables.value[ci]!;
-    const ks = known.filter((k) => !player.includes(k)).map(rename);
+    const ks = this.ks;
+    ks.length = 0;
+    for (const k of known) if (k !== player[0] && k !== player[1] && k !== player[2]) ks.push(rename(k));
     // banker hands left = all − those holding a known card (inclusion–exclusion: + pairs − triples)
-    const counts = Int32Array.from(p.total);
+    const counts = this.counts;
+    counts.set(p.total);
     for (let i = 0; i < ks.length; i++) {
       const ki = ks[i]!;
       for (let b = 0; b < 4; b++) counts[b]! -= p.perCard[ki * 4 + b]!;
@@ -556,8 +574,7 @@ export class PlayDecisionOracle {
         for (let b = 0; b < 4; b++) counts[b]! += p.perPair[pair + b]!;
         for (let l = j + 1; l < ks.length; l++) {
           const kl = ks[l]!;
-          if (kl !== cp[0] && kl !== cp[1] && kl !== cp[2])
-            counts[this.bucket(pv, this.indexOf(ki, kj, kl))]!--;
+          if (kl !== cp0 && kl !== cp1 && kl !== cp2) counts[this.bucket(pv, this.indexOf(ki, kj, kl))]!--;
         }
       }
     }

@@ -1,0 +1,144 @@
+/**
+ * Ingest throughput, end to end into the embedded event store (SqliteEventStore on a file: WAL, synchronous=FULL):
+ *  - OCF: a simulated session (≥ 100,000 events) in an Avro object container file → ingestFiles → SQLite;
+ *  - Kafka: the same kind of session published to a 3-partition topic of the mock Kafka cluster (librdkafka's,
+ *    infra/kafka-mock) → KafkajsEventConsumer + KafkaIngest → SQLite, timed from the first batch handed over to the
+ *    last event stored (the consumer group's join, 3 s fixed in the mock, is reported apart);
+ * with the append latency per submitted batch (decode + validate + append, durable) at p50 and p99.
+ * Target (the issue): at least 50,000 events/s end to end on the 2-core machine. Prints one JSON line.
+ *
+ *   BENCH_OCF_TABLES (default 40) × BENCH_OCF_ROUNDS (50) · BENCH_KAFKA_TABLES (20) × BENCH_KAFKA_ROUNDS (40)
+ *   BENCH_KAFKA_PRODUCE_BATCH (3000): messages per produce request (the mock returns one record batch per
+ *   partition per fetch, so this sets the size of the batches the consumer gets)
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { SqliteEventStore } from '@table-audit/eventstore';
+import { IngestPipeline, ingestFiles, KafkaIngest, KafkajsEventConsumer } from '@table-audit/ingest';
+import { FileSchemaRegistry } from '@table-audit/schemas';
+import {
+  KafkajsEventProducer,
+  publishEvents,
+  simulateSession,
+  writeSessionFile,
+} from '@table-audit/simulator';
+import { kafkajsTestSettings, startMockKafka } from '../infra/kafka-mock/index.ts';
+
+const TARGET = 50_000;
+const env = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
+
+const percentile = (sorted: number[], p: number) =>
+  sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))]! : NaN;
+const latency = (ms: number[]) => {
+  const s = [...ms].sort((a, b) => a - b);
+  return { batches: s.length, p50: +percentile(s, 0.5).toFixed(2), p99: +percentile(s, 0.99).toFixed(2) };
+};
+const session = (tables: number, rounds: number) =>
+  simulateSession({
+    seed: 42,
+    tables,
+    roundsPerTable: rounds,
+    faultRate: 0.1,
+    handledRate: 0.05,
+    bettingSystemTables: 1,
+  });
+
+const dir = mkdtempSync(join(tmpdir(), 'ta-bench-ingest-'));
+
+async function ocfToSqlite() {
+  const s = session(env('BENCH_OCF_TABLES', 40), env('BENCH_OCF_ROUNDS', 50));
+  const file = join(dir, 'session.avro');
+  await writeSessionFile(file, s.events);
+  const store = new SqliteEventStore(join(dir, 'ocf.sqlite'));
+  const latencies: number[] = [];
+  try {
+    const t0 = performance.now();
+    const r = await ingestFiles([file], new IngestPipeline(store), {
+      onBatch: (_n, ms) => latencies.push(ms),
+    });
+    const seconds = (performance.now() - t0) / 1000;
+    if (r.accepted !== s.events.length) throw new Error(`OCF: stored ${r.accepted} of ${s.events.length}`);
+    return {
+      events: s.events.length,
+      seconds: +seconds.toFixed(2),
+      eventsPerSecond: Math.round(s.events.length / seconds),
+      appendLatencyMsPerBatch: { eventsPerBatch: 20_000, ...latency(latencies) },
+    };
+  } finally {
+    await store.close();
+  }
+}
+
+async function kafkaToSqlite() {
+  const s = session(env('BENCH_KAFKA_TABLES', 20), env('BENCH_KAFKA_ROUNDS', 40));
+  const mock = await startMockKafka({ brokers: 3 });
+  const store = new SqliteEventStore(join(dir, 'kafka.sqlite'));
+  try {
+    await mock.createTopic('table-events', 3, 3);
+    const registry = await FileSchemaRegistry.open(undefined, { readOnly: true });
+    const producer = new KafkajsEventProducer(mock.bootstrapServers);
+    const p0 = performance.now();
+    await publishEvents(producer, registry, 'table-events', s.events, env('BENCH_KAFKA_PRODUCE_BATCH', 3000));
+    const produceSeconds = (performance.now() - p0) / 1000;
+    await producer.stop();
+
+    const consumer = new KafkajsEventConsumer({
+      brokers: mock.bootstrapServers,
+      groupId: 'bench-ingest',
+      topics: ['table-events'],
+      kafka: kafkajsTestSettings.client,
+      consumer: kafkajsTestSettings.consumer,
+    });
+    const pipeline = new IngestPipeline(store);
+    const latencies: number[] = [];
+    let first = 0;
+    let done: () => void;
+    const all = new Promise<void>((resolve) => (done = resolve));
+    const ingest = new KafkaIngest(consumer, registry, pipeline, (_n, _r, ms) => {
+      latencies.push(ms);
+      if (!first) first = performance.now() - ms;
+      if (pipeline.totals.accepted + pipeline.totals.alreadyStored >= s.events.length) done();
+    });
+    const j0 = performance.now();
+    await ingest.start();
+    const joinSeconds = (performance.now() - j0) / 1000;
+    await all;
+    const seconds = (performance.now() - first) / 1000;
+    await ingest.stop();
+    if (pipeline.totals.accepted !== s.events.length)
+      throw new Error(`Kafka: stored ${pipeline.totals.accepted} of ${s.events.length}`);
+    return {
+      events: s.events.length,
+      partitions: 3,
+      seconds: +seconds.toFixed(2),
+      eventsPerSecond: Math.round(s.events.length / seconds),
+      appendLatencyMsPerBatch: {
+        eventsPerBatch: Math.round(s.events.length / latencies.length),
+        ...latency(latencies),
+      },
+      groupJoinSeconds: +joinSeconds.toFixed(2),
+      produceSeconds: +produceSeconds.toFixed(2),
+    };
+  } finally {
+    await store.close();
+    await mock.stop();
+  }
+}
+
+try {
+  const ocf = await ocfToSqlite();
+  const kafka = await kafkaToSqlite();
+  console.log(
+    JSON.stringify({
+      bench:
+        'ingest end to end into SqliteEventStore (file, WAL, synchronous=FULL): decode, validate, append',
+      targetEventsPerSecond: TARGET,
+      ocfFileToSqlite: { ...ocf, meetsTarget: ocf.eventsPerSecond >= TARGET },
+      kafkaMock3PartitionsToSqlite: { ...kafka, meetsTarget: kafka.eventsPerSecond >= TARGET },
+      peakRssMiB: Math.round(process.resourceUsage().maxRSS / 1024),
+    }),
+  );
+} finally {
+  rmSync(dir, { recursive: true, force: true });
+}

@@ -1,0 +1,130 @@
+/**
+ * Replay figures (printed, not asserted):
+ * - bulk: rounds/s replaying a SQLite file store from scratch through ReplayService (read, replay, findings
+ *   appended), and the pure in-memory replay for comparison; target at least 20,000 rounds/s;
+ * - live: lag from a round's closing event time to its finding being durable, p50/p99, while events arrive at
+ *   10,000 events/s through the ingest pipeline; target p99 under 1 s.
+ */
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { SqliteEventStore } from '@table-audit/eventstore';
+import { IngestPipeline } from '@table-audit/ingest';
+import { replayEvents, ReplayService } from '@table-audit/replay';
+import type { F3cpEvent } from '@table-audit/schemas/events';
+import { simulateSession } from '@table-audit/simulator';
+
+const TABLES = Number(process.env.BENCH_TABLES ?? 400);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 50);
+const LIVE_SECONDS = Number(process.env.BENCH_LIVE_SECONDS ?? 10);
+const RATE = 10_000;
+
+const session = simulateSession({
+  seed: 9,
+  tables: TABLES,
+  roundsPerTable: ROUNDS,
+  faultRate: 0.05,
+  handledRate: 0.02,
+  bettingSystemTables: 2,
+});
+const rounds = TABLES * ROUNDS;
+
+// pure replay, in memory
+let t = performance.now();
+const pure = replayEvents(session.events);
+const pureSeconds = (performance.now() - t) / 1000;
+
+// bulk replay from a SQLite file
+const dir = mkdtempSync(join(tmpdir(), 'ta-bench-replay-'));
+const store = new SqliteEventStore(join(dir, 'events.sqlite'));
+const pipeline = new IngestPipeline(store);
+for (let i = 0; i < session.events.length; i += 10_000) {
+  await pipeline.submit(
+    session.events.slice(i, i + 10_000).map((event, k) => ({
+      source: { kind: 'in-process' as const, producer: 'bench', index: i + k },
+      event,
+    })),
+  );
+}
+const service = new ReplayService({ store });
+t = performance.now();
+await service.catchUp();
+await service.finish();
+const bulkSeconds = (performance.now() - t) / 1000;
+await store.close();
+
+// live: events re-timed to the wall clock as they are submitted, 10,000 per second in 10 ms slices
+const live = simulateSession({ seed: 10, tables: 200, roundsPerTable: 200, faultRate: 0.1 });
+const liveStore = new SqliteEventStore(join(dir, 'live.sqlite'));
+const livePipeline = new IngestPipeline(liveStore);
+const lags: number[] = [];
+const closingTime = new Map<string, number>();
+const liveService = new ReplayService({
+  store: liveStore,
+  onFinding: (f) => {
+    const closed = f.roundId ? closingTime.get(f.roundId) : undefined;
+    if (closed !== undefined) lags.push(Date.now() - closed);
+  },
+});
+const abort = new AbortController();
+const running = liveService.live(abort.signal, 20);
+const perSlice = RATE / 100;
+const total = Math.min(live.events.length, RATE * LIVE_SECONDS);
+const start = Date.now();
+let sent = 0;
+while (sent < total) {
+  const due = Math.min(total, Math.floor(((Date.now() - start) / 1000) * RATE) + perSlice);
+  if (due > sent) {
+    const slice: F3cpEvent[] = live.events.slice(sent, due).map((e) => {
+      const now = Date.now();
+      const retimed = {
+        ...e,
+        data: { ...e.data, header: { ...e.data.header, eventTime: now } },
+      } as F3cpEvent;
+      if ((e.type === 'RoundSettled' || e.type === 'RoundVoided') && e.data.header.roundId)
+        closingTime.set(e.data.header.roundId, now);
+      return retimed;
+    });
+    await livePipeline.submit(
+      slice.map((event, k) => ({
+        source: { kind: 'in-process' as const, producer: 'bench-live', index: sent + k },
+        event,
+      })),
+    );
+    sent = due;
+  }
+  await new Promise((r) => setTimeout(r, 10));
+}
+const sendSeconds = (Date.now() - start) / 1000;
+const deadline = Date.now() + 10_000;
+while (liveService.stats.tableEvents < sent && Date.now() < deadline)
+  await new Promise((r) => setTimeout(r, 10));
+abort.abort();
+await running;
+await liveStore.close();
+lags.sort((a, b) => a - b);
+const pct = (p: number) =>
+  lags.length ? lags[Math.min(lags.length - 1, Math.floor((p / 100) * lags.length))]! : null;
+
+console.log(
+  JSON.stringify({
+    bench: 'replay',
+    bulk: {
+      rounds,
+      events: session.events.length,
+      findings: pure.findings.length,
+      pureInMemoryRoundsPerSecond: Math.round(rounds / pureSeconds),
+      sqliteStoreRoundsPerSecond: Math.round(rounds / bulkSeconds),
+      sqliteStoreEventsPerSecond: Math.round(session.events.length / bulkSeconds),
+      target: 20_000,
+    },
+    live: {
+      offeredEventsPerSecond: Math.round(sent / sendSeconds),
+      events: sent,
+      findingsTimed: lags.length,
+      lagMs: { p50: pct(50), p99: pct(99), max: lags.length ? lags[lags.length - 1] : null },
+      targetP99Ms: 1_000,
+    },
+    peakRssMiB: Math.round(process.resourceUsage().maxRSS / 1024),
+  }),
+);

@@ -4,7 +4,7 @@
 // Two phases: everything else two files at a time (two cores), then the files that start a Kafka broker one at a
 // time (consumer-group timing does not survive a starved CPU). Every test has a time limit, so a hang fails.
 import { spawnSync } from 'node:child_process';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { lstatSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 const roots = ['packages', 'services', 'schemas', 'infra', 'test', 'bench'];
@@ -20,7 +20,8 @@ const walk = (dir) => {
   for (const name of entries) {
     if (skip.has(name)) continue;
     const path = join(dir, name);
-    if (statSync(path).isDirectory()) walk(path);
+    const stat = lstatSync(path); // not following links: a link back up the tree would never end
+    if (stat.isDirectory()) walk(path);
     else if (name.endsWith('.test.ts')) files.push(path);
   }
 };

@@ -9,6 +9,7 @@ import { SqliteEventStore, type EventStore } from '@table-audit/eventstore';
 import { IngestPipeline } from '@table-audit/ingest';
 import type { F3cpEvent } from '@table-audit/schemas/events';
 import { simulateSession } from '@table-audit/simulator';
+import { explainRound, explanationText, RoundNotFound } from '../src/explain.ts';
 import { replayEvents } from '../src/replay-events.ts';
 import { ReplayService } from '../src/service.ts';
 import { FINDING_EVENT_TYPE } from '../src/streams.ts';
@@ -168,5 +169,31 @@ describe('replay service over the event store', () => {
       { missing: [], extra: [], events: service.stats.events },
     );
     assert.ok(seen.length >= expectedIds.size - 5, `${seen.length} findings reported live`);
+  });
+
+  it('explains a disputed hand from the store alone, as JSON and as text', async (t) => {
+    const { store } = await storeWithSession();
+    t.after(() => store.close());
+    const wrong = session.truth.find((x) => x.fault === 'payout-wrong')!;
+    const x = await explainRound(store, wrong.roundId!);
+    assert.equal(x.roundId, wrong.roundId);
+    assert.equal(x.ruleSet?.id, 'f3cp-2025a');
+    assert.ok(x.steps.length > 10 && x.steps[0]!.type === 'RoundStarted');
+    assert.ok(x.lines.length > 0 && x.lines.every((l) => l.citations.length > 0));
+    assert.ok(
+      x.lines.some(
+        (l) => l.declared && l.expected.outcome === 'win' && l.declared.payout !== l.expected.payout,
+      ) || x.lines.some((l) => l.expected.outcome === 'lose' && (l.declared?.payout ?? 0) > 0),
+    );
+    assert.deepEqual(
+      x.findings.map((f) => f.checkId),
+      ['F3CP.PAYOUT.MISMATCH'],
+    );
+    const text = explanationText(x);
+    assert.match(text, /Settlement, expected \| declared:/);
+    assert.match(text, /Despacho n\.º 89\/2025, art\. 1[36]\.º/);
+    assert.match(text, /\[high\] F3CP\.PAYOUT\.MISMATCH/);
+    JSON.parse(JSON.stringify(x));
+    await assert.rejects(explainRound(store, 'NO-SUCH-ROUND'), RoundNotFound);
   });
 });

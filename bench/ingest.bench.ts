@@ -15,7 +15,13 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SqliteEventStore } from '@table-audit/eventstore';
-import { IngestPipeline, ingestFiles, KafkaIngest, KafkajsEventConsumer } from '@table-audit/ingest';
+import {
+  DEFAULT_FILE_BATCH,
+  IngestPipeline,
+  ingestFiles,
+  KafkaIngest,
+  KafkajsEventConsumer,
+} from '@table-audit/ingest';
 import { FileSchemaRegistry } from '@table-audit/schemas';
 import {
   KafkajsEventProducer,
@@ -23,7 +29,7 @@ import {
   simulateSession,
   writeSessionFile,
 } from '@table-audit/simulator';
-import { kafkajsTestSettings, startMockKafka } from '../infra/kafka-mock/index.ts';
+import { kafkajsTestSettings, startMockKafka } from '@table-audit/infra/kafka-mock';
 
 const TARGET = 50_000;
 const env = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
@@ -63,7 +69,7 @@ async function ocfToSqlite() {
       events: s.events.length,
       seconds: +seconds.toFixed(2),
       eventsPerSecond: Math.round(s.events.length / seconds),
-      appendLatencyMsPerBatch: { eventsPerBatch: 20_000, ...latency(latencies) },
+      appendLatencyMsPerBatch: { eventsPerBatch: DEFAULT_FILE_BATCH, ...latency(latencies) },
     };
   } finally {
     await store.close();

@@ -27,7 +27,60 @@ const isPlainObject = (v: object): boolean => {
 const keyPath = (path: string, key: string): string =>
   /^[A-Za-z_$][\w$]*$/.test(key) ? `${path}.${key}` : `${path}[${JSON.stringify(key)}]`;
 
+/** Thrown by the fast writer at the first problem; the slow writer then says where and why. */
+const NOT_CANONICAL = Symbol('not canonical');
+// deeper than any event; a cycle gets here, and the slow writer names it
+const MAX_DEPTH = 1_000;
+
+function writeFast(v: unknown, depth: number): string {
+  switch (typeof v) {
+    case 'string':
+      return JSON.stringify(v);
+    case 'boolean':
+      return v ? 'true' : 'false';
+    case 'number':
+      if (!Number.isSafeInteger(v)) throw NOT_CANONICAL;
+      return String(v === 0 ? 0 : v);
+    case 'object': {
+      if (v === null) return 'null';
+      if (depth > MAX_DEPTH) throw NOT_CANONICAL;
+      if (Array.isArray(v)) {
+        let out = '[';
+        for (let i = 0; i < v.length; i++) {
+          if (v[i] === undefined) throw NOT_CANONICAL;
+          out += (i ? ',' : '') + writeFast(v[i], depth + 1);
+        }
+        return `${out}]`;
+      }
+      if (!isPlainObject(v)) throw NOT_CANONICAL;
+      const record = v as Record<string, unknown>;
+      let out = '{';
+      let first = true;
+      for (const key of Object.keys(record).sort()) {
+        const member = record[key];
+        if (member === undefined) continue;
+        out += `${first ? '' : ','}${JSON.stringify(key)}:${writeFast(member, depth + 1)}`;
+        first = false;
+      }
+      return `${out}}`;
+    }
+    default:
+      throw NOT_CANONICAL;
+  }
+}
+
 export function canonicalJson(value: unknown, path = '$'): string {
+  // Appends hash every event: the common case must not build a path string for every key.
+  try {
+    return writeFast(value, 0);
+  } catch (e) {
+    if (e !== NOT_CANONICAL) throw e;
+  }
+  return writeWithPaths(value, path);
+}
+
+/** The same spelling, tracking where it is: used only to explain a value that has no canonical JSON. */
+function writeWithPaths(value: unknown, path: string): string {
   const open = new Set<object>();
   const write = (v: unknown, at: string): string => {
     switch (typeof v) {

@@ -92,3 +92,33 @@ describe('EventStoreDB event ids', () => {
     assert.notEqual(eventUuid('finding:round-18:payout-check'), a);
   });
 });
+
+describe('canonical JSON, fast path', () => {
+  // the reference: the simplest recursive spelling, keys sorted by code unit at every level
+  const reference = (v: unknown): string =>
+    Array.isArray(v)
+      ? `[${v.map(reference).join(',')}]`
+      : v !== null && typeof v === 'object'
+        ? `{${Object.keys(v)
+            .sort()
+            .map((k) => `${JSON.stringify(k)}:${reference((v as Record<string, unknown>)[k])}`)
+            .join(',')}}`
+        : JSON.stringify(v);
+  it('property: spells every JSON value with integers exactly as a plain sorted-key serializer', () => {
+    const value = fc.letrec((tie) => ({
+      v: fc.oneof(
+        { depthSize: 'small' },
+        fc.string(),
+        fc.boolean(),
+        fc.constant(null),
+        fc.maxSafeInteger(),
+        fc.array(tie('v')),
+        fc.dictionary(fc.string(), tie('v')),
+      ),
+    })).v;
+    fc.assert(
+      fc.property(value, (v) => assert.equal(canonicalJson(v), reference(v))),
+      { numRuns: 2_000 },
+    );
+  });
+});

@@ -1,20 +1,27 @@
 import { decodeEvent, type F3cpEvent, type SchemaRegistry } from '@table-audit/schemas';
 import type { EventConsumer, EventMessage } from './consumer.ts';
-import type { IngestInput, IngestPipeline } from './pipeline.ts';
+import { REJECT_CODES, type IngestInput, type IngestPipeline, type IngestResult } from './pipeline.ts';
 
-/** Decodes each message with its writer schema (Confluent wire format) and hands the batch to the pipeline. */
+/**
+ * Failures that say nothing about the message: the registry could not be asked. The batch fails and is delivered
+ * again later, rather than good events being kept as rejects.
+ */
+const TRANSIENT_CODES: ReadonlySet<string> = new Set(['REGISTRY_REQUEST']);
+
+/** Decodes each message with its writer schema (Confluent wire format); what does not decode carries its reason. */
 export async function decodeMessages(
   registry: SchemaRegistry,
-  messages: EventMessage[],
+  messages: readonly EventMessage[],
 ): Promise<IngestInput[]> {
   const out: IngestInput[] = [];
   for (const m of messages) {
     const source = { kind: 'kafka' as const, topic: m.topic, partition: m.partition, offset: m.offset };
-    if (!m.value) {
+    if (!m.value || m.value.length === 0) {
       out.push({
         source,
         error: 'empty message (a tombstone or a null value): nothing to decode',
-        raw: null,
+        code: REJECT_CODES.emptyMessage,
+        raw: m.value ?? null,
       });
       continue;
     }
@@ -23,7 +30,13 @@ export async function decodeMessages(
       out.push({ source, event: { type: e.type, data: e.data } as F3cpEvent, raw: m.value });
     } catch (err) {
       const e = err as Error & { code?: string };
-      out.push({ source, error: `${e.code ?? e.name}: ${e.message}`, raw: m.value });
+      if (e.code && TRANSIENT_CODES.has(e.code)) throw err;
+      out.push({
+        source,
+        error: `${e.code ?? e.name}: ${e.message}`,
+        code: e.code ?? REJECT_CODES.undecodable,
+        raw: m.value,
+      });
     }
   }
   return out;
@@ -35,13 +48,14 @@ export class KafkaIngest {
     private readonly consumer: EventConsumer,
     private readonly registry: SchemaRegistry,
     private readonly pipeline: IngestPipeline,
-    private readonly onBatch?: (n: number) => void,
+    private readonly onBatch?: (messages: number, result: IngestResult, ms: number) => void,
   ) {}
 
   start(): Promise<void> {
     return this.consumer.run(async (messages) => {
-      await this.pipeline.submit(await decodeMessages(this.registry, messages));
-      this.onBatch?.(messages.length);
+      const t0 = performance.now();
+      const result = await this.pipeline.submit(await decodeMessages(this.registry, messages));
+      this.onBatch?.(messages.length, result, performance.now() - t0);
     });
   }
 

@@ -1,42 +1,109 @@
 import { createHash } from 'node:crypto';
-import { EventIdConflict, type EventData, type EventStore } from '@table-audit/eventstore';
+import {
+  EventIdConflict,
+  InvalidEventData,
+  type AppendResult,
+  type EventData,
+  type EventStore,
+} from '@table-audit/eventstore';
 import type { F3cpEvent } from '@table-audit/schemas/events';
 import { meaningProblems } from './validate.ts';
 
-/** Where an input came from, precisely enough to find it again. */
+/** Where an input came from, precisely enough to find it again (`index` absent: a whole damaged block). */
 export type InputSource =
   | { kind: 'kafka'; topic: string; partition: number; offset: string }
-  | { kind: 'file'; path: string; block: number; index: number }
+  | { kind: 'file'; path: string; block: number; index?: number }
   | { kind: 'in-process'; producer: string; index: number };
 
-/** One input: a decoded event, or bytes that could not be decoded and why. */
+/**
+ * One input: a decoded event, or bytes that could not be decoded and why. `code` is the stable kind of a decoding
+ * failure (e.g. TRUNCATED_PAYLOAD, CORRUPT_BLOCK), used for the reject counts.
+ */
 export type IngestInput =
   | { source: InputSource; event: F3cpEvent; raw?: Uint8Array }
-  | { source: InputSource; error: string; raw: Uint8Array | null };
+  | { source: InputSource; error: string; code?: string; raw: Uint8Array | null };
 
 export interface IngestResult {
+  /** events newly stored */
   accepted: number;
+  /** events that were already stored (a redelivery, a file ingested again): not stored twice */
   alreadyStored: number;
+  /** inputs kept in the rejects stream */
   rejected: number;
 }
 
 export const REJECTS_STREAM = 'ingest-rejects';
 export const REJECT_EVENT_TYPE = 'InputRejected';
 
-const sourceText = (s: InputSource): string =>
+/** The kinds of reject, as counted in `IngestPipeline.totals.byReason` and stored in each reject's `code`. */
+export const REJECT_CODES = {
+  /** a meaning check failed (unknown table, no such card, an amount of 0, …) */
+  invalidEvent: 'INVALID_EVENT',
+  /** an event id already stored with other content */
+  eventIdConflict: 'EVENT_ID_CONFLICT',
+  /** the event store refused the event's data */
+  invalidEventData: 'INVALID_EVENT_DATA',
+  /** a message without a value */
+  emptyMessage: 'EMPTY_MESSAGE',
+  /** a decoding failure without a code of its own */
+  undecodable: 'UNDECODABLE',
+} as const;
+
+/** The data of an `InputRejected` event in the rejects stream. */
+export interface RejectData {
+  source: InputSource;
+  sourceText: string;
+  code: string;
+  reason: string;
+  /** the bytes as received, base64; null when there were none (a tombstone) or the reader does not expose them */
+  rawBase64: string | null;
+  /** the event as decoded, when it decoded but is not acceptable */
+  decoded: F3cpEvent | null;
+  /** the decoded event as JSON text, instead of `decoded`, when the store could not keep it as JSON data */
+  decodedText?: string;
+}
+
+const jsonText = (v: unknown): string =>
+  JSON.stringify(v, (_k, x: unknown) => (typeof x === 'bigint' ? x.toString() : x)) ?? String(v);
+
+export const sourceText = (s: InputSource): string =>
   s.kind === 'kafka'
     ? `kafka ${s.topic}[${s.partition}]@${s.offset}`
     : s.kind === 'file'
-      ? `file ${s.path} block ${s.block} record ${s.index}`
+      ? `file ${s.path} block ${s.block}${s.index === undefined ? '' : ` record ${s.index}`}`
       : `${s.producer} #${s.index}`;
+
+export const tableStream = (tableId: string): string => `table-${tableId}`;
+
+interface Accepted {
+  data: EventData;
+  input: IngestInput & { event: F3cpEvent };
+}
+
+interface PendingReject {
+  input: IngestInput;
+  code: string;
+  reason: string;
+}
+
+/** What a table is, as far as the meaning checks need it (from the TableOpened that opened it). */
+interface TableInfo {
+  game: string;
+}
+
+const tableInfo = (e: F3cpEvent & { type: 'TableOpened' }): TableInfo => ({ game: e.data.game });
 
 /**
  * Validates and appends a batch of inputs: good events to their table's stream (idempotent by event id, so a
  * redelivery is stored once), every bad one to `ingest-rejects` with its raw bytes, source and reason. The
  * returned promise resolves only when everything is durable: only then may a Kafka offset be committed.
+ *
+ * A table is known once its TableOpened is stored: only ingest writes table streams, and it writes nothing else
+ * to a table's stream before that, so a table is known exactly when its stream is not empty. That is looked up
+ * in the store the first time a table is seen, and remembered.
  */
 export class IngestPipeline {
-  private readonly knownTables = new Set<string>();
+  private readonly knownTables = new Map<string, TableInfo>();
   readonly totals: IngestResult & { byReason: Map<string, number> } = {
     accepted: 0,
     alreadyStored: 0,
@@ -50,105 +117,210 @@ export class IngestPipeline {
   ) {}
 
   /**
-   * Appends a table's batch. An event id already stored with other content (a source re-using ids) fails the
-   * batch: then each event goes alone, and only the conflicting ones become rejects.
+   * Kept for callers written against the first version, which read the whole store here to find the opened tables.
+   * Tables are now looked up in the store when first seen, so a restart costs nothing however large the store is.
+   */
+  async loadKnownTables(): Promise<void> {}
+
+  /** The table as opened, from memory or from the first event of its stream; null if it has not been opened. */
+  private async lookUpTable(tableId: string): Promise<TableInfo | null> {
+    const known = this.knownTables.get(tableId);
+    if (known) return known;
+    for await (const first of this.store.readStream(tableStream(tableId), { maxCount: 1 })) {
+      if (first.type !== 'TableOpened') return null;
+      const info: TableInfo = { game: (first.data as { game: string }).game };
+      this.knownTables.set(tableId, info);
+      return info;
+    }
+    return null;
+  }
+
+  /**
+   * Appends a table's events in one call. An event the store refuses (an id already stored with other content,
+   * data it cannot keep) fails the whole call: then each event goes alone, and only those refused become rejects —
+   * with, when the table was opened in this very batch and its TableOpened is refused, the table's events after it.
+   * Returns the table as opened by this batch's last TableOpened that was stored (null if none was).
    */
   private async appendTable(
     tableId: string,
-    events: EventData[],
-    reject: (e: EventData, why: string) => void,
-  ) {
+    accepted: readonly Accepted[],
+    knownBefore: boolean,
+    result: IngestResult,
+    reject: (r: PendingReject) => void,
+  ): Promise<TableInfo | null> {
+    const stream = tableStream(tableId);
+    const count = (r: AppendResult) => {
+      result.accepted += r.appended;
+      result.alreadyStored += r.alreadyStored;
+    };
+    let opened: TableInfo | null = null;
     try {
-      return [await this.store.append(`table-${tableId}`, events)];
+      count(
+        await this.store.append(
+          stream,
+          accepted.map((a) => a.data),
+        ),
+      );
+      for (const a of accepted) if (a.input.event.type === 'TableOpened') opened = tableInfo(a.input.event);
+      return opened;
+    } catch (err) {
+      if (!(err instanceof EventIdConflict) && !(err instanceof InvalidEventData)) throw err;
+    }
+    let known = knownBefore;
+    for (const a of accepted) {
+      const e = a.input.event;
+      if (!known && e.type !== 'TableOpened') {
+        reject({
+          input: a.input,
+          code: REJECT_CODES.invalidEvent,
+          reason: `invalid ${e.type}: table "${tableId}" is not known: its TableOpened in the same batch was refused (see the rejects)`,
+        });
+        continue;
+      }
+      try {
+        count(await this.store.append(stream, [a.data]));
+        if (e.type === 'TableOpened') {
+          opened = tableInfo(e);
+          known = true;
+        }
+      } catch (one) {
+        if (one instanceof EventIdConflict)
+          reject({
+            input: a.input,
+            code: REJECT_CODES.eventIdConflict,
+            reason: `event id ${a.data.eventId} is already stored with different ${one.difference} (in ${one.storedStream}): a source must not re-use event ids`,
+          });
+        else if (one instanceof InvalidEventData)
+          reject({
+            input: a.input,
+            code: REJECT_CODES.invalidEventData,
+            reason: `the event store cannot keep ${e.type} ${a.data.eventId}: ${one.message}`,
+          });
+        else throw one;
+      }
+    }
+    return opened;
+  }
+
+  /** The reject event for an input: its id comes from where the input came from and its bytes, so a redelivery is kept once. */
+  private rejectEvent({ input, code, reason }: PendingReject): EventData {
+    const raw = input.raw ?? null;
+    const where = sourceText(input.source);
+    const data: RejectData = {
+      source: input.source,
+      sourceText: where,
+      code,
+      reason,
+      rawBase64: raw ? Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength).toString('base64') : null,
+      decoded: 'event' in input ? input.event : null,
+    };
+    return {
+      eventId: createHash('sha256')
+        .update(where)
+        .update(raw ?? new Uint8Array())
+        .digest('hex')
+        .slice(0, 32),
+      type: REJECT_EVENT_TYPE,
+      data,
+      metadata: { receivedAt: this.now() },
+    };
+  }
+
+  /**
+   * Appends the rejects. The same input (same source, same bytes) has the same reject id: kept once, whatever the
+   * reason given the second time (the first copy wins; a reason can depend on what was stored meanwhile).
+   */
+  private async appendRejects(rejects: readonly PendingReject[]): Promise<number> {
+    const events = rejects.map((r) => this.rejectEvent(r));
+    try {
+      const r = await this.store.append(REJECTS_STREAM, events);
+      return r.appended + r.alreadyStored;
+    } catch (err) {
+      if (!(err instanceof EventIdConflict) && !(err instanceof InvalidEventData)) throw err;
+    }
+    for (const e of events) {
+      try {
+        await this.appendOneReject(e);
+      } catch (err) {
+        if (!(err instanceof InvalidEventData)) throw err;
+        // the decoded event holds something JSON cannot keep exactly (it is why the event was refused): as text
+        const data = e.data as RejectData;
+        await this.appendOneReject({
+          ...e,
+          data: { ...data, decoded: null, decodedText: jsonText(data.decoded) },
+        });
+      }
+    }
+    return events.length;
+  }
+
+  /** Appends one reject; one already kept under the same id (the same input) is not kept again. */
+  private async appendOneReject(e: EventData): Promise<void> {
+    try {
+      await this.store.append(REJECTS_STREAM, [e]);
     } catch (err) {
       if (!(err instanceof EventIdConflict)) throw err;
-      const results = [];
-      for (const e of events) {
-        try {
-          results.push(await this.store.append(`table-${tableId}`, [e]));
-        } catch (one) {
-          if (!(one instanceof EventIdConflict)) throw one;
-          reject(
-            e,
-            `event id ${e.eventId} is already stored with different ${one.difference} (in ${one.storedStream}): a source must not re-use event ids`,
-          );
-        }
-      }
-      return results;
     }
   }
 
-  /** Tables opened before this process started, so their events are not rejected as unknown. */
-  async loadKnownTables(): Promise<void> {
-    for await (const e of this.store.readAll())
-      if (e.type === 'TableOpened')
-        this.knownTables.add((e.data as { header: { tableId: string } }).header.tableId);
-  }
-
   async submit(inputs: readonly IngestInput[]): Promise<IngestResult> {
-    const byTable = new Map<string, EventData[]>();
-    const sources = new Map<string, IngestInput>();
-    const rejects: EventData[] = [];
-    const reject = (input: IngestInput, reason: string) => {
-      const raw = input.raw ?? null;
-      const key = reason.split(':')[0]!.slice(0, 60);
-      this.totals.byReason.set(key, (this.totals.byReason.get(key) ?? 0) + 1);
-      rejects.push({
-        // the same bad input redelivered is the same reject: its id comes from where it came from and its bytes
-        eventId: createHash('sha256')
-          .update(sourceText(input.source))
-          .update(raw ?? new Uint8Array())
-          .digest('hex')
-          .slice(0, 32),
-        type: REJECT_EVENT_TYPE,
-        data: {
-          source: { ...input.source },
-          sourceText: sourceText(input.source),
-          reason,
-          rawBase64: raw ? Buffer.from(raw).toString('base64') : null,
-          decoded: 'event' in input ? input.event : null,
-        },
-      });
-    };
+    const byTable = new Map<string, Accepted[]>();
+    const rejects: PendingReject[] = [];
+    /** tables opened in this batch, before their TableOpened is stored */
+    const openedHere = new Map<string, TableInfo>();
+    /** tables looked up in this batch and not opened (looked up again in the next batch: another process may open them) */
+    const unknownHere = new Set<string>();
+    const receivedAt = this.now();
+
     for (const input of inputs) {
       if ('error' in input) {
-        reject(input, input.error);
+        rejects.push({ input, code: input.code ?? REJECT_CODES.undecodable, reason: input.error });
         continue;
       }
       const e = input.event;
       const tableId = e.data.header.tableId;
-      const known =
-        this.knownTables.has(tableId) ||
-        (byTable.get(tableId)?.some((x) => x.type === 'TableOpened') ?? false);
-      const problems = meaningProblems(e, known);
+      let table = openedHere.get(tableId) ?? this.knownTables.get(tableId) ?? null;
+      if (!table && !unknownHere.has(tableId)) {
+        table = await this.lookUpTable(tableId);
+        if (!table) unknownHere.add(tableId);
+      }
+      const problems = meaningProblems(e, table !== null, table?.game);
       if (problems.length) {
-        reject(input, `invalid ${e.type}: ${problems.join('; ')}`);
+        rejects.push({
+          input,
+          code: REJECT_CODES.invalidEvent,
+          reason: `invalid ${e.type}: ${problems.join('; ')}`,
+        });
         continue;
+      }
+      if (e.type === 'TableOpened') {
+        openedHere.set(tableId, tableInfo(e));
+        unknownHere.delete(tableId);
       }
       let list = byTable.get(tableId);
       if (!list) byTable.set(tableId, (list = []));
       // when and from where it arrived is metadata: a redelivery must carry identical data to be recognised
       list.push({
-        eventId: e.data.header.eventId,
-        type: e.type,
-        data: e.data,
-        metadata: { receivedAt: this.now(), source: sourceText(input.source) },
+        data: {
+          eventId: e.data.header.eventId,
+          type: e.type,
+          data: e.data,
+          metadata: { receivedAt, source: sourceText(input.source) },
+        },
+        input,
       });
-      sources.set(e.data.header.eventId, input);
     }
+
     const result: IngestResult = { accepted: 0, alreadyStored: 0, rejected: 0 };
-    for (const [tableId, events] of byTable) {
-      for (const r of await this.appendTable(tableId, events, (e, why) =>
-        reject(sources.get(e.eventId)!, why),
-      )) {
-        result.accepted += r.appended;
-        result.alreadyStored += r.alreadyStored;
-      }
-      if (events.some((x) => x.type === 'TableOpened')) this.knownTables.add(tableId);
+    for (const [tableId, accepted] of byTable) {
+      const knownBefore = this.knownTables.has(tableId);
+      const opened = await this.appendTable(tableId, accepted, knownBefore, result, (r) => rejects.push(r));
+      // known from now on only once a TableOpened of it is in the store
+      if (opened) this.knownTables.set(tableId, opened);
     }
     if (rejects.length) {
-      const r = await this.store.append(REJECTS_STREAM, rejects);
-      result.rejected += r.appended + r.alreadyStored;
+      result.rejected += await this.appendRejects(rejects);
+      for (const r of rejects) this.totals.byReason.set(r.code, (this.totals.byReason.get(r.code) ?? 0) + 1);
     }
     this.totals.accepted += result.accepted;
     this.totals.alreadyStored += result.alreadyStored;

@@ -59,16 +59,21 @@ export const ingestCommand: Command = {
         progress(`${seen.toLocaleString('en-US')} messages`);
       });
       await ingest.start();
+      last = Date.now(); // the idle clock starts once the group is joined, not before
+      const idle = values['idle-exit'] ? Number(values['idle-exit']) : null;
+      let timer: NodeJS.Timeout | undefined;
+      let stop: (() => void) | undefined;
       await new Promise<void>((resolve) => {
-        const idle = values['idle-exit'] ? Number(values['idle-exit']) : null;
-        const timer = setInterval(() => {
+        stop = resolve;
+        timer = setInterval(() => {
           if (idle !== null && Date.now() - last > idle) resolve();
         }, 100);
-        const stop = () => resolve();
-        process.once('SIGINT', stop);
-        process.once('SIGTERM', stop);
-        void timer;
-      }).finally(() => undefined);
+        process.once('SIGINT', resolve);
+        process.once('SIGTERM', resolve);
+      });
+      clearInterval(timer);
+      process.removeListener('SIGINT', stop!);
+      process.removeListener('SIGTERM', stop!);
       await ingest.stop();
       progressDone();
       const t = pipeline.totals;

@@ -56,6 +56,11 @@ interface Member {
   plays: boolean;
 }
 
+/** Builds the decision tables the tracker can need, so that no live round pays for them. */
+export function warmCollusionTables(ruleSets: readonly string[] = ['f3cp-2025a']): number {
+  return ruleSets.reduce((n, id) => n + playDecisionOracle(f3cpRules(id)).warm(canFlip), 0);
+}
+
 export class CollusionTracker {
   private readonly groups = new Map<string, GroupStats>();
   /** groups that have played together long enough to be tested (the Bonferroni family) */

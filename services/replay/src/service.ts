@@ -1,5 +1,6 @@
 import type { EventStore, RecordedEvent } from '@table-audit/eventstore';
 import { F3CP_EVENT_TYPES, type F3cpEvent, type F3cpEventType } from '@table-audit/schemas/events';
+import { warmCollusionTables } from './collusion.ts';
 import type { Finding } from './finding.ts';
 import { findingStream, FINDING_EVENT_TYPE, isTableStream, tableStream } from './streams.ts';
 import { DEFAULT_REPLAY_OPTIONS, TableReplayer, type ReplayOptions } from './table-replayer.ts';
@@ -77,6 +78,7 @@ export class ReplayService {
    * at most `flushMs` after an event (or every `checkpointEvery` events), not once per event.
    */
   async live(signal: AbortSignal, flushMs = 50): Promise<ReplayStats> {
+    if ((this.o.replay ?? DEFAULT_REPLAY_OPTIONS).collusion.enabled !== false) warmCollusionTables();
     await this.catchUp();
     const sub = this.o.store.subscribeToAll(
       this.stats.lastPosition === null ? {} : { fromPosition: this.stats.lastPosition },

@@ -587,6 +587,22 @@ export class PlayDecisionOracle {
     return { num, den };
   }
 
+  /**
+   * Builds the tables of every suit-pattern class that `wanted` accepts, now rather than on first sight: a live
+   * replay calls this before following events, so no round waits for a table build.
+   */
+  warm(wanted: (cards: readonly Card[]) => boolean = () => true): number {
+    const t = allThreeCardHands();
+    const built = new Set<number>();
+    for (let i = 0; i < HANDS; i++) {
+      const ci = this.canonical.hand[i]!;
+      if (built.has(ci) || !wanted(cardsOf(t, ci))) continue;
+      built.add(ci);
+      this.hand(ci);
+    }
+    return built.size;
+  }
+
   private bucket(pv: number, b: number): number {
     return this.tables.qualifies[b] === 0
       ? 0

@@ -2,6 +2,7 @@ import type { EventStore } from '@table-audit/eventstore';
 import { formatCitation, formatMop, ruleSetById, type Citation } from '@table-audit/rules';
 import type { F3cpEvent } from '@table-audit/schemas/events';
 import type { Finding } from './finding.ts';
+import { LINE_TYPE } from './round-checks.ts';
 import { declaredKey } from './round-view.ts';
 import { toF3cpEvent } from './service.ts';
 import { tableStream } from './streams.ts';
@@ -66,15 +67,6 @@ const cited = (c: Citation): Cited => ({
     .join(' '),
   reference: formatCitation(c),
 });
-
-const LINE_TYPE: Record<string, string> = {
-  ante: 'ANTE',
-  play: 'PLAY',
-  anteBonus: 'ANTE_BONUS',
-  pairPlus: 'PAIR_PLUS',
-  sixCardBonus: 'SIX_CARD_BONUS',
-  progressive: 'PROGRESSIVE',
-};
 
 export class RoundNotFound extends Error {
   override readonly name = 'RoundNotFound';
@@ -149,7 +141,7 @@ function explanation(r: ReplayedRound, later: Finding[]): Explanation {
       versusBanker: x.versusBanker,
     })),
     lines: (s?.lines ?? []).map((l) => {
-      const d = v.declared.get(declaredKey(l.seat, LINE_TYPE[l.bet]!));
+      const d = v.declared.get(declaredKey(l.seat, LINE_TYPE[l.bet]));
       return {
         seat: l.seat,
         bet: l.bet,

@@ -31,7 +31,8 @@ export interface RoundDerivation {
   readonly completedNormally: boolean;
 }
 
-const LINE_TYPE: Record<SettlementLine['bet'], string> = {
+/** A settlement line's bet, as the events name it. */
+export const LINE_TYPE: Record<SettlementLine['bet'], string> = {
   ante: 'ANTE',
   play: 'PLAY',
   anteBonus: 'ANTE_BONUS',

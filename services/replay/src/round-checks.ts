@@ -1,5 +1,6 @@
 import {
   CardError,
+  jackpotConfigOf,
   parseCard,
   proportion,
   ruleSetFor,
@@ -42,25 +43,6 @@ export const LINE_TYPE: Record<SettlementLine['bet'], string> = {
 };
 
 export const upperClass = (c: string): string => c.toUpperCase().replaceAll('-', '_');
-
-export function jackpotConfigOf(t: TableOpened): JackpotConfig | null {
-  if (!t.jackpot) return null;
-  const f = t.jackpot.fixedAmounts;
-  return {
-    fixed: {
-      'royal-flush': f.royalFlush,
-      'straight-flush': f.straightFlush,
-      'four-of-a-kind': f.fourOfAKind,
-      'full-house': f.fullHouse,
-      flush: f.flush,
-    },
-    resetAmount: t.jackpot.resetAmount,
-    rounding: {
-      unit: t.rounding.unitAvos,
-      mode: t.rounding.mode === 'DOWN' ? 'down' : t.rounding.mode === 'UP' ? 'up' : 'half-up',
-    },
-  };
-}
 
 interface Evidence {
   eventId: string;

@@ -1,5 +1,6 @@
 import {
   classifyThree,
+  jackpotConfigOf,
   F3CP_2025A,
   formatCard,
   parseCard,
@@ -605,7 +606,7 @@ class TableSim {
       ...(anyProgressive && fault !== 'misdeal-community-settled'
         ? {
             community: dealt.filter((d) => d.target === 'COMMUNITY').map((d) => d.card),
-            jackpot: { config: jackpotConfig(this.config), poolBefore: this.pool },
+            jackpot: { config: jackpotConfigOf(this.config)!, poolBefore: this.pool },
           }
         : {}),
     };
@@ -899,19 +900,4 @@ class TableSim {
     this.events.push({ type, data } as F3cpEvent);
     return data;
   }
-}
-
-function jackpotConfig(t: TableOpened) {
-  const f = t.jackpot!.fixedAmounts;
-  return {
-    fixed: {
-      'royal-flush': f.royalFlush,
-      'straight-flush': f.straightFlush,
-      'four-of-a-kind': f.fourOfAKind,
-      'full-house': f.fullHouse,
-      flush: f.flush,
-    },
-    resetAmount: t.jackpot!.resetAmount,
-    rounding: { unit: t.rounding.unitAvos, mode: 'down' as const },
-  };
 }

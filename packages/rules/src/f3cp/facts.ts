@@ -170,3 +170,37 @@ export function checkRoundFacts(facts: F3cpRoundFacts): string[] {
   if (dups.length > 0) problems.push(`cards dealt twice from one deck: ${dups.map(formatCard).join(', ')}`);
   return problems;
 }
+
+/** A table's jackpot settings as events state them (TableOpened), in the shape the engine takes. */
+export interface TableJackpotSettings {
+  readonly jackpot: {
+    readonly fixedAmounts: {
+      royalFlush: Avos;
+      straightFlush: Avos;
+      fourOfAKind: Avos;
+      fullHouse: Avos;
+      flush: Avos;
+    };
+    readonly resetAmount: Avos;
+  } | null;
+  readonly rounding: { readonly unitAvos: Avos; readonly mode: 'DOWN' | 'HALF_UP' | 'UP' };
+}
+
+export function jackpotConfigOf(t: TableJackpotSettings): JackpotConfig | null {
+  if (!t.jackpot) return null;
+  const f = t.jackpot.fixedAmounts;
+  return {
+    fixed: {
+      'royal-flush': f.royalFlush,
+      'straight-flush': f.straightFlush,
+      'four-of-a-kind': f.fourOfAKind,
+      'full-house': f.fullHouse,
+      flush: f.flush,
+    },
+    resetAmount: t.jackpot.resetAmount,
+    rounding: {
+      unit: t.rounding.unitAvos,
+      mode: t.rounding.mode === 'DOWN' ? 'down' : t.rounding.mode === 'UP' ? 'up' : 'half-up',
+    },
+  };
+}

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { REJECTS_STREAM, tableStream } from '@table-audit/schemas/streams';
 import {
   EventIdConflict,
   InvalidEventData,
@@ -32,7 +33,7 @@ export interface IngestResult {
   rejected: number;
 }
 
-export const REJECTS_STREAM = 'ingest-rejects';
+export { REJECTS_STREAM } from '@table-audit/schemas/streams';
 export const REJECT_EVENT_TYPE = 'InputRejected';
 
 /** The kinds of reject, as counted in `IngestPipeline.totals.byReason` and stored in each reject's `code`. */
@@ -73,7 +74,7 @@ export const sourceText = (s: InputSource): string =>
       ? `file ${s.path} block ${s.block}${s.index === undefined ? '' : ` record ${s.index}`}`
       : `${s.producer} #${s.index}`;
 
-export const tableStream = (tableId: string): string => `table-${tableId}`;
+export { tableStream } from '@table-audit/schemas/streams';
 
 interface Accepted {
   data: EventData;

@@ -1,5 +1,3 @@
-/** Stream names shared by ingest, replay and the API. */
-export const tableStream = (tableId: string): string => `table-${tableId}`;
-export const findingStream = (tableId: string): string => `findings-${tableId}`;
-export const isTableStream = (stream: string): boolean => stream.startsWith('table-');
+/** Stream names shared by ingest, replay and the API: defined once, in the contract package. */
+export { findingStream, isTableStream, tableStream } from '@table-audit/schemas/streams';
 export const FINDING_EVENT_TYPE = 'FindingRaised';

@@ -1,96 +1,43 @@
 import type { EventStore } from '@table-audit/eventstore';
-import { formatCitation, formatMop, ruleSetById, type Citation } from '@table-audit/rules';
-import type { F3cpEvent } from '@table-audit/schemas/events';
-import type { Finding } from './finding.ts';
-import { LINE_TYPE } from './round-checks.ts';
-import { declaredKey } from './round-view.ts';
-import { toF3cpEvent } from './service.ts';
+import { DEFAULT_REPLAY_OPTIONS, type DerivedUnit, type Finding, type TableEvent } from '@table-audit/rules';
 import { tableStream } from './streams.ts';
-import { TableReplayer, type ReplayedRound } from './table-replayer.ts';
-
-/** A disputed hand, step by step: every event, every rule applied with its article, expected beside declared. */
-export interface Explanation {
-  roundId: string;
-  tableId: string;
-  casino: string;
-  ruleSet: { id: string; diplomas: readonly string[] } | null;
-  notDerived: string | null;
-  dealingMode: string;
-  steps: { time: string; eventId: string; type: string; text: string }[];
-  banker: { cards: string[]; hand: string; qualifies: boolean; citations: Cited[] } | null;
-  seats: {
-    seat: number;
-    cards: string[];
-    hand: string;
-    decision: string | null;
-    versusBanker: string | null;
-  }[];
-  lines: {
-    seat: number;
-    bet: string;
-    stake: number;
-    expected: { outcome: string; payout: number; net: number };
-    declared: { payout: number; collected: number; returned: number } | null;
-    basis: string;
-    citations: Cited[];
-    interpretations: readonly string[];
-  }[];
-  jackpot: {
-    poolBefore: number;
-    poolAfter: number;
-    payments: {
-      order: number;
-      seat: number;
-      hand: string;
-      amount: number;
-      poolBefore: number;
-      poolAfter: number;
-    }[];
-  } | null;
-  findings: Finding[];
-}
-
-interface Cited {
-  key: string;
-  reference: string;
-}
-const cited = (c: Citation): Cited => ({
-  key: [
-    c.diploma,
-    `art.${c.article}`,
-    c.numero && `n.${c.numero}`,
-    c.alinea && `al.${c.alinea}`,
-    c.subalinea && `sub.${c.subalinea}`,
-    c.wording && `[${c.wording}]`,
-  ]
-    .filter(Boolean)
-    .join(' '),
-  reference: formatCitation(c),
-});
+import { TableFolds, toTableEvent } from './tables.ts';
 
 export class RoundNotFound extends Error {
   override readonly name = 'RoundNotFound';
 }
 
-/** Rebuilds a round from the event store alone and explains it. */
-export async function explainRound(store: EventStore, roundId: string): Promise<Explanation> {
+/** A disputed round, rebuilt from the store alone: its explanation as data (JSON) and as text for people. */
+export interface RoundExplanation {
+  readonly roundId: string;
+  readonly tableId: string;
+  readonly json: object;
+  readonly text: string;
+}
+
+/**
+ * Rebuilds a round from the event store alone and explains it with its game's module: every event, every rule
+ * applied with its article, expected beside declared, and the findings about it (those judged in the next round,
+ * such as a Progressive bet not carried over, included).
+ */
+export async function explainRound(store: EventStore, roundId: string): Promise<RoundExplanation> {
   let tableId: string | null = null;
   for await (const e of store.readAll()) {
-    const ev = toF3cpEvent(e);
+    const ev = toTableEvent(e);
     if (ev && ev.data.header.roundId === roundId) {
       tableId = ev.data.header.tableId;
       break;
     }
   }
   if (!tableId) throw new RoundNotFound(`no event of round "${roundId}" is in the store`);
-  const replayer = new TableReplayer(tableId);
-  let target: ReplayedRound | null = null;
+  const tables = new TableFolds(DEFAULT_REPLAY_OPTIONS);
+  let target: DerivedUnit | null = null;
   const later: Finding[] = [];
   let roundsAfter = 0;
   for await (const stored of store.readStream(tableStream(tableId))) {
-    const e = toF3cpEvent(stored);
+    const e: TableEvent | null = toTableEvent(stored);
     if (!e) continue;
-    for (const r of replayer.apply(e)) {
+    for (const r of tables.apply(e) ?? []) {
       if (r.roundId === roundId) target = r;
       else if (target) {
         roundsAfter++;
@@ -99,173 +46,13 @@ export async function explainRound(store: EventStore, roundId: string): Promise<
     }
     if (target && roundsAfter >= 1) break;
   }
-  if (!target) {
-    const end = replayer.finish();
-    target = end.rounds.find((r) => r.roundId === roundId) ?? null;
-  }
-  if (!target) throw new RoundNotFound(`round "${roundId}" of table ${tableId} could not be rebuilt`);
-  return explanation(target, later);
-}
-
-function explanation(r: ReplayedRound, later: Finding[]): Explanation {
-  const v = r.view;
-  const first = v.events[0]!.data.header;
-  const s = r.settlement;
-  const entry = r.ruleSet && r.ruleSet !== 'none' ? ruleSetById(r.ruleSet) : null;
-  return {
-    roundId: r.roundId,
-    tableId: r.tableId,
-    casino: `${first.casino} (${first.concessionaire})`,
-    ruleSet: entry ? { id: entry.id, diplomas: entry.diplomas } : null,
-    notDerived: r.notDerived,
-    dealingMode: v.context.dealingMode,
-    steps: v.events.map((e) => ({
-      time: new Date(e.data.header.eventTime).toISOString(),
-      eventId: e.data.header.eventId,
-      type: e.type,
-      text: describeEvent(e),
-    })),
-    banker: s
-      ? {
-          cards: v.dealt.filter((d) => d.target === 'BANKER').map((d) => d.card),
-          hand: s.banker.hand,
-          qualifies: s.banker.qualifies,
-          citations: s.banker.citations.map(cited),
-        }
-      : null,
-    seats: (s?.seats ?? []).map((x) => ({
-      seat: x.seat,
-      cards: v.dealt.filter((d) => d.target === 'SEAT' && d.seat === x.seat).map((d) => d.card),
-      hand: x.hand,
-      decision: x.decision,
-      versusBanker: x.versusBanker,
-    })),
-    lines: (s?.lines ?? []).map((l) => {
-      const d = v.declared.get(declaredKey(l.seat, LINE_TYPE[l.bet]));
-      return {
-        seat: l.seat,
-        bet: l.bet,
-        stake: l.amount,
-        expected: { outcome: l.outcome, payout: l.payout, net: l.net },
-        declared: d ? { payout: d.payout, collected: d.collected, returned: d.returned } : null,
-        basis: l.basis,
-        citations: l.citations.map(cited),
-        interpretations: l.interpretations,
-      };
-    }),
-    jackpot: s?.jackpot
-      ? {
-          poolBefore: s.jackpot.poolBefore,
-          poolAfter: s.jackpot.poolAfter,
-          payments: s.jackpot.payments.map((p) => ({
-            order: p.order,
-            seat: p.seat,
-            hand: p.hand,
-            amount: p.amount,
-            poolBefore: p.poolBefore,
-            poolAfter: p.poolAfter,
-          })),
-        }
-      : null,
-    findings: [...r.findings, ...later],
-  };
-}
-
-function describeEvent(e: F3cpEvent): string {
-  switch (e.type) {
-    case 'RoundStarted':
-      return `round ${e.data.roundNumber} started`;
-    case 'BetPlaced':
-      return `seat ${e.data.seat}: ${e.data.betType} ${formatMop(e.data.amount)}${e.data.playerId ? ` by ${e.data.playerId}` : ''}${e.data.carriedOver ? ' (carried over)' : ''}`;
-    case 'CardDealt':
-      return `card ${e.data.dealOrder}: ${e.data.card} to ${e.data.target === 'SEAT' ? `seat ${e.data.seat}` : e.data.target.toLowerCase()}${e.data.faceUp ? ', FACE UP' : ''}`;
-    case 'CardExposed':
-      return `${e.data.card} of ${e.data.target === 'SEAT' ? `seat ${e.data.seat}` : e.data.target.toLowerCase()} exposed${e.data.duringDeal ? ' during the deal' : ''}`;
-    case 'PlayDecision':
-      return `seat ${e.data.seat}: ${e.data.decision.toLowerCase()}`;
-    case 'CommunityCardsRevealed':
-      return `community cards revealed: ${e.data.cards.join(' ')}`;
-    case 'OutcomeDeclared':
-      return `declared: banker ${e.data.bankerHand}${e.data.bankerQualifies ? ', qualifies' : ', does not qualify'}; ${e.data.seats.map((x) => `seat ${x.seat} ${x.hand} ${x.result}`).join('; ')}`;
-    case 'PayoutMade':
-      return `seat ${e.data.seat}: paid ${formatMop(e.data.amount)} on ${e.data.betType}`;
-    case 'BetCollected':
-      return `seat ${e.data.seat}: ${e.data.betType} ${formatMop(e.data.amount)} collected`;
-    case 'BetReturned':
-      return `seat ${e.data.seat}: ${e.data.betType} ${formatMop(e.data.amount)} returned${e.data.reason ? ` (${e.data.reason})` : ''}`;
-    case 'JackpotPaid':
-      return `jackpot payment ${e.data.paymentOrder}: seat ${e.data.seat} ${e.data.hand} ${formatMop(e.data.amount)}, pool ${formatMop(e.data.poolBefore)} → ${formatMop(e.data.poolAfter)}`;
-    case 'JackpotPoolChanged':
-      return `jackpot pool ${formatMop(e.data.poolBefore)} → ${formatMop(e.data.poolAfter)} (${e.data.reason.toLowerCase()})`;
-    case 'RoundVoided':
-      return `round voided: ${e.data.reason}${e.data.note ? ` (${e.data.note})` : ''}`;
-    case 'RoundSettled':
-      return 'round settled';
-    case 'ShufflerMalfunction':
-      return `shuffler ${e.data.shufflerId} malfunction${e.data.duringDeal ? ' during the deal' : ''}: ${e.data.description}`;
-    case 'SeatOccupied':
-    case 'SeatVacated':
-      return `seat ${e.data.seat} ${e.type === 'SeatOccupied' ? 'taken' : 'left'} by ${e.data.playerId}`;
-    case 'SurveillanceObservation':
-      return `surveillance: ${e.data.kind} at seat ${e.data.seat ?? '-'} (${e.data.confidence}%): ${e.data.description}`;
-    default:
-      return e.type;
-  }
-}
-
-export function explanationText(x: Explanation): string {
-  const out: string[] = [];
-  out.push(`Round ${x.roundId} — table ${x.tableId}, ${x.casino}`);
-  out.push(
-    x.ruleSet
-      ? `Rules: ${x.ruleSet.id} (Despacho ${x.ruleSet.diplomas.join(' + ')}); dealing from the ${x.dealingMode === 'SHOE' ? 'shoe' : 'automatic shuffler'}`
-      : `Rules: none implemented for this round (${x.notDerived})`,
-  );
-  out.push('', 'Events:');
-  for (const s of x.steps) out.push(`  ${s.time.slice(11, 19)}  ${s.text}   [${s.eventId}]`);
-  if (x.notDerived) out.push('', `Not re-derived: ${x.notDerived}`);
-  if (x.banker) {
-    out.push('', 'Re-derived:');
-    out.push(
-      `  banker ${x.banker.cards.join(' ')}: ${x.banker.hand}, ${x.banker.qualifies ? 'qualifies (Q or higher)' : 'does not qualify (below Q)'} — ${x.banker.citations.map((c) => c.reference).join('; ')}`,
+  const fold = tables.get(tableId);
+  if (!target && fold) target = fold.finish().units.find((r) => r.roundId === roundId) ?? null;
+  const unjudged = tables.unjudged.get(tableId);
+  if (!target || !fold)
+    throw new RoundNotFound(
+      `round "${roundId}" of table ${tableId} could not be rebuilt${unjudged ? `: ${unjudged.reason}` : ''}`,
     );
-    for (const s of x.seats)
-      out.push(
-        `  seat ${s.seat} ${s.cards.join(' ')}: ${s.hand}${s.decision ? `, ${s.decision}` : ''}${s.versusBanker ? `, ${s.versusBanker} than the banker` : ''}`,
-      );
-    out.push('', 'Settlement, expected | declared:');
-    for (const l of x.lines) {
-      const d = l.declared;
-      const declared = d
-        ? [
-            d.payout && `paid ${formatMop(d.payout)}`,
-            d.collected && `collected ${formatMop(d.collected)}`,
-            d.returned && `returned ${formatMop(d.returned)}`,
-          ]
-            .filter(Boolean)
-            .join(', ') || 'nothing'
-        : 'nothing declared';
-      out.push(
-        `  seat ${l.seat} ${l.bet.padEnd(12)} stake ${formatMop(l.stake).padStart(13)}: ${l.expected.outcome.padEnd(4)} net ${formatMop(l.expected.net).padStart(14)} | ${declared}`,
-      );
-      out.push(
-        `      ${l.basis}; ${l.citations.map((c) => c.reference).join('; ')}${l.interpretations.length ? ` [${l.interpretations.join(', ')}]` : ''}`,
-      );
-    }
-  }
-  if (x.jackpot?.payments.length) {
-    out.push('', 'Progressive Jackpot, expected:');
-    for (const p of x.jackpot.payments)
-      out.push(
-        `  ${p.order}. seat ${p.seat} ${p.hand}: ${formatMop(p.amount)} (pool ${formatMop(p.poolBefore)} → ${formatMop(p.poolAfter)})`,
-      );
-  }
-  out.push('', x.findings.length ? `Findings (${x.findings.length}):` : 'Findings: none');
-  for (const f of x.findings) {
-    out.push(`  [${f.severity}] ${f.checkId}: ${f.summary}`);
-    out.push(
-      `      ${f.citations.map((c) => c.reference).join('; ')}${f.interpretations.length ? ` [${f.interpretations.join(', ')}]` : ''}; evidence ${f.evidenceEventIds.length} event(s); id ${f.findingId}`,
-    );
-  }
-  return out.join('\n');
+  const { json, text } = fold.explain(target, later);
+  return { roundId, tableId, json, text };
 }

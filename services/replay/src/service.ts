@@ -1,11 +1,14 @@
 import type { EventStore, RecordedEvent } from '@table-audit/eventstore';
-import { F3CP_EVENT_TYPES, type F3cpEvent, type F3cpEventType } from '@table-audit/schemas/events';
-import { warmCollusionTables } from './collusion.ts';
-import type { Finding } from './finding.ts';
-import { findingStream, FINDING_EVENT_TYPE, isTableStream, tableStream } from './streams.ts';
-import { DEFAULT_REPLAY_OPTIONS, TableReplayer, type ReplayOptions } from './table-replayer.ts';
-
-const EVENT_TYPES = new Set<string>(F3CP_EVENT_TYPES);
+import {
+  DEFAULT_REPLAY_OPTIONS,
+  GAME_MODULES,
+  type Finding,
+  type ReplayOptions,
+  type TableEvent,
+  type TableFold,
+} from '@table-audit/rules';
+import { findingStream, FINDING_EVENT_TYPE, tableStream } from './streams.ts';
+import { declaredGame, TableFolds, toTableEvent } from './tables.ts';
 
 export interface ReplayStats {
   /** every stored event read, the service's own findings and other streams included */
@@ -16,6 +19,8 @@ export interface ReplayStats {
   findingsAppended: number;
   findingsAlreadyStored: number;
   notDerived: number;
+  /** table events no game module could judge (no TableOpened before them, or an unknown game) */
+  unjudgedEvents: number;
   lastPosition: bigint | null;
 }
 
@@ -29,12 +34,6 @@ export interface ReplayServiceOptions {
   checkpointEvery?: number;
 }
 
-/** A table event as stored by ingest: the stream `table-<id>`, the Avro record name as type, the record as data. */
-export function toF3cpEvent(e: RecordedEvent): F3cpEvent | null {
-  if (!isTableStream(e.stream) || !EVENT_TYPES.has(e.type)) return null;
-  return { type: e.type as F3cpEventType, data: e.data } as F3cpEvent;
-}
-
 /**
  * The replay service: reads the store in global order from its durable checkpoint, replays every table, and
  * appends findings to `findings-<table>`. Findings have deterministic ids and the store is idempotent by id, so a
@@ -42,7 +41,7 @@ export function toF3cpEvent(e: RecordedEvent): F3cpEvent | null {
  * durable; after a restart each table's state is rebuilt from its own stream up to the checkpoint.
  */
 export class ReplayService {
-  private readonly tables = new Map<string, TableReplayer>();
+  private readonly tables: TableFolds;
   private readonly name: string;
   private resumeFrom: bigint | null = null;
   readonly stats: ReplayStats = {
@@ -52,11 +51,13 @@ export class ReplayService {
     findingsAppended: 0,
     findingsAlreadyStored: 0,
     notDerived: 0,
+    unjudgedEvents: 0,
     lastPosition: null,
   };
 
   constructor(private readonly o: ReplayServiceOptions) {
     this.name = o.checkpoint ?? 'replay';
+    this.tables = new TableFolds(o.replay ?? DEFAULT_REPLAY_OPTIONS);
   }
 
   /** Replays everything stored after the checkpoint, then returns. */
@@ -78,7 +79,8 @@ export class ReplayService {
    * at most `flushMs` after an event (or every `checkpointEvery` events), not once per event.
    */
   async live(signal: AbortSignal, flushMs = 50): Promise<ReplayStats> {
-    if ((this.o.replay ?? DEFAULT_REPLAY_OPTIONS).collusion.enabled !== false) warmCollusionTables();
+    if ((this.o.replay ?? DEFAULT_REPLAY_OPTIONS).collusion.enabled !== false)
+      for (const m of GAME_MODULES) m.warm?.();
     await this.catchUp();
     const sub = this.o.store.subscribeToAll(
       this.stats.lastPosition === null ? {} : { fromPosition: this.stats.lastPosition },
@@ -116,13 +118,17 @@ export class ReplayService {
     this.stats.events++;
     this.pendingEvents++;
     this.pendingPosition = stored.position;
-    const e = toF3cpEvent(stored);
+    const e = toTableEvent(stored);
     if (!e) return;
     this.stats.tableEvents++;
-    const replayer = await this.replayerFor(e.data.header.tableId, stored.position);
+    const replayer = await this.replayerFor(e, stored.position);
+    if (!replayer) {
+      this.stats.unjudgedEvents++;
+      return;
+    }
     for (const round of replayer.apply(e)) {
       this.stats.rounds++;
-      if (round.notDerived && round.notDerived !== 'the round was voided') this.stats.notDerived++;
+      if (round.notDerived && round.notDerived.code !== 'voided') this.stats.notDerived++;
       for (const f of round.findings) this.pending.push({ finding: f, event: stored });
     }
   }
@@ -160,21 +166,31 @@ export class ReplayService {
     }
   }
 
-  /** The table's replayer; after a restart, rebuilt from the table's stream up to the checkpoint. */
-  private async replayerFor(tableId: string, position: bigint): Promise<TableReplayer> {
-    let t = this.tables.get(tableId);
-    if (t) return t;
-    t = new TableReplayer(tableId, this.o.replay ?? DEFAULT_REPLAY_OPTIONS);
-    this.tables.set(tableId, t);
-    if (this.resumeFrom !== null && position > this.resumeFrom) {
+  /**
+   * The table's fold, made by the module of the game its TableOpened declares; after a restart, rebuilt from the
+   * table's stream up to the checkpoint. Null when no module knows the table's game (counted, not judged).
+   */
+  private async replayerFor(e: TableEvent, position: bigint): Promise<TableFold | null> {
+    const tableId = e.data.header.tableId;
+    const known = this.tables.get(tableId);
+    if (known) return known;
+    let game = declaredGame(e);
+    const restarted = this.resumeFrom !== null && position > this.resumeFrom;
+    const earlier: TableEvent[] = [];
+    if (game === null || restarted) {
       // events at or before the checkpoint were replayed before the restart, and their findings are stored
-      for await (const e of this.o.store.readStream(tableStream(tableId))) {
-        if (e.position > this.resumeFrom) break;
-        const event = toF3cpEvent(e);
-        if (event) t.apply(event);
+      for await (const stored of this.o.store.readStream(tableStream(tableId))) {
+        if (stored.position >= position || (this.resumeFrom !== null && stored.position > this.resumeFrom))
+          break;
+        const event = toTableEvent(stored);
+        if (!event) continue;
+        game ??= declaredGame(event);
+        if (restarted) earlier.push(event);
       }
     }
-    return t;
+    const fold = this.tables.open(tableId, game);
+    if (fold) for (const event of earlier) fold.apply(event);
+    return fold;
   }
 
   /** Table-level findings over everything replayed so far (collusion over the whole history), appended too. */
@@ -182,7 +198,7 @@ export class ReplayService {
     const out: Finding[] = [];
     for (const t of this.tables.values()) {
       const end = t.finish();
-      out.push(...end.rounds.flatMap((r) => r.findings), ...end.findings);
+      out.push(...end.units.flatMap((r) => r.findings), ...end.findings);
     }
     this.pending.push(...out.map((finding) => ({ finding, event: null })));
     await this.flush();

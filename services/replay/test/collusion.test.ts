@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { simulateSession } from '@table-audit/simulator';
-import { binomialUpperTail } from '../src/collusion.ts';
+import { binomialUpperTail } from '@table-audit/rules';
 import { replayEvents } from '../src/replay-events.ts';
 
 describe('collusion detector (F3CP.CONDUCT.COLLUSION, art. 18.º n.º 3)', () => {

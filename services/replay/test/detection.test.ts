@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { ROUND_FAULTS, simulateSession } from '@table-audit/simulator';
-import { ALL_F3CP_CHECK_IDS } from '../src/checks.ts';
+import { ALL_F3CP_CHECK_IDS } from '@table-audit/rules';
 import { replayEvents } from '../src/replay-events.ts';
 
 /**
@@ -33,6 +33,16 @@ describe('detection, proven on a labelled simulation', () => {
     for (const k of [...ROUND_FAULTS, 'betting-system', 'collusion'])
       assert.ok(kinds.has(k as never), `fault ${k} injected`);
     assert.ok(result.rounds.length >= 10_000, `${result.rounds.length} rounds`);
+  });
+
+  it('derives every round that an event names, or says why not', () => {
+    const named = new Set(session.events.map((e) => e.data.header.roundId).filter((r) => r !== null));
+    const replayed = new Set(result.rounds.map((r) => r.roundId));
+    assert.deepEqual(
+      [...named].filter((id) => !replayed.has(id)),
+      [],
+    );
+    assert.deepEqual(result.unjudged, []);
   });
 
   it('finds every injected fault under its check id', () => {

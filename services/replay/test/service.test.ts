@@ -9,7 +9,8 @@ import { SqliteEventStore, type EventStore } from '@table-audit/eventstore';
 import { IngestPipeline } from '@table-audit/ingest';
 import type { F3cpEvent } from '@table-audit/schemas/events';
 import { simulateSession } from '@table-audit/simulator';
-import { explainRound, explanationText, RoundNotFound } from '../src/explain.ts';
+import type { Explanation } from '@table-audit/rules';
+import { explainRound, RoundNotFound } from '../src/explain.ts';
 import { replayEvents } from '../src/replay-events.ts';
 import { ReplayService } from '../src/service.ts';
 import { FINDING_EVENT_TYPE } from '../src/streams.ts';
@@ -175,7 +176,8 @@ describe('replay service over the event store', () => {
     const { store } = await storeWithSession();
     t.after(() => store.close());
     const wrong = session.truth.find((x) => x.fault === 'payout-wrong')!;
-    const x = await explainRound(store, wrong.roundId!);
+    const explained = await explainRound(store, wrong.roundId!);
+    const x = explained.json as Explanation;
     assert.equal(x.roundId, wrong.roundId);
     assert.equal(x.ruleSet?.id, 'f3cp-2025a');
     assert.ok(x.steps.length > 10 && x.steps[0]!.type === 'RoundStarted');
@@ -189,7 +191,7 @@ describe('replay service over the event store', () => {
       x.findings.map((f) => f.checkId),
       ['F3CP.PAYOUT.MISMATCH'],
     );
-    const text = explanationText(x);
+    const text = explained.text;
     assert.match(text, /Settlement, expected \| declared:/);
     assert.match(text, /Despacho n\.º 89\/2025, art\. 1[36]\.º/);
     assert.match(text, /\[high\] F3CP\.PAYOUT\.MISMATCH/);

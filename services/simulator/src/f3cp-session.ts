@@ -88,6 +88,7 @@ export function simulateSession(options: Partial<SessionOptions> = {}): Session 
   const r = rng(o.seed);
   const truth: GroundTruth[] = [];
   const tables: Session['tables'] = [];
+  const delivered: number[][] = [];
   let faultTurn = 0;
   let handledTurn = 0;
   for (let t = 0; t < o.tables; t++) {
@@ -114,10 +115,11 @@ export function simulateSession(options: Partial<SessionOptions> = {}): Session 
     }
     sim.close();
     tables.push({ tableId: sim.tableId, events: sim.events });
+    delivered.push(sim.delivered);
   }
-  const events = tables
-    .flatMap((x) => x.events)
-    .sort((a, b) => a.data.header.eventTime - b.data.header.eventTime);
+  // interleaved by when each event reached the pipeline (an event may carry a wrong time of its own)
+  const order = tables.flatMap((x, t) => x.events.map((e, i) => ({ e, at: delivered[t]![i]! })));
+  const events = order.sort((a, b) => a.at - b.at).map((x) => x.e);
   return { tables, truth, events };
 }
 
@@ -139,11 +141,13 @@ interface DealtCard {
 class TableSim {
   readonly tableId: string;
   readonly events: F3cpEvent[] = [];
+  /** when each event reached the pipeline: its own time, unless a fault gave it a wrong one */
+  readonly delivered: number[] = [];
   private readonly casino: string;
   private readonly concessionaire: string;
   private readonly seats: number;
   private readonly mode: 'MANUAL' | 'AUTOMATIC';
-  private readonly config: TableOpened;
+  private config: TableOpened;
   private clock: number;
   private readonly sequence = new Map<string, number>();
   private readonly occupants = new Map<number, Player>();
@@ -228,6 +232,8 @@ class TableSim {
     if (f === 'jackpot-not-carried' && lastRound) return false; // judged in the next round, and there is none
     if (f === 'shuffler-not-suspended' || f === 'play-after-second-failure') return this.mode === 'AUTOMATIC';
     if (f === 'void-cards-used') return occupied < this.seats;
+    if (f === 'bet-no-such-seat') return this.seats < 7 && occupied >= 2;
+    if (f === 'void-progressive-collected') return !lastRound && occupied >= 3;
     if (
       f === 'bet-other-hand' ||
       f.startsWith('misdeal') ||
@@ -278,6 +284,20 @@ class TableSim {
     if (fault) this.truth.push({ tableId: this.tableId, roundId, fault, checkIds: FAULTS[fault] });
     this.clock += 30_000 + r.int(30_000);
 
+    if (fault === 'table-reconfigured' || fault === 'pool-changed-unrecorded') {
+      // opened again mid-session, without TableClosed: other limits, or a pool the jackpot system never reported
+      const { header: _, ...settings } = this.config;
+      if (fault === 'pool-changed-unrecorded') this.pool += 1_000_000;
+      this.config = this.emit('TableOpened', 'TABLE_CONTROLLER', null, {
+        ...settings,
+        betLimits:
+          fault === 'table-reconfigured'
+            ? settings.betLimits.map((l) => (l.betType === 'ANTE' ? { ...l, maximum: 3_000_000 } : l))
+            : settings.betLimits,
+        jackpot: settings.jackpot && { ...settings.jackpot, initialPool: this.pool },
+      }) as TableOpened;
+    }
+
     // shuffle (art. 9.º)
     const manual = this.mode === 'MANUAL';
     const badShuffle = fault === 'shuffle-procedure';
@@ -293,7 +313,8 @@ class TableSim {
       cutBy: manual && !badShuffle ? (r.next() < 0.5 ? 'BANKER' : 'PLAYER') : 'NONE',
       cutBySeat: manual && !badShuffle ? cutBySeat : null,
     });
-    this.emit('RoundStarted', 'TABLE_CONTROLLER', roundId, { roundNumber: this.roundNumber });
+    if (fault !== 'round-not-started')
+      this.emit('RoundStarted', 'TABLE_CONTROLLER', roundId, { roundNumber: this.roundNumber });
 
     // bets (art. 10.º): every occupied seat bets an Ante; optional bets on some
     const seatsAsc = [...this.occupants.keys()].sort((a, b) => a - b);
@@ -307,13 +328,16 @@ class TableSim {
       fault === 'jackpot-pool' ||
       fault === 'misdeal-community-settled' ||
       fault === 'jackpot-not-carried' ||
+      fault === 'jackpot-paid-twice' ||
+      fault === 'community-revealed-early' ||
+      fault === 'void-progressive-collected' ||
       handled === 'malfunction-handled';
     const noProgressive = fault === 'community-revealed-without-bets';
     const onlySix = fault === 'additional-without-basic' ? seatsAsc[seatsAsc.length - 1]! : -1;
     const jackpotSeats =
       fault === 'jackpot-order'
         ? [seatsAsc[0]!, seatsAsc[2]!]
-        : fault === 'jackpot-amount' || fault === 'jackpot-pool'
+        : fault === 'jackpot-amount' || fault === 'jackpot-pool' || fault === 'jackpot-paid-twice'
           ? [seatsAsc[0]!]
           : [];
     for (const seat of seatsAsc) {
@@ -342,6 +366,24 @@ class TableSim {
         player: p,
       });
     }
+    if (fault === 'bet-no-such-seat') {
+      // a hand on a seat the table does not have, played like any other
+      const ghost: Player = {
+        id: `P-${roundId}-X`,
+        kind: 'honest',
+        base: 10_000,
+        lastStake: 0,
+        lastResult: 'push',
+      };
+      bets.set(this.seats + 1, {
+        ante: 10_000,
+        pairPlus: 0,
+        six: 0,
+        progressive: 0,
+        carried: false,
+        player: ghost,
+      });
+    }
     this.suppressCarry = false;
     this.carry = [];
     for (const [seat, b] of bets) {
@@ -363,15 +405,20 @@ class TableSim {
     if (contribution) this.poolChange(roundId, this.pool + contribution, 'CONTRIBUTION');
 
     // the deal (art. 11.º)
-    const betSeats = seatsAsc.filter((s) => {
-      const b = bets.get(s)!;
-      return b.ante + b.pairPlus + b.six + b.progressive > 0;
-    });
+    const betSeats = [...bets.keys()]
+      .sort((a, b) => a - b)
+      .filter((s) => {
+        const b = bets.get(s)!;
+        return b.ante + b.pairPlus + b.six + b.progressive > 0;
+      });
     const targets: { target: CardTarget; seat: number | null }[] = [];
     if (manual)
       for (let k = 0; k < 3; k++) for (const s of betSeats) targets.push({ target: 'SEAT', seat: s });
     else for (const s of betSeats) for (let k = 0; k < 3; k++) targets.push({ target: 'SEAT', seat: s });
     for (let k = 0; k < 3; k++) targets.push({ target: 'BANKER', seat: null });
+    const earlyPlay = fault === 'play-before-deal' ? betSeats.find((x) => bets.get(x)!.ante > 0) : undefined;
+    if (earlyPlay !== undefined)
+      this.bet(roundId, earlyPlay, 'PLAY', bets.get(earlyPlay)!.ante, bets.get(earlyPlay)!.player.id);
     const dealCommunity = anyProgressive || fault === 'community-revealed-without-bets';
     if (dealCommunity) {
       if (!manual) targets.push({ target: 'DISCARD', seat: null });
@@ -390,7 +437,8 @@ class TableSim {
     if (
       fault === 'misdeal-order-settled' ||
       fault === 'misdeal-order-voided' ||
-      fault === 'jackpot-not-carried'
+      fault === 'jackpot-not-carried' ||
+      fault === 'void-progressive-collected'
     ) {
       const i = events.findIndex(
         (d, k) =>
@@ -410,6 +458,8 @@ class TableSim {
         1,
       );
     if (fault === 'card-face-up') events[1]!.faceUp = true;
+    if (fault === 'banker-card-face-up' || fault === 'banker-card-face-up-voided')
+      events.find((d) => d.target === 'BANKER')!.faceUp = true;
     if (fault === 'card-twice') events[4] = { ...events[4]!, card: events[0]!.card };
     if (fault === 'void-cards-used' || handled === 'card-to-empty-seat') {
       const empty = [...Array(this.seats).keys()].map((x) => x + 1).find((s) => !this.occupants.has(s))!;
@@ -462,9 +512,11 @@ class TableSim {
     const voidReason =
       handled === 'malfunction-handled'
         ? 'SHUFFLER_MALFUNCTION'
-        : fault === 'misdeal-order-voided' || fault === 'jackpot-not-carried'
+        : fault === 'misdeal-order-voided' ||
+            fault === 'jackpot-not-carried' ||
+            fault === 'void-progressive-collected'
           ? 'DEALING_RULES_BROKEN'
-          : fault === 'void-bets-collected'
+          : fault === 'void-bets-collected' || fault === 'banker-card-face-up-voided'
             ? 'BANKER_CARD_EXPOSED'
             : fault === 'wrongly-voided'
               ? 'PLAYER_CARDS_EXPOSED'
@@ -481,6 +533,9 @@ class TableSim {
           if (!amount) continue;
           if (type === 'PROGRESSIVE' && carries) {
             this.carry.push({ seat, amount });
+            // the stake goes to the next round and is collected here as well
+            if (fault === 'void-progressive-collected')
+              this.emit('BetCollected', 'TABLE_CONTROLLER', roundId, { seat, betType: type, amount });
             continue;
           }
           if (fault === 'void-bets-collected' && type === 'ANTE')
@@ -510,6 +565,10 @@ class TableSim {
     }
 
     // decisions (art. 12.º)
+    if (fault === 'community-revealed-early')
+      this.emit('CommunityCardsRevealed', 'TABLE_CONTROLLER', roundId, {
+        cards: dealt.filter((d) => d.target === 'COMMUNITY').map((d) => formatCard(d.card)),
+      });
     const cardsOf = (seat: number) =>
       dealt.filter((d) => d.target === 'SEAT' && d.seat === seat).map((d) => d.card);
     const groupCards = (seat: number) =>
@@ -521,7 +580,8 @@ class TableSim {
       const b = bets.get(seat)!;
       if (!b.ante) continue;
       const hand = cardsOf(seat);
-      const forced = fault === 'play-not-equal-ante' && seat === betSeats[0]; // the fault needs a Play bet
+      // these faults need a Play bet
+      const forced = (fault === 'play-not-equal-ante' && seat === betSeats[0]) || seat === earlyPlay;
       const plays =
         forced ||
         (b.player.kind === 'colluder'
@@ -529,7 +589,7 @@ class TableSim {
           : classifyThree(hand[0]!, hand[1]!, hand[2]!) >= Q64);
       decisions.set(seat, plays ? 'play' : 'fold');
       this.emit('PlayDecision', 'TABLE_CONTROLLER', roundId, { seat, decision: plays ? 'PLAY' : 'FOLD' });
-      if (plays)
+      if (plays && seat !== earlyPlay)
         this.bet(
           roundId,
           seat,
@@ -570,7 +630,8 @@ class TableSim {
     if (
       dealCommunity &&
       (anyProgressive || fault === 'community-revealed-without-bets') &&
-      fault !== 'misdeal-community-settled'
+      fault !== 'misdeal-community-settled' &&
+      fault !== 'community-revealed-early'
     ) {
       this.emit('CommunityCardsRevealed', 'TABLE_CONTROLLER', roundId, {
         cards: dealt.filter((d) => d.target === 'COMMUNITY').map((d) => formatCard(d.card)),
@@ -620,7 +681,20 @@ class TableSim {
             betType: 'PROGRESSIVE',
             amount: b.progressive,
           });
-    this.emit('RoundSettled', 'TABLE_CONTROLLER', roundId, {});
+    if (fault === 'settlement-repeated' || fault === 'jackpot-paid-twice') {
+      const kinds = fault === 'jackpot-paid-twice' ? ['JackpotPaid'] : ['PayoutMade', 'BetCollected'];
+      const last = this.events
+        .filter((e) => e.data.header.roundId === roundId && kinds.includes(e.type))
+        .pop()!;
+      const { header: _, ...body } = last.data;
+      this.emit(last.type, 'TABLE_CONTROLLER', roundId, body as never);
+    }
+    if (fault === 'event-time-off') {
+      // a controller whose clock jumped a year ahead for one event; it arrives in its place all the same
+      const bet = this.events.find((e) => e.data.header.roundId === roundId && e.type === 'BetPlaced')!;
+      bet.data.header.eventTime += 365 * 24 * 3_600_000;
+    }
+    if (fault !== 'round-not-closed') this.emit('RoundSettled', 'TABLE_CONTROLLER', roundId, {});
     if (fault === 'left-seat')
       this.emit('SeatOccupied', 'SEAT_SENSOR', null, {
         seat: betSeats[0]!,
@@ -898,6 +972,7 @@ class TableSim {
     };
     const data = { header, ...body } as F3cpEvents[K];
     this.events.push({ type, data } as F3cpEvent);
+    this.delivered.push(this.clock);
     return data;
   }
 }

@@ -33,6 +33,20 @@ export const FAULTS = {
   'left-seat': ['F3CP.CONDUCT.LEFT_SEAT'],
   'card-reveal': ['F3CP.CONDUCT.CARD_REVEAL'],
   'non-seated-handling': ['F3CP.CONDUCT.NON_SEATED_HANDLING'],
+  'settlement-repeated': ['F3CP.PAYOUT.REPEATED', 'F3CP.PAYOUT.MISMATCH'],
+  'jackpot-paid-twice': ['F3CP.PAYOUT.REPEATED'],
+  'bet-no-such-seat': ['F3CP.BET.NO_SUCH_SEAT'],
+  'play-before-deal': ['F3CP.BET.PLAY_BEFORE_DEAL'],
+  'community-revealed-early': ['F3CP.JACKPOT.COMMUNITY_REVEALED_EARLY'],
+  'round-not-started': ['F3CP.ROUND.NOT_STARTED'],
+  'round-not-closed': ['F3CP.ROUND.NOT_CLOSED'],
+  'event-time-off': ['F3CP.EVENT.TIME_OUT_OF_LINE'],
+  'table-reconfigured': ['F3CP.TABLE.RECONFIGURED'],
+  'pool-changed-unrecorded': ['F3CP.JACKPOT.POOL'],
+  'void-progressive-collected': ['F3CP.DEAL.ORDER', 'F3CP.IRREG.BETS_NOT_RETURNED'],
+  'banker-card-face-up': ['F3CP.DEAL.FACE_UP', 'F3CP.IRREG.NOT_VOIDED'],
+  // the table voids the round, as it must: the face-up card is recorded, handled (J18, J19)
+  'banker-card-face-up-voided': ['F3CP.DEAL.FACE_UP'],
 } as const satisfies Record<string, readonly string[]>;
 
 export type RoundFault = keyof typeof FAULTS;

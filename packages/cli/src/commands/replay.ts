@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
-import { explainRound, explanationText, ReplayService, type Finding } from '@table-audit/replay';
+import { explainRound, ReplayService } from '@table-audit/replay';
+import type { Finding } from '@table-audit/rules';
 import { json, out, type Command } from './command.ts';
 import { openStore, progress, progressDone, storePath } from './store.ts';
 
@@ -25,7 +26,7 @@ export const replayCommand: Command = {
     try {
       if (positionals.length) {
         const x = await explainRound(store, positionals.join(' '));
-        out(values.json ? json(x) : explanationText(x));
+        out(values.json ? json(x.json) : x.text);
         return 0;
       }
       const findings: Finding[] = [];

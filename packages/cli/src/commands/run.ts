@@ -2,7 +2,8 @@ import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { IngestPipeline, ingestFiles } from '@table-audit/ingest';
-import { explainRound, explanationText, ReplayService, type Finding } from '@table-audit/replay';
+import { explainRound, ReplayService } from '@table-audit/replay';
+import type { Finding } from '@table-audit/rules';
 import { f3cpMathReport, f3cpRules, toDecimal } from '@table-audit/rules';
 import { ROUND_FAULTS, simulateSession, writeSessionFile } from '@table-audit/simulator';
 import { out, UsageError, type Command } from './command.ts';
@@ -108,7 +109,7 @@ export const runCommand: Command = {
         out(
           `\n5. disputed hand ${disputed.roundId} (table-audit replay ${disputed.roundId} --store ${storeFile}):\n`,
         );
-        out(explanationText(await explainRound(store, disputed.roundId)));
+        out((await explainRound(store, disputed.roundId)).text);
       }
     } finally {
       await store.close();

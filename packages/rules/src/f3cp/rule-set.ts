@@ -32,6 +32,8 @@ export interface F3cpRuleSet {
 }
 
 const D = '89/2025';
+/** The diploma of the 2025 rules: every 2025 citation names it (the amended wording names 94/2025 as well). */
+export const F3CP_2025_DIPLOMA = D;
 const x = (win: number): Ratio => Object.freeze({ win, per: 1 });
 const pay = (win: number, ...citations: Citation[]): Pay => Object.freeze({ ratio: x(win), citations });
 

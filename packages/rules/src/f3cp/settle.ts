@@ -1,6 +1,6 @@
 import { cite, type Citation } from '../citations/citation.ts';
 import type { Card } from '../cards.ts';
-import { proportion, winnings, type Avos, type Ratio } from '../money.ts';
+import { winnings, type Avos, type Ratio } from '../money.ts';
 import { bestFiveClassId, FIVE_CARD_CLASSES, type FiveCardClass } from '../poker/five-card.ts';
 import {
   classifyThree,
@@ -19,6 +19,7 @@ import {
   type F3cpVoidReason,
 } from './facts.ts';
 import { INTERPRETATIONS } from '../interpretations.ts';
+import { jackpotShare } from './events.ts';
 import type { F3cpRuleSet, JackpotHand } from './rule-set.ts';
 
 export type F3cpBetLine = 'ante' | 'play' | 'anteBonus' | 'pairPlus' | 'sixCardBonus' | 'progressive';
@@ -707,7 +708,7 @@ function payJackpot(
       interpretations.push('J10');
     }
     if (c.hand === 'royal-flush' || c.hand === 'straight-flush') {
-      share = c.hand === 'royal-flush' ? pool : proportion(pool, 10, 100, config.rounding);
+      share = jackpotShare(c.hand, pool, config)!;
       pool -= share;
       citations.push(C.jackpotPool);
       interpretations.push('J4');

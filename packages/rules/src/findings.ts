@@ -1,6 +1,45 @@
 import { createHash } from 'node:crypto';
-import { citationKey, formatCitation, type Citation } from '@table-audit/rules';
-import type { CheckDefinition, Severity } from './checks.ts';
+import { citationKey, formatCitation, type Citation } from './citations/citation.ts';
+
+/**
+ * A named check of a rule set: its id (game prefix, family, name), severity, the provisions it enforces and the
+ * interpretations it depends on. A finding cites these plus whatever the check adds (e.g. a settlement line's).
+ */
+export type Severity = 'critical' | 'high' | 'medium' | 'low';
+
+export interface CheckDefinition {
+  readonly id: string;
+  readonly title: string;
+  readonly severity: Severity;
+  readonly citations: readonly Citation[];
+  readonly interpretations: readonly string[];
+}
+
+export const defineCheck = (
+  id: string,
+  title: string,
+  severity: Severity,
+  citations: Citation[],
+  interpretations: string[] = [],
+): CheckDefinition =>
+  Object.freeze({
+    id,
+    title,
+    severity,
+    citations: Object.freeze(citations),
+    interpretations: Object.freeze(interpretations),
+  });
+
+/** An event a finding points at, with its time (findings take the latest as their own, deterministically). */
+export interface Evidence {
+  readonly eventId: string;
+  readonly eventTime: number;
+}
+
+export const evidenceOf = (x: { header: { eventId: string; eventTime: number } }): Evidence => ({
+  eventId: x.header.eventId,
+  eventTime: x.header.eventTime,
+});
 
 /**
  * A finding: what a check found in a round (or across rounds), with the evidence and the law behind it.
@@ -20,6 +59,11 @@ export interface Finding {
   readonly seats: readonly number[];
   readonly players: readonly string[];
   readonly summary: string;
+  /**
+   * The breach happened but the table handled it as the law requires (e.g. a misdeal followed by a void under
+   * art. 17.º): kept for the record at low severity (interpretation J19), not an alert to work.
+   */
+  readonly handled: boolean;
   readonly expected: unknown;
   readonly declared: unknown;
   /** citation keys (PT/ZH text: table-audit cite KEY) with their Portuguese legal form */
@@ -46,20 +90,29 @@ export interface FindingInput {
   seats?: number[];
   players?: (string | null)[];
   summary: string;
+  /** the table handled the breach as the law requires (see Finding.handled) */
+  handled?: boolean;
   expected?: unknown;
   declared?: unknown;
   extraCitations?: readonly Citation[];
   extraInterpretations?: readonly string[];
-  evidence: readonly { eventId: string; eventTime: number }[];
+  evidence: readonly Evidence[];
   details?: Record<string, unknown>;
 }
+
+/** The register's reading that a correctly handled breach is recorded, not alerted. */
+export const HANDLED_INTERPRETATION = 'J19';
 
 export function makeFinding(ctx: FindingContext, f: FindingInput): Finding {
   const citations = new Map<string, Citation>();
   for (const c of [...f.check.citations, ...(f.extraCitations ?? [])]) citations.set(citationKey(c), c);
-  const interpretations = [...new Set([...f.check.interpretations, ...(f.extraInterpretations ?? [])])].sort(
-    byId,
-  );
+  const interpretations = [
+    ...new Set([
+      ...f.check.interpretations,
+      ...(f.extraInterpretations ?? []),
+      ...(f.handled ? [HANDLED_INTERPRETATION] : []),
+    ]),
+  ].sort(byId);
   const scope = ctx.roundId ?? `table:${ctx.tableId}`;
   const findingId = createHash('sha256')
     .update([scope, f.check.id, ctx.ruleSet, interpretations.join(','), f.discriminator ?? ''].join('|'))
@@ -70,11 +123,12 @@ export function makeFinding(ctx: FindingContext, f: FindingInput): Finding {
     findingId,
     checkId: f.check.id,
     title: f.check.title,
-    severity: f.check.severity,
+    severity: f.handled ? 'low' : f.check.severity,
     ...ctx,
     seats: [...new Set(f.seats ?? [])].sort((a, b) => a - b),
     players: [...new Set((f.players ?? []).filter((p): p is string => typeof p === 'string'))].sort(),
     summary: f.summary,
+    handled: f.handled === true,
     expected: f.expected ?? null,
     declared: f.declared ?? null,
     citations: [...citations].map(([key, c]) => ({ key, reference: formatCitation(c) })),

@@ -1,6 +1,5 @@
 import type {
   BetPlaced,
-  BetType,
   CardDealt,
   CardExposed,
   CommunityCardsRevealed,
@@ -14,12 +13,13 @@ import type {
   SurveillanceObservation,
   TableOpened,
 } from '@table-audit/schemas/events';
+import { BET_FIELD, declaredKey, type DealingMode } from './events.ts';
 
 /** What the table looked like when a round started: everything the checks need beyond the round's own events. */
 export interface RoundContext {
   readonly config: TableOpened;
   /** how this round's cards should be dealt: from the shoe (manual shuffle) or the automatic shuffler */
-  readonly dealingMode: 'SHOE' | 'SHUFFLER';
+  readonly dealingMode: DealingMode;
   /** seat → player seated there when the round started */
   readonly occupants: ReadonlyMap<number, string>;
 }
@@ -39,6 +39,14 @@ export interface SeatBets {
 export interface RoundView {
   readonly roundId: string;
   readonly events: readonly F3cpEvent[];
+  /** a RoundStarted is among the events */
+  readonly started: boolean;
+  /** when the round ended without its closing event: what ended it (the next round, the table closing, …) */
+  readonly endedBy: string | null;
+  /** the round's time (UTC ms): its start, or its first event whose time is in line with the rest */
+  readonly time: number;
+  /** events whose time is more than ROUND_TIME_SPAN_MS from the round's median time */
+  readonly timeOutliers: readonly F3cpEvent[];
   readonly context: RoundContext;
   readonly bets: Map<number, SeatBets>;
   readonly betEvents: BetPlaced[];
@@ -47,7 +55,13 @@ export interface RoundView {
   readonly dealt: CardDealt[];
   readonly exposures: CardExposed[];
   readonly decisions: Map<number, PlayDecision>;
+  /** every Play bet, with how many cards its seat had been dealt when it was placed */
+  readonly playBets: { bet: BetPlaced; cardsDealtToSeat: number }[];
   communityRevealed: CommunityCardsRevealed | null;
+  /** Play/Fold decisions made after the community cards were revealed (art. 13.º 7): they come last) */
+  readonly decisionsAfterReveal: PlayDecision[];
+  /** settlement events that repeat an earlier one of the round (same kind, seat, bet and amount) */
+  readonly repeatedSettlements: { event: F3cpEvent; first: string }[];
   outcome: OutcomeDeclared | null;
   /** "seat:TYPE" → amounts declared */
   readonly declared: Map<string, { payout: number; collected: number; returned: number; eventIds: string[] }>;
@@ -64,8 +78,6 @@ export interface RoundView {
   poolAfterRound: number | null;
 }
 
-const key = (seat: number, type: string): string => `${seat}:${type}`;
-
 /** The first of these events starts the settlement: the jackpot pool just before it is the one paid from. */
 const SETTLEMENT_PHASE = new Set([
   'OutcomeDeclared',
@@ -78,7 +90,7 @@ const SETTLEMENT_PHASE = new Set([
 ]);
 
 function declared(v: RoundView, seat: number, type: string, eventId: string) {
-  const k = key(seat, type);
+  const k = declaredKey(seat, type);
   let d = v.declared.get(k);
   if (!d) v.declared.set(k, (d = { payout: 0, collected: 0, returned: 0, eventIds: [] }));
   d.eventIds.push(eventId);
@@ -98,16 +110,9 @@ export function emptySeatBets(seat: number): SeatBets {
   };
 }
 
-const FIELD: Record<
-  BetType,
-  keyof Pick<SeatBets, 'ante' | 'play' | 'pairPlus' | 'sixCardBonus' | 'progressive'>
-> = {
-  ANTE: 'ante',
-  PLAY: 'play',
-  PAIR_PLUS: 'pairPlus',
-  SIX_CARD_BONUS: 'sixCardBonus',
-  PROGRESSIVE: 'progressive',
-};
+const SETTLED_TYPES = ['ANTE', 'PLAY', 'PAIR_PLUS', 'SIX_CARD_BONUS', 'PROGRESSIVE', 'ANTE_BONUS'];
+const seatSettled = (v: RoundView, seat: number): boolean =>
+  SETTLED_TYPES.some((t) => v.declared.has(declaredKey(seat, t)));
 
 /** Sorts a round's events; `poolAt(i)` gives the table's jackpot pool after the round's i-th event. */
 export function buildRoundView(
@@ -115,10 +120,16 @@ export function buildRoundView(
   events: readonly F3cpEvent[],
   context: RoundContext,
   pools: readonly (number | null)[],
+  endedBy: string | null = null,
 ): RoundView {
+  const { time, outliers } = roundTime(events);
   const v: RoundView = {
     roundId,
     events,
+    started: events.some((e) => e.type === 'RoundStarted'),
+    endedBy,
+    time,
+    timeOutliers: outliers,
     context,
     bets: new Map(),
     betEvents: [],
@@ -126,7 +137,10 @@ export function buildRoundView(
     dealt: [],
     exposures: [],
     decisions: new Map(),
+    playBets: [],
     communityRevealed: null,
+    decisionsAfterReveal: [],
+    repeatedSettlements: [],
     outcome: null,
     declared: new Map(),
     jackpotPaid: [],
@@ -139,6 +153,12 @@ export function buildRoundView(
     poolAfterRound: pools.length ? pools[pools.length - 1]! : null,
   };
   let settlementStarted = false;
+  const settlementSeen = new Map<string, string>();
+  const repeated = (e: F3cpEvent, signature: string) => {
+    const first = settlementSeen.get(signature);
+    if (first === undefined) settlementSeen.set(signature, e.data.header.eventId);
+    else v.repeatedSettlements.push({ event: e, first });
+  };
   for (let i = 0; i < events.length; i++) {
     const e = events[i]!;
     if (!settlementStarted && SETTLEMENT_PHASE.has(e.type)) {
@@ -152,14 +172,19 @@ export function buildRoundView(
         if (v.dealt.length > 0 && b.betType !== 'PLAY' && !b.carriedOver) v.lateBets.push(b);
         let s = v.bets.get(b.seat);
         if (!s) v.bets.set(b.seat, (s = emptySeatBets(b.seat)));
-        s[FIELD[b.betType]] += b.amount;
+        s[BET_FIELD[b.betType]] += b.amount;
         if (b.betType === 'PROGRESSIVE' && b.carriedOver) s.progressiveCarriedOver = true;
         if (b.playerId) s.players.add(b.playerId);
+        if (b.betType === 'PLAY') {
+          let toSeat = 0;
+          for (const d of v.dealt) if (d.target === 'SEAT' && d.seat === b.seat) toSeat++;
+          v.playBets.push({ bet: b, cardsDealtToSeat: toSeat });
+        }
         break;
       }
       case 'BetWithdrawn': {
         const s = v.bets.get(e.data.seat);
-        if (s) s[FIELD[e.data.betType]] = Math.max(0, s[FIELD[e.data.betType]] - e.data.amount);
+        if (s) s[BET_FIELD[e.data.betType]] = Math.max(0, s[BET_FIELD[e.data.betType]] - e.data.amount);
         break;
       }
       case 'CardDealt':
@@ -170,6 +195,7 @@ export function buildRoundView(
         break;
       case 'PlayDecision':
         v.decisions.set(e.data.seat, e.data);
+        if (v.communityRevealed) v.decisionsAfterReveal.push(e.data);
         break;
       case 'CommunityCardsRevealed':
         v.communityRevealed = e.data;
@@ -178,15 +204,19 @@ export function buildRoundView(
         v.outcome = e.data;
         break;
       case 'PayoutMade':
+        repeated(e, `P:${e.data.seat}:${e.data.betType}:${e.data.amount}`);
         declared(v, e.data.seat, e.data.betType, e.data.header.eventId).payout += e.data.amount;
         break;
       case 'BetCollected':
+        repeated(e, `C:${e.data.seat}:${e.data.betType}:${e.data.amount}`);
         declared(v, e.data.seat, e.data.betType, e.data.header.eventId).collected += e.data.amount;
         break;
       case 'BetReturned':
+        repeated(e, `R:${e.data.seat}:${e.data.betType}:${e.data.amount}`);
         declared(v, e.data.seat, e.data.betType, e.data.header.eventId).returned += e.data.amount;
         break;
       case 'JackpotPaid':
+        repeated(e, `J:${e.data.seat}:${e.data.hand}:${e.data.amount}`);
         v.jackpotPaid.push(e.data);
         break;
       case 'RoundVoided':
@@ -202,7 +232,9 @@ export function buildRoundView(
         v.observations.push(e.data);
         break;
       case 'SeatVacated':
-        if (v.dealt.length > 0 && !v.settled && !v.voided) v.vacatedDuringPlay.push(e.data);
+        // between the first card and the settlement of that seat (art. 18.º n.º 2)
+        if (v.dealt.length > 0 && !v.settled && !v.voided && !seatSettled(v, e.data.seat))
+          v.vacatedDuringPlay.push(e.data);
         break;
       default:
         break;
@@ -212,4 +244,26 @@ export function buildRoundView(
   return v;
 }
 
-export const declaredKey = key;
+/** A round lasts minutes: an event more than this far from the round's median time has a wrong time. */
+export const ROUND_TIME_SPAN_MS = 6 * 60 * 60 * 1000;
+
+function roundTime(events: readonly F3cpEvent[]): { time: number; outliers: F3cpEvent[] } {
+  if (!events.length) return { time: 0, outliers: [] };
+  const first = events[0]!.data.header.eventTime;
+  const last = events[events.length - 1]!.data.header.eventTime;
+  // the common case, checked without sorting: every event within the span of the first and of the last
+  if (Math.abs(last - first) <= ROUND_TIME_SPAN_MS) {
+    let inLine = true;
+    for (const e of events)
+      if (Math.abs(e.data.header.eventTime - first) > ROUND_TIME_SPAN_MS) {
+        inLine = false;
+        break;
+      }
+    if (inLine) return { time: first, outliers: [] };
+  }
+  const times = events.map((e) => e.data.header.eventTime).sort((a, b) => a - b);
+  const median = times[Math.floor((times.length - 1) / 2)]!;
+  const outliers = events.filter((e) => Math.abs(e.data.header.eventTime - median) > ROUND_TIME_SPAN_MS);
+  const firstInLine = events.find((e) => !outliers.includes(e));
+  return { time: (firstInLine ?? events[0]!).data.header.eventTime, outliers };
+}

@@ -1,8 +1,17 @@
-import { classifyThree, f3cpRules, playDecisionOracle, rankOf, type Card } from '@table-audit/rules';
-import { F3CP_CHECKS as C } from './checks.ts';
-import { makeFinding, type Finding, type FindingContext } from './finding.ts';
-import type { RoundDerivation } from './round-checks.ts';
-import type { RoundView } from './round-view.ts';
+import { rankOf, type Card } from '../../cards.ts';
+import { cite } from '../../citations/citation.ts';
+import { defineCheck, makeFinding, type Finding, type FindingContext } from '../../findings.ts';
+import { classifyThree } from '../../poker/three-card.ts';
+import { playDecisionOracle } from '../math.ts';
+import { F3CP_2025A, F3CP_2025_DIPLOMA as D, type F3cpRuleSet } from '../rule-set.ts';
+import type { SettledRound } from '../round.ts';
+
+export const conductCollusion = defineCheck(
+  'F3CP.CONDUCT.COLLUSION',
+  "a group's decisions follow the cards of the whole group (statistical)",
+  'high',
+  [cite(D, 18, { numero: 3 })],
+);
 
 /**
  * F3CP.CONDUCT.COLLUSION (art. 18.º n.º 3). For each group of players who sit side by side (two or three adjacent
@@ -57,8 +66,8 @@ interface Member {
 }
 
 /** Builds the decision tables the tracker can need, so that no live round pays for them. */
-export function warmCollusionTables(ruleSets: readonly string[] = ['f3cp-2025a']): number {
-  return ruleSets.reduce((n, id) => n + playDecisionOracle(f3cpRules(id)).warm(canFlip), 0);
+export function warmCollusionTables(ruleSets: readonly F3cpRuleSet[] = [F3CP_2025A]): number {
+  return ruleSets.reduce((n, rules) => n + playDecisionOracle(rules).warm(canFlip), 0);
 }
 
 export class CollusionTracker {
@@ -71,11 +80,12 @@ export class CollusionTracker {
 
   constructor(private readonly options: CollusionOptions) {}
 
-  record(view: RoundView, d: RoundDerivation, ctx: FindingContext): void {
-    if (this.options.enabled === false || !d.settlement || !d.facts || !d.ruleSet) return;
-    const oracle = playDecisionOracle(f3cpRules(d.ruleSet));
+  record(r: SettledRound, ctx: FindingContext): void {
+    if (this.options.enabled === false) return;
+    const view = r.view;
+    const oracle = playDecisionOracle(r.ruleSet);
     const members: Member[] = [];
-    for (const s of d.facts.seats) {
+    for (const s of r.facts.seats) {
       const players = view.bets.get(s.seat)?.players;
       if (s.decision === undefined || !players || players.size !== 1) continue;
       members.push({
@@ -154,7 +164,7 @@ export class CollusionTracker {
         makeFinding(
           { ...g.ctx, roundId: null },
           {
-            check: C.conductCollusion,
+            check: conductCollusion,
             discriminator: g.players.join('|'),
             seats: g.seats,
             players: g.players,

@@ -1,0 +1,152 @@
+import { cite } from '../../citations/citation.ts';
+import {
+  defineCheck,
+  evidenceOf,
+  type Evidence,
+  type Finding,
+  type FindingContext,
+  type FindingInput,
+  makeFinding,
+} from '../../findings.ts';
+import { formatMop } from '../../money.ts';
+import { F3CP_2025_DIPLOMA as D } from '../rule-set.ts';
+import type { JudgedRound, SettledRound } from '../round.ts';
+import { observed } from './observations.ts';
+
+/** Art. 18.º: prohibited behaviour, from surveillance and seat-sensor events and from betting data. */
+
+export const conductRecording = defineCheck(
+  'F3CP.CONDUCT.RECORDING',
+  'recording, prediction or strategy device or notes observed',
+  'medium',
+  [cite(D, 18, { numero: 1 })],
+);
+
+export const conductBettingSystem = defineCheck(
+  'F3CP.CONDUCT.BETTING_SYSTEM',
+  'stakes follow a progression driven by prior results (indicator)',
+  'low',
+  [cite(D, 18, { numero: 1 })],
+);
+
+export const conductLeftSeat = defineCheck(
+  'F3CP.CONDUCT.LEFT_SEAT',
+  'seated player left the seat during a round',
+  'medium',
+  [cite(D, 18, { numero: 2 })],
+);
+
+export const conductCardReveal = defineCheck(
+  'F3CP.CONDUCT.CARD_REVEAL',
+  'cards revealed to third parties during a round',
+  'high',
+  [cite(D, 18, { numero: 2 }), cite(D, 18, { numero: 3 })],
+  ['J16'],
+);
+
+export const checkRecording = (r: JudgedRound): FindingInput[] =>
+  observed(
+    r,
+    conductRecording,
+    (o) => o.kind === 'RECORDING_DEVICE' || o.kind === 'NOTES' || o.kind === 'PREDICTION_OR_STRATEGY',
+  );
+
+export const checkCardReveal = (r: JudgedRound): FindingInput[] =>
+  observed(r, conductCardReveal, (o) => o.kind === 'CARD_SHOWN_TO_THIRD_PARTY' || o.kind === 'SIGNALLING');
+
+/** Art. 18.º n.º 2: a player with bets stays seated from the first card until the seat is settled. */
+export function checkLeftSeat(r: JudgedRound): FindingInput[] {
+  const first = r.view.dealt[0];
+  return r.view.vacatedDuringPlay
+    .filter((x) => r.hasBets(x.seat))
+    .map((s) => ({
+      check: conductLeftSeat,
+      discriminator: `${s.seat}:${s.header.eventId}`,
+      seats: [s.seat],
+      players: [s.playerId],
+      summary: `player ${s.playerId} left seat ${s.seat} after the first card and before the seat was settled`,
+      evidence: [evidenceOf(s), ...(first ? [evidenceOf(first)] : [])],
+    }));
+}
+
+export interface BettingSystemOptions {
+  /** consecutive consistent steps of a result-driven progression before BETTING_SYSTEM is raised */
+  readonly run: number;
+  /** of which at least this many must be doublings after a loss */
+  readonly doublings: number;
+}
+
+interface ProgressionRun {
+  base: number;
+  lastStake: number;
+  lastResult: 'win' | 'lose' | 'push';
+  steps: number;
+  doublings: number;
+  reported: boolean;
+  evidence: Evidence[];
+  rounds: string[];
+}
+
+/**
+ * Art. 18.º n.º 1 indicator, across a table's rounds: a player's Ante stakes that double after each loss and fall
+ * back to the base after a win (a martingale), over a configurable run.
+ */
+export class BettingSystemTracker {
+  private readonly runs = new Map<string, ProgressionRun>();
+
+  constructor(private readonly options: BettingSystemOptions) {}
+
+  record(r: SettledRound, ctx: FindingContext): Finding[] {
+    const out: Finding[] = [];
+    for (const seat of r.settlement.seats) {
+      const bets = r.view.bets.get(seat.seat);
+      if (!bets || bets.ante === 0 || bets.players.size !== 1) continue;
+      const player = [...bets.players][0]!;
+      const ante = r.settlement.lines.find((l) => l.seat === seat.seat && l.bet === 'ante')!;
+      const result: ProgressionRun['lastResult'] =
+        ante.outcome === 'win' ? 'win' : ante.outcome === 'lose' ? 'lose' : 'push';
+      const stake = bets.ante;
+      const anteEvent = r.view.betEvents.find((b) => b.seat === seat.seat && b.betType === 'ANTE')!;
+      const evidence = evidenceOf(anteEvent);
+      const run = this.runs.get(player);
+      const consistent =
+        run &&
+        ((run.lastResult === 'lose' && stake === 2 * run.lastStake) ||
+          (run.lastResult !== 'lose' && stake === run.base));
+      if (!run || !consistent) {
+        this.runs.set(player, {
+          base: stake,
+          lastStake: stake,
+          lastResult: result,
+          steps: 0,
+          doublings: 0,
+          reported: false,
+          evidence: [evidence],
+          rounds: [r.view.roundId],
+        });
+        continue;
+      }
+      run.steps++;
+      if (run.lastResult === 'lose') run.doublings++;
+      run.lastStake = stake;
+      run.lastResult = result;
+      run.evidence.push(evidence);
+      run.rounds.push(r.view.roundId);
+      if (run.reported || run.steps < this.options.run || run.doublings < this.options.doublings) continue;
+      run.reported = true;
+      out.push(
+        makeFinding(ctx, {
+          check: conductBettingSystem,
+          discriminator: player,
+          seats: [seat.seat],
+          players: [player],
+          summary: `player ${player}: ${run.steps} consecutive Ante stakes doubled after each loss (${run.doublings} times) and fell back to ${formatMop(run.base)} after each win`,
+          declared: { base: run.base, steps: run.steps, doublings: run.doublings },
+          details: { rounds: [...run.rounds] },
+          evidence: [...run.evidence],
+        }),
+      );
+    }
+    return out;
+  }
+}

@@ -1,0 +1,161 @@
+import type { F3cpEvent } from '@table-audit/schemas/events';
+import { makeFinding, type Finding, type FindingContext, type FindingInput } from '../findings.ts';
+import type { NotDerived } from '../game.ts';
+import { ruleSetFor } from '../registry.ts';
+import { PROCEDURE_CHECKS, SETTLEMENT_CHECKS } from './checks/index.ts';
+import { carryOverRequired } from './checks/art-17-irregularities.ts';
+import { checkRoundClosed } from './checks/record.ts';
+import { jackpotConfigOf, type F3cpRoundFacts, type F3cpSeatFacts } from './facts.ts';
+import type { RoundView } from './fold.ts';
+import { cardsWhere, judgeRound, type JudgedRound, type SettledRound } from './round.ts';
+import { settleF3cpRound, type F3cpSettlement } from './settle.ts';
+
+/** What the replay derived for one round: the rule set, the facts, the engine's settlement, the findings. */
+export interface RoundDerivation {
+  readonly roundId: string;
+  readonly ruleSet: string | null;
+  /** why the round's settlement could not be re-derived; null when it was */
+  readonly notDerived: NotDerived | null;
+  /** the judged round (null when no rule set in force is implemented) */
+  readonly judged: JudgedRound | null;
+  /** the judged round with its settlement, when the cards make a complete round */
+  readonly settled: SettledRound | null;
+  readonly facts: F3cpRoundFacts | null;
+  readonly settlement: F3cpSettlement | null;
+  readonly findings: Finding[];
+  /** Progressive bets that must reappear, carried over, in the table's next round (art. 17.º n.º 3) */
+  readonly carryOverDue: { seat: number; amount: number }[];
+  /** the round ended normally (settled, no malfunction): resets the shuffler-failure count */
+  readonly completedNormally: boolean;
+}
+
+/** The events that begin a round's settlement: a round that has any was settled, if not closed. */
+const SETTLEMENT_EVENTS = new Set(['OutcomeDeclared', 'PayoutMade', 'BetCollected', 'JackpotPaid']);
+
+/**
+ * Derives and checks one round: picks the rule set by the round's Macau date, runs every procedure check, and,
+ * when the cards make a complete round, settles it with the engine and compares what was declared. Pure.
+ */
+export function deriveRound(
+  v: RoundView,
+  pending: readonly FindingInput[] = [],
+): RoundDerivation & { context: FindingContext } {
+  const header = (v.events.find((e) => e.type === 'RoundStarted') ?? v.events[0]!).data.header;
+  const lookup = ruleSetFor('f3cp', v.time);
+  const ctx: FindingContext = {
+    ruleSet: lookup.status === 'no-rules' ? 'none' : lookup.entry.id,
+    casino: header.casino,
+    concessionaire: header.concessionaire,
+    tableId: header.tableId,
+    roundId: v.roundId,
+  };
+  const base = { roundId: v.roundId, ruleSet: ctx.ruleSet, context: ctx };
+  if (lookup.status !== 'implemented' || lookup.rules.game !== 'f3cp') {
+    return {
+      ...base,
+      notDerived: {
+        code: lookup.status === 'no-rules' ? 'no-rules' : 'rule-set-not-implemented',
+        message:
+          lookup.status === 'implemented' ? `${lookup.entry.id} is not a f3cp rule set` : lookup.reason,
+      },
+      judged: null,
+      settled: null,
+      facts: null,
+      settlement: null,
+      findings: [],
+      carryOverDue: [],
+      completedNormally: v.settled,
+    };
+  }
+  const findings: Finding[] = pending.map((p) => makeFinding(ctx, p));
+  const add = (list: FindingInput[]) => {
+    for (const f of list) findings.push(makeFinding(ctx, f));
+  };
+  const r = judgeRound(v, lookup.rules);
+  for (const check of PROCEDURE_CHECKS) add(check(r));
+  const carryOverDue = carryOverRequired(r)
+    ? r.betSeats.filter((b) => b.progressive > 0).map((b) => ({ seat: b.seat, amount: b.progressive }))
+    : [];
+  const normal = v.settled && !r.malfunctionDuringDeal;
+  const result = (
+    notDerived: NotDerived | null,
+    facts: F3cpRoundFacts | null,
+    settled: SettledRound | null,
+    completedNormally: boolean,
+  ) => ({
+    ...base,
+    notDerived,
+    judged: r,
+    settled,
+    facts,
+    settlement: settled?.settlement ?? null,
+    findings,
+    carryOverDue,
+    completedNormally,
+  });
+
+  if (r.voided) return result({ code: 'voided', message: 'the round was voided' }, null, null, false);
+  const incomplete =
+    r.cards.badCards.length ||
+    r.cards.duplicates.length ||
+    r.deal.countProblems.length ||
+    (r.anyProgressive && r.deal.community !== 2);
+  if (incomplete) {
+    add(checkRoundClosed(r, null));
+    return result(
+      { code: 'cards-incomplete', message: 'the cards dealt do not make a complete round' },
+      null,
+      null,
+      normal,
+    );
+  }
+  const facts = factsOf(r);
+  let settlement: F3cpSettlement;
+  try {
+    settlement = settleF3cpRound(facts, r.ruleSet);
+  } catch (e) {
+    add(checkRoundClosed(r, null));
+    return result({ code: 'settlement-failed', message: (e as Error).message }, facts, null, v.settled);
+  }
+  const settled: SettledRound = { ...r, facts, settlement, jackpotConfig: jackpotConfigOf(v.context.config) };
+  const closed = v.settled || v.voided !== null;
+  add(checkRoundClosed(r, closed ? null : owed(settlement)));
+  // an unclosed round with no settlement events was not settled at all: what it owes is in NOT_CLOSED
+  if (closed || v.events.some((e: F3cpEvent) => SETTLEMENT_EVENTS.has(e.type)))
+    for (const check of SETTLEMENT_CHECKS) add(check(settled));
+  return result(null, facts, settled, normal);
+}
+
+function factsOf(r: JudgedRound): F3cpRoundFacts {
+  const v = r.view;
+  const seats: F3cpSeatFacts[] = r.betSeats.map((s) => {
+    const decision = v.decisions.get(s.seat)?.decision;
+    return {
+      seat: s.seat,
+      cards: cardsWhere(r, (d) => d.target === 'SEAT' && d.seat === s.seat),
+      bets: {
+        ante: s.ante,
+        play: decision === 'PLAY' ? s.play : 0,
+        pairPlus: s.pairPlus,
+        sixCardBonus: s.sixCardBonus,
+        progressive: s.progressive,
+      },
+      ...(s.ante > 0 && decision
+        ? { decision: decision === 'PLAY' ? ('play' as const) : ('fold' as const) }
+        : {}),
+    };
+  });
+  const jackpotConfig = jackpotConfigOf(v.context.config);
+  return {
+    seats,
+    banker: cardsWhere(r, (d) => d.target === 'BANKER'),
+    ...(r.deal.community ? { community: cardsWhere(r, (d) => d.target === 'COMMUNITY') } : {}),
+    ...(jackpotConfig && v.poolAtSettlement !== null
+      ? { jackpot: { config: jackpotConfig, poolBefore: v.poolAtSettlement } }
+      : {}),
+  };
+}
+
+/** What an unclosed round owes each bet, for the finding that says it was never settled. */
+const owed = (s: F3cpSettlement) =>
+  s.lines.map((l) => ({ seat: l.seat, bet: l.bet, stake: l.amount, outcome: l.outcome, payout: l.payout }));

@@ -1,0 +1,14 @@
+export * from './rule-set.ts';
+export * from './facts.ts';
+export * from './settle.ts';
+export * from './math.ts';
+export * from './events.ts';
+export * from './fold.ts';
+export * from './round.ts';
+export * from './derive.ts';
+export * from './table.ts';
+export * from './explain.ts';
+export * from './validate.ts';
+export * from './module.ts';
+export * from './checks/index.ts';
+export { binomialUpperTail, CollusionTracker, warmCollusionTables } from './checks/art-18-collusion.ts';

@@ -1,0 +1,18 @@
+import { F3CP_EVENT_TYPES, type F3cpEvent } from '@table-audit/schemas/events';
+import type { GameModule } from '../game.ts';
+import { F3CP_CHECKS } from './checks/index.ts';
+import { warmCollusionTables } from './checks/art-18-collusion.ts';
+import { F3cpTable, type ReplayedRound } from './table.ts';
+import { f3cpEventProblems } from './validate.ts';
+
+/** Fortune 3 Card Poker: Despacho 89/2025 (rule sets f3cp-2025 and f3cp-2025a); the 2008 rules are not built yet. */
+export const F3CP_MODULE: GameModule<ReplayedRound> = {
+  game: 'f3cp',
+  tableGame: 'F3CP',
+  title: 'Fortune 3 Card Poker',
+  eventTypes: new Set<string>(F3CP_EVENT_TYPES),
+  checks: Object.values(F3CP_CHECKS),
+  validate: (event) => f3cpEventProblems(event as F3cpEvent),
+  newTable: (tableId, options) => new F3cpTable(tableId, options),
+  warm: () => void warmCollusionTables(),
+};

@@ -1,0 +1,250 @@
+import type { F3cpEvent, TableOpened } from '@table-audit/schemas/events';
+import {
+  evidenceOf,
+  makeFinding,
+  type Evidence,
+  type Finding,
+  type FindingContext,
+  type FindingInput,
+} from '../findings.ts';
+import { DEFAULT_REPLAY_OPTIONS, type DerivedUnit, type ReplayOptions, type TableFold } from '../game.ts';
+import { checkShuffle } from './checks/art-09-shuffle.ts';
+import { checkCarriedOver, checkPlayAfterSecondFailure } from './checks/art-17-irregularities.ts';
+import { BettingSystemTracker } from './checks/art-18-conduct.ts';
+import { CollusionTracker } from './checks/art-18-collusion.ts';
+import { checkReopened } from './checks/record.ts';
+import { deriveRound, type RoundDerivation } from './derive.ts';
+import type { DealingMode } from './events.ts';
+import { explainF3cpRound, explanationText, type Explanation } from './explain.ts';
+import { buildRoundView, type RoundContext, type RoundView } from './fold.ts';
+
+const TABLE_STATE_EVENTS = new Set<string>([
+  'TableOpened',
+  'TableClosed',
+  'ShuffleStarted',
+  'ShuffleCompleted',
+  'ShufflerMalfunction',
+  'ShufflerReplaced',
+  'DealingSwitchedToShoe',
+  'JackpotPoolChanged',
+  'SeatOccupied',
+  'SeatVacated',
+]);
+
+/** A completed round as the replay saw it: the derivation and every finding attributed to it. */
+export interface ReplayedRound extends RoundDerivation, DerivedUnit {
+  readonly tableId: string;
+  readonly view: RoundView;
+  readonly findings: Finding[];
+}
+
+interface OpenRound {
+  roundId: string;
+  events: F3cpEvent[];
+  pools: (number | null)[];
+  context: RoundContext;
+  /** findings decided before the round's own events (shuffle procedure, second failure, table re-opened) */
+  pending: FindingInput[];
+}
+
+interface CarryOver {
+  ctx: FindingContext;
+  due: { seat: number; amount: number }[];
+  evidence: Evidence[];
+}
+
+/** Round ids a table remembers as closed, so a late event of one does not open it again. */
+const CLOSED_MEMORY = 1_000;
+
+/**
+ * Folds one table's events, in order, into rounds, and runs the per-round and cross-round checks. Its state is
+ * built only from the table's own events, so after a restart the replay rebuilds it by re-reading the stream.
+ * Every event that names a round ends in a round: one with no RoundStarted is opened by its first event
+ * (F3CP.ROUND.NOT_STARTED), one with no closing event is closed by whatever ends it (F3CP.ROUND.NOT_CLOSED).
+ */
+export class F3cpTable implements TableFold<ReplayedRound> {
+  private config: TableOpened | null = null;
+  private tableClosed = true;
+  private dealingMode: DealingMode = 'SHUFFLER';
+  private readonly occupants = new Map<number, string>();
+  private pool: number | null = null;
+  private consecutiveFailures = 0;
+  private lastFailureEvidence: Evidence[] = [];
+  private pendingForNextRound: FindingInput[] = [];
+  private carryOver: CarryOver | null = null;
+  private open: OpenRound | null = null;
+  private readonly closedRounds = new Set<string>();
+  private readonly bettingSystem: BettingSystemTracker;
+  private readonly collusion: CollusionTracker;
+  /** events that belong to no round and to no table state (kept, never dropped) */
+  readonly unassigned: F3cpEvent[] = [];
+
+  constructor(
+    readonly tableId: string,
+    options: ReplayOptions = DEFAULT_REPLAY_OPTIONS,
+  ) {
+    this.bettingSystem = new BettingSystemTracker({
+      run: options.bettingSystemRun,
+      doublings: options.bettingSystemDoublings,
+    });
+    this.collusion = new CollusionTracker(options.collusion);
+  }
+
+  /** Applies one event; returns the rounds it completed, with their findings. */
+  apply(e: F3cpEvent): ReplayedRound[] {
+    const done: ReplayedRound[] = [];
+    const h = e.data.header;
+    if (e.type === 'RoundStarted') {
+      if (this.open) done.push(this.closeRound(`RoundStarted of ${h.roundId ?? h.eventId}`));
+      this.startRound(e, h.roundId ?? h.eventId);
+    } else if (this.open && h.roundId !== null && h.roundId !== this.open.roundId) {
+      // an event of another round while this one is open: the open round ended without its closing event
+      done.push(this.closeRound(`${e.type} of round ${h.roundId}`));
+    }
+    const tableState = TABLE_STATE_EVENTS.has(e.type);
+    if (!this.open && h.roundId !== null && !tableState && !this.closedRounds.has(h.roundId))
+      this.startRound(e, h.roundId); // a round whose RoundStarted never came
+    if (e.type === 'TableClosed' && this.open) done.push(this.closeRound('TableClosed'));
+    this.applyTableState(e);
+    if (this.open && (h.roundId === this.open.roundId || h.roundId === null)) {
+      this.open.events.push(e);
+      this.open.pools.push(this.pool);
+      if (e.type === 'RoundSettled' || e.type === 'RoundVoided') done.push(this.closeRound(null));
+    } else if (!tableState) {
+      this.unassigned.push(e);
+    }
+    return done;
+  }
+
+  /** Closes what is open and returns the table-level findings (collusion) that the events so far support. */
+  finish(): { units: ReplayedRound[]; findings: Finding[] } {
+    const units = this.open ? [this.closeRound('the end of the events')] : [];
+    return { units, findings: this.collusion.evaluate(true) };
+  }
+
+  /** A round this table replayed, step by step (the units it returned are its own ReplayedRounds). */
+  explain(unit: DerivedUnit, later: readonly Finding[]): { json: Explanation; text: string } {
+    const explanation = explainF3cpRound(unit as ReplayedRound, later);
+    return { json: explanation, text: explanationText(explanation) };
+  }
+
+  private applyTableState(e: F3cpEvent): void {
+    switch (e.type) {
+      case 'TableOpened':
+        if (this.config && !this.tableClosed)
+          this.pendingForNextRound.push(...checkReopened(this.config, e.data, this.pool));
+        this.config = e.data;
+        this.tableClosed = false;
+        this.dealingMode = e.data.shuffleMode === 'MANUAL' ? 'SHOE' : 'SHUFFLER';
+        this.pool = e.data.jackpot ? e.data.jackpot.initialPool : null;
+        break;
+      case 'TableClosed':
+        this.tableClosed = true;
+        break;
+      case 'ShuffleCompleted':
+        this.dealingMode = e.data.mode === 'MANUAL' ? 'SHOE' : 'SHUFFLER';
+        this.pendingForNextRound.push(...checkShuffle(e.data));
+        break;
+      case 'ShufflerMalfunction':
+        this.consecutiveFailures++;
+        this.lastFailureEvidence.push(evidenceOf(e.data));
+        break;
+      case 'ShufflerReplaced':
+      case 'DealingSwitchedToShoe':
+        this.consecutiveFailures = 0;
+        this.lastFailureEvidence = [];
+        if (e.type === 'DealingSwitchedToShoe') this.dealingMode = 'SHOE';
+        break;
+      case 'JackpotPoolChanged':
+        this.pool = e.data.poolAfter;
+        break;
+      case 'SeatOccupied':
+        this.occupants.set(e.data.seat, e.data.playerId);
+        break;
+      case 'SeatVacated':
+        if (this.occupants.get(e.data.seat) === e.data.playerId) this.occupants.delete(e.data.seat);
+        break;
+      default:
+        break;
+    }
+  }
+
+  private startRound(e: F3cpEvent, roundId: string): void {
+    // no TableOpened: nothing to judge the round against; the event stays with the table's unassigned events
+    if (!this.config) return;
+    const pending = this.pendingForNextRound;
+    this.pendingForNextRound = [];
+    if (this.dealingMode === 'SHUFFLER')
+      pending.push(
+        ...checkPlayAfterSecondFailure(
+          this.consecutiveFailures,
+          this.lastFailureEvidence,
+          evidenceOf(e.data),
+        ),
+      );
+    this.open = {
+      roundId,
+      events: [],
+      pools: [],
+      context: { config: this.config, dealingMode: this.dealingMode, occupants: new Map(this.occupants) },
+      pending,
+    };
+  }
+
+  private closeRound(endedBy: string | null): ReplayedRound {
+    const o = this.open!;
+    this.open = null;
+    this.closedRounds.add(o.roundId);
+    if (this.closedRounds.size > CLOSED_MEMORY)
+      this.closedRounds.delete(this.closedRounds.values().next().value!);
+    const view = buildRoundView(o.roundId, o.events, o.context, o.pools, endedBy);
+    if (!o.events.length) return this.emptyRound(o.roundId, view);
+    const derivation = deriveRound(view, o.pending);
+    const ctx = derivation.context;
+    const findings = [...derivation.findings];
+    if (derivation.judged && this.carryOver) findings.push(...this.checkCarryOver(view));
+    this.carryOver = derivation.carryOverDue.length
+      ? {
+          ctx,
+          due: derivation.carryOverDue,
+          evidence: view.voided ? [evidenceOf(view.voided)] : [],
+        }
+      : null;
+    if (derivation.completedNormally) {
+      this.consecutiveFailures = 0;
+      this.lastFailureEvidence = [];
+    }
+    if (derivation.settled) {
+      findings.push(...this.bettingSystem.record(derivation.settled, ctx));
+      this.collusion.record(derivation.settled, ctx);
+      findings.push(...this.collusion.evaluate(false));
+    }
+    return { ...derivation, findings, tableId: this.tableId, view };
+  }
+
+  /** The Progressive bets a voided round had to carry over must be re-stated, carried over, in this round. */
+  private checkCarryOver(next: RoundView): Finding[] {
+    const c = this.carryOver!;
+    this.carryOver = null;
+    return checkCarriedOver(c.due, c.evidence, next.roundId, next.betEvents).map((f) =>
+      makeFinding(c.ctx, f),
+    );
+  }
+
+  private emptyRound(roundId: string, view: RoundView): ReplayedRound {
+    return {
+      roundId,
+      tableId: this.tableId,
+      view,
+      ruleSet: null,
+      notDerived: { code: 'no-events', message: 'no events' },
+      judged: null,
+      settled: null,
+      facts: null,
+      settlement: null,
+      findings: [],
+      carryOverDue: [],
+      completedNormally: false,
+    };
+  }
+}

@@ -1,0 +1,104 @@
+import type { F3cpEvent } from '@table-audit/schemas/events';
+
+/** What may be placed, and what may be paid, at a Fortune 3 Card Poker table. */
+const BETS: ReadonlySet<string> = new Set(['ANTE', 'PLAY', 'PAIR_PLUS', 'SIX_CARD_BONUS', 'PROGRESSIVE']);
+const PAYOUTS: ReadonlySet<string> = new Set([...BETS, 'ANTE_BONUS']);
+
+/** The most player seats any table has (art. 5.º n.º 2: six to eight hands, the banker's included). */
+export const MAX_SEATS = 7;
+export const MIN_SEATS = 5;
+
+/**
+ * The 52 cards as the contract spells them (rank 2-9, T, J, Q, K, A, then suit c, d, h, s): exactly these strings,
+ * so that "as", "10h" or " Qh" — which a lenient parser would read — are refused rather than stored in a second
+ * spelling that comparisons downstream would not match.
+ */
+const CARDS: ReadonlySet<string> = new Set(
+  [...'23456789TJQKA'].flatMap((rank) => [...'cdhs'].map((suit) => rank + suit)),
+);
+
+function checkAmount(p: string[], field: string, v: number): void {
+  if (!Number.isSafeInteger(v) || v <= 0) p.push(`${field} ${v} must be a positive whole number of avos`);
+}
+
+function checkCard(p: string[], field: string, c: string): void {
+  if (!CARDS.has(c))
+    p.push(
+      `${field} ${JSON.stringify(c)} is not a card: expected a rank (2-9, T, J, Q, K, A) then a suit (c, d, h, s), e.g. "Qh" or "Ts"`,
+    );
+}
+
+function checkSeat(p: string[], field: string, s: number | null, required: boolean): void {
+  if (s === null) {
+    if (required) p.push(`${field} is required`);
+  } else if (!Number.isInteger(s) || s < 1 || s > MAX_SEATS)
+    p.push(`${field} ${s} is not a seat (1 to ${MAX_SEATS})`);
+}
+
+function checkBetType(p: string[], betType: string, payout: boolean): void {
+  if (!(payout ? PAYOUTS : BETS).has(betType))
+    p.push(`betType ${betType} is not a bet of Fortune 3 Card Poker`);
+}
+
+/**
+ * What Avro cannot say about one Fortune 3 Card Poker event. Deliberately conservative: a bet over the limit, a
+ * wrong payout, a card dealt twice or a seat the table does not have are facts the replay must see and turn
+ * into findings; only what cannot describe anything at any such table (no such card, no such seat, a zero
+ * amount) is refused.
+ */
+export function f3cpEventProblems(e: F3cpEvent): string[] {
+  const p: string[] = [];
+  switch (e.type) {
+    case 'TableOpened':
+      if (e.data.seats < MIN_SEATS || e.data.seats > MAX_SEATS)
+        p.push(
+          `seats ${e.data.seats}: a table has ${MIN_SEATS} to ${MAX_SEATS} player seats (art. 5.º n.º 2)`,
+        );
+      for (const l of e.data.betLimits) {
+        checkBetType(p, l.betType, false);
+        if (l.minimum <= 0 || l.maximum < l.minimum)
+          p.push(`betLimits ${l.betType}: minimum ${l.minimum}, maximum ${l.maximum}`);
+      }
+      break;
+    case 'BetPlaced':
+    case 'BetWithdrawn':
+    case 'BetCollected':
+    case 'BetReturned':
+      checkBetType(p, e.data.betType, false);
+      checkAmount(p, 'amount', e.data.amount);
+      checkSeat(p, 'seat', e.data.seat, true);
+      break;
+    case 'PayoutMade':
+      checkBetType(p, e.data.betType, true);
+      checkAmount(p, 'amount', e.data.amount);
+      checkSeat(p, 'seat', e.data.seat, true);
+      break;
+    case 'CardDealt':
+    case 'CardExposed':
+      checkCard(p, 'card', e.data.card);
+      checkSeat(p, 'seat', e.data.seat, e.data.target === 'SEAT');
+      if (e.data.target !== 'SEAT' && e.data.seat !== null)
+        p.push(`seat must be null for a card dealt to ${e.data.target}`);
+      break;
+    case 'CommunityCardsRevealed':
+      for (let i = 0; i < e.data.cards.length; i++) checkCard(p, `cards[${i}]`, e.data.cards[i]!);
+      break;
+    case 'JackpotPaid':
+      checkAmount(p, 'amount', e.data.amount);
+      checkSeat(p, 'seat', e.data.seat, true);
+      break;
+    case 'PlayDecision':
+    case 'SeatOccupied':
+    case 'SeatVacated':
+      checkSeat(p, 'seat', e.data.seat, true);
+      break;
+    case 'SurveillanceObservation':
+      if (e.data.confidence < 0 || e.data.confidence > 100)
+        p.push(`confidence ${e.data.confidence} must be 0 to 100`);
+      checkSeat(p, 'seat', e.data.seat, false);
+      break;
+    default:
+      break;
+  }
+  return p;
+}

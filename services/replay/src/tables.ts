@@ -1,0 +1,75 @@
+import {
+  DEFAULT_REPLAY_OPTIONS,
+  gameModuleFor,
+  TABLE_EVENT_TYPES,
+  type DerivedUnit,
+  type GameModule,
+  type ReplayOptions,
+  type TableEvent,
+  type TableFold,
+} from '@table-audit/rules';
+import type { RecordedEvent } from '@table-audit/eventstore';
+import { isTableStream } from './streams.ts';
+
+/** A table event as stored by ingest: the stream `table-<id>`, the Avro record name as type, the record as data. */
+export function toTableEvent(e: RecordedEvent): TableEvent | null {
+  if (!isTableStream(e.stream) || !TABLE_EVENT_TYPES.has(e.type)) return null;
+  return { type: e.type, data: e.data as TableEvent['data'] };
+}
+
+/** The game a TableOpened declares, or null for any other event. */
+export const declaredGame = (e: TableEvent): string | null =>
+  e.type === 'TableOpened' ? String((e.data as { game?: unknown }).game) : null;
+
+/** Why a table's events could not be judged: no TableOpened yet, or a game no module knows. */
+export interface UnjudgedTable {
+  readonly tableId: string;
+  readonly reason: string;
+  events: number;
+}
+
+/**
+ * The folds of the tables replayed so far, each made by the module of the game its TableOpened declares. Events
+ * of a table whose game is unknown are counted with the reason, never judged by another game's rules.
+ */
+export class TableFolds {
+  private readonly folds = new Map<string, TableFold>();
+  readonly unjudged = new Map<string, UnjudgedTable>();
+
+  constructor(private readonly options: ReplayOptions = DEFAULT_REPLAY_OPTIONS) {}
+
+  get(tableId: string): TableFold | undefined {
+    return this.folds.get(tableId);
+  }
+
+  values(): IterableIterator<TableFold> {
+    return this.folds.values();
+  }
+
+  /** The fold for a table opened with `game`; null (and counted) when no module knows the game. */
+  open(tableId: string, game: string | null): TableFold | null {
+    const known = this.folds.get(tableId);
+    if (known) return known;
+    const module: GameModule | null = game === null ? null : gameModuleFor(game);
+    if (!module) {
+      const reason =
+        game === null
+          ? 'no TableOpened for this table precedes its events'
+          : `the table declares game ${game}, which no game module implements`;
+      const u = this.unjudged.get(tableId) ?? { tableId, reason, events: 0 };
+      u.events++;
+      this.unjudged.set(tableId, u);
+      return null;
+    }
+    const fold = module.newTable(tableId, this.options);
+    this.folds.set(tableId, fold);
+    return fold;
+  }
+
+  /** Applies an event to its table's fold, opening it from a TableOpened; returns the units it completed. */
+  apply(e: TableEvent): DerivedUnit[] | null {
+    const tableId = e.data.header.tableId;
+    const fold = this.folds.get(tableId) ?? this.open(tableId, declaredGame(e));
+    return fold ? fold.apply(e) : null;
+  }
+}

@@ -212,6 +212,34 @@ export const INTERPRETATIONS: readonly Interpretation[] = [
     articles: ['89/2025 art.11 n.3', '89/2025 art.15 n.2', '89/2025 art.17 n.1 al.1'],
     source: 'implementation',
   },
+  {
+    id: 'J18',
+    ruleSets: F3CP_2025,
+    question:
+      'Art. 11.º n.º 5 has the cards dealt face down; art. 17.º n.º 1 2) and 3) void a round when banker cards, or more than one player card, are "inadvertently exposed during the deal". Is a card dealt face up such an exposure?',
+    reading:
+      'Yes: a card dealt face up is exposed during the deal, whatever the intent. A banker card dealt face up, or two player cards (face up or otherwise exposed), void the round; one player card lets it go on (art. 17.º n.º 4 1)). The face-up deal is also F3CP.DEAL.FACE_UP.',
+    alternative:
+      'Only a card exposed by accident after being dealt face down counts; a face-up deal is only a breach of art. 11.º n.º 5 and the round is settled.',
+    articles: [
+      '89/2025 art.11 n.5',
+      '89/2025 art.17 n.1 al.2',
+      '89/2025 art.17 n.1 al.3',
+      '89/2025 art.17 n.4',
+    ],
+    source: 'implementation',
+  },
+  {
+    id: 'J19',
+    ruleSets: F3CP_2025,
+    question:
+      'A breach that art. 17.º answers by voiding the round (a deal out of order, a wrong count, a card dealt face up) happened, and the table voided the round as the law requires. Is the breach still a finding?',
+    reading:
+      'Yes, for the record but not as an alert: the finding is raised at low severity and marked handled, so a compliance officer sees dealer errors without working them as mishandled rounds. How the void itself was carried out (bets returned, Progressive bets carried over) is judged separately and at full severity.',
+    alternative: 'A correctly handled breach raises nothing; only its mishandling is a finding.',
+    articles: ['89/2025 art.11 n.1', '89/2025 art.11 n.2', '89/2025 art.11 n.5', '89/2025 art.17 n.1'],
+    source: 'implementation',
+  },
 ];
 
 const byId = new Map(INTERPRETATIONS.map((i) => [i.id, i]));

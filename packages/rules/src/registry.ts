@@ -6,15 +6,32 @@ import { F3CP_2025, F3CP_2025A, type F3cpRuleSet } from './f3cp/rule-set.ts';
  */
 export type Game = 'f3cp' | 'craps' | 'thirteen-cards' | 'mahjong';
 
-export interface RuleSetEntry {
+/** What every rule set's engine data says of itself. */
+export interface GameRules {
   readonly id: string;
   readonly game: Game;
+  readonly title: string;
+}
+
+/** The engine data of each game's rule sets; a game not built yet has only the common part. */
+export interface RulesByGame {
+  f3cp: F3cpRuleSet;
+  craps: GameRules;
+  'thirteen-cards': GameRules;
+  mahjong: GameRules;
+}
+
+export interface RuleSetEntry<G extends Game = Game> {
+  readonly id: string;
+  readonly game: G;
   readonly diplomas: readonly string[];
   /** first and last Macau local date (YYYY-MM-DD) the rules govern; `to` null = still in force */
   readonly from: string;
   readonly to: string | null;
-  /** the engine, or null while this rule set is not implemented */
-  readonly rules: F3cpRuleSet | null;
+  /** 'not-implemented' until the rule set's issue lands: the registry says so as data, not as message text */
+  readonly status: 'implemented' | 'not-implemented';
+  /** the engine's data, or null while this rule set is not implemented */
+  readonly rules: RulesByGame[G] | null;
   readonly spec: string;
 }
 
@@ -25,6 +42,7 @@ export const RULE_SETS: readonly RuleSetEntry[] = [
     diplomas: ['78/2008'],
     from: '2008-08-12',
     to: '2008-12-15',
+    status: 'not-implemented',
     rules: null,
     spec: 'f3cp-2008.md',
   },
@@ -34,6 +52,7 @@ export const RULE_SETS: readonly RuleSetEntry[] = [
     diplomas: ['78/2008', '97/2008'],
     from: '2008-12-16',
     to: '2025-11-10',
+    status: 'not-implemented',
     rules: null,
     spec: 'f3cp-2008.md',
   },
@@ -43,6 +62,7 @@ export const RULE_SETS: readonly RuleSetEntry[] = [
     diplomas: ['89/2025'],
     from: '2025-11-11',
     to: '2025-11-17',
+    status: 'implemented',
     rules: F3CP_2025,
     spec: 'f3cp-2025.md',
   },
@@ -52,6 +72,7 @@ export const RULE_SETS: readonly RuleSetEntry[] = [
     diplomas: ['89/2025', '94/2025'],
     from: '2025-11-18',
     to: null,
+    status: 'implemented',
     rules: F3CP_2025A,
     spec: 'f3cp-2025.md',
   },
@@ -61,6 +82,7 @@ export const RULE_SETS: readonly RuleSetEntry[] = [
     diplomas: ['53/2010'],
     from: '2010-03-09',
     to: null,
+    status: 'not-implemented',
     rules: null,
     spec: 'craps-2010.md',
   },
@@ -70,6 +92,7 @@ export const RULE_SETS: readonly RuleSetEntry[] = [
     diplomas: ['Portaria 51/89/M'],
     from: '1989-03-20',
     to: null,
+    status: 'not-implemented',
     rules: null,
     spec: 'thirteen-cards-1989.md',
   },
@@ -79,22 +102,23 @@ export const RULE_SETS: readonly RuleSetEntry[] = [
     diplomas: ['Portaria 52/89/M'],
     from: '1989-03-20',
     to: null,
+    status: 'not-implemented',
     rules: null,
     spec: 'thirteen-cards-1989.md',
   },
 ];
 
-export type RuleSetLookup =
+export type RuleSetLookup<G extends Game = Game> =
   | {
       readonly status: 'implemented';
       readonly localDate: string;
-      readonly entry: RuleSetEntry;
-      readonly rules: F3cpRuleSet;
+      readonly entry: RuleSetEntry<G>;
+      readonly rules: RulesByGame[G];
     }
   | {
       readonly status: 'not-implemented';
       readonly localDate: string;
-      readonly entry: RuleSetEntry;
+      readonly entry: RuleSetEntry<G>;
       readonly reason: string;
     }
   | { readonly status: 'no-rules'; readonly localDate: string; readonly reason: string };
@@ -113,7 +137,11 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 const byDay = new Map<string, RuleSetLookup>();
 
 /** The rule set governing a round of `game` on a Macau local date, or an instant (UTC ms). */
-export function ruleSetFor(game: Game, when: string | number): RuleSetLookup {
+export function ruleSetFor<G extends Game>(game: G, when: string | number): RuleSetLookup<G> {
+  return lookupCached(game, when) as RuleSetLookup<G>;
+}
+
+function lookupCached(game: Game, when: string | number): RuleSetLookup {
   if (typeof when === 'number' && Number.isFinite(when)) {
     // the replay asks once per round: remember the answer per game and Macau day
     const key = `${game}:${Math.floor((when + MACAU_OFFSET_MS) / DAY_MS)}`;
@@ -131,7 +159,7 @@ function lookup(game: Game, localDate: string): RuleSetLookup {
   );
   if (!entry)
     return { status: 'no-rules', localDate, reason: `no ${game} rules in the registry govern ${localDate}` };
-  if (!entry.rules) {
+  if (entry.status === 'not-implemented' || !entry.rules) {
     return {
       status: 'not-implemented',
       localDate,
@@ -139,7 +167,7 @@ function lookup(game: Game, localDate: string): RuleSetLookup {
       reason: `rule set ${entry.id} (${entry.diplomas.join(' + ')}) governs ${localDate} but is not implemented yet`,
     };
   }
-  return { status: 'implemented', localDate, entry, rules: entry.rules };
+  return { status: 'implemented', localDate, entry, rules: entry.rules } as RuleSetLookup;
 }
 
 export function ruleSetById(id: string): RuleSetEntry {
@@ -148,8 +176,11 @@ export function ruleSetById(id: string): RuleSetEntry {
   return entry;
 }
 
+/** The engine data of an implemented Fortune 3 Card Poker rule set. */
 export function f3cpRules(id: string): F3cpRuleSet {
   const entry = ruleSetById(id);
-  if (!entry.rules) throw new Error(`rule set ${id} is not implemented yet`);
-  return entry.rules;
+  if (entry.game !== 'f3cp') throw new Error(`rule set ${id} is a ${entry.game} rule set, not a f3cp one`);
+  if (entry.status === 'not-implemented' || !entry.rules)
+    throw new Error(`rule set ${id} (${entry.diplomas.join(' + ')}) is not implemented yet`);
+  return entry.rules as F3cpRuleSet;
 }

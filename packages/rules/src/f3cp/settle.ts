@@ -446,19 +446,20 @@ function isSortedBySeat(seats: readonly F3cpSeatFacts[]): boolean {
   return true;
 }
 
-// Interpretation ids as bits, so a settlement's id list is an OR of masks and one cached, frozen array per mask.
-const ID_BIT = new Map(INTERPRETATIONS.map((i, bit) => [i.id, bit]));
-const listMask = new WeakMap<readonly string[], number>();
-const idsByMask = new Map<number, readonly string[]>();
+// Interpretation ids as bits of a bigint (the register grows with every game, past any fixed width), so a
+// settlement's id list is an OR of masks and one cached, frozen array per mask.
+const ID_BIT = new Map(INTERPRETATIONS.map((i, bit) => [i.id, BigInt(bit)]));
+const listMask = new WeakMap<readonly string[], bigint>();
+const idsByMask = new Map<bigint, readonly string[]>();
 
-function maskOf(list: readonly string[]): number {
+function maskOf(list: readonly string[]): bigint {
   let mask = listMask.get(list);
   if (mask === undefined) {
-    mask = 0;
+    mask = 0n;
     for (const id of list) {
       const bit = ID_BIT.get(id);
       if (bit === undefined) throw new Error(`interpretation ${id} is not in the register`);
-      mask |= 1 << bit;
+      mask |= 1n << bit;
     }
     if (Object.isFrozen(list)) listMask.set(list, mask);
   }
@@ -471,7 +472,8 @@ function interpretationsOf(rules: F3cpRuleSet, lines: readonly SettlementLine[])
   for (const l of lines) if (l.interpretations.length > 0) mask |= maskOf(l.interpretations);
   let ids = idsByMask.get(mask);
   if (!ids) {
-    ids = Object.freeze(INTERPRETATIONS.filter((_, bit) => mask & (1 << bit)).map((i) => i.id));
+    const m = mask;
+    ids = Object.freeze(INTERPRETATIONS.filter((_, bit) => (m >> BigInt(bit)) & 1n).map((i) => i.id));
     idsByMask.set(mask, ids);
   }
   return ids;

@@ -10,3 +10,4 @@ export * from './interpretations.ts';
 export * from './citations/index.ts';
 export * from './fraction.ts';
 export * from './f3cp/math.ts';
+export * from './traceability/index.ts';

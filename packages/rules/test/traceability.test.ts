@@ -14,6 +14,8 @@ import {
   citationProblems,
   TRACEABILITY,
   traceabilityMarkdown,
+  traceabilityMatrix,
+  traceabilityText,
   traceRowFor,
   type CitationUse,
 } from '../src/traceability/index.ts';
@@ -301,6 +303,29 @@ describe('traceability matrix', () => {
         'a test cites 53/2010 art.6 al.1, which the traceability matrix lists as not-implemented',
       ],
     );
+  });
+
+  it('filters by diploma and status for table-audit cite --matrix, and names what it does not know', () => {
+    const only = traceabilityMatrix({ diploma: '53/2010', status: 'no-code-needed' });
+    assert.deepEqual(
+      only.map((d) => d.id),
+      ['53/2010'],
+    );
+    assert.ok(only[0]!.rows.length > 0 && only[0]!.rows.every((r) => r.status === 'no-code-needed'));
+    assert.ok(
+      traceabilityMatrix({ status: 'implemented' }).every((d) =>
+        d.rows.every((r) => r.status === 'implemented'),
+      ),
+    );
+    assert.throws(
+      () => traceabilityMatrix({ diploma: '53/2011' }),
+      /no seed diploma "53\/2011"; known: 89\/2025, /,
+    );
+    assert.throws(
+      () => traceabilityMatrix({ status: 'done' }),
+      /no status "done"; known: implemented, no-code-needed/,
+    );
+    assert.match(traceabilityText(only), /53\/2010 art\.7 n\.2 +no-code-needed/);
   });
 
   it('docs/traceability.md is the generated matrix (regenerate: node --import ./packages/cli/bin/register-ts.mjs scripts/generate-traceability.ts)', () => {

@@ -10,3 +10,4 @@ export * from './findings.ts';
 export * from './game.ts';
 export * from './games.ts';
 export * from './f3cp/index.ts';
+export * from './traceability/index.ts';

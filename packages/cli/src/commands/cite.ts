@@ -1,11 +1,13 @@
 import { parseArgs } from 'node:util';
-import { allProvisions, textDiscrepancies } from '@table-audit/rules';
+import { allProvisions, textDiscrepancies, traceabilityMatrix, traceabilityText } from '@table-audit/rules';
 import { json, out, UsageError, type Command } from './command.ts';
 
 const usage = `Usage: table-audit cite KEY [--json]     e.g. table-audit cite "89/2025 art.13 al.4"
        table-audit cite --list | --discrepancies
+       table-audit cite --matrix [--diploma D] [--status implemented|no-code-needed|not-implemented] [--json]
 
-Prints the official Portuguese and Chinese text of a cited provision.`;
+Prints the official Portuguese and Chinese text of a cited provision; --matrix prints the traceability
+matrix: every provision of every seed diploma with its code and tests, or why it needs none, or its rule set.`;
 
 export const citeCommand: Command = {
   name: 'cite',
@@ -15,8 +17,27 @@ export const citeCommand: Command = {
     const { values, positionals } = parseArgs({
       args,
       allowPositionals: true,
-      options: { json: { type: 'boolean' }, list: { type: 'boolean' }, discrepancies: { type: 'boolean' } },
+      options: {
+        json: { type: 'boolean' },
+        list: { type: 'boolean' },
+        discrepancies: { type: 'boolean' },
+        matrix: { type: 'boolean' },
+        diploma: { type: 'string' },
+        status: { type: 'string' },
+      },
     });
+    if (values.matrix) {
+      let matrix;
+      try {
+        matrix = traceabilityMatrix({ diploma: values.diploma, status: values.status });
+      } catch (e) {
+        throw new UsageError((e as Error).message);
+      }
+      out(values.json ? json(matrix) : traceabilityText(matrix));
+      return 0;
+    }
+    if (values.diploma !== undefined || values.status !== undefined)
+      throw new UsageError('--diploma and --status go with --matrix');
     if (values.list) {
       for (const p of allProvisions()) out(p.key);
       return 0;

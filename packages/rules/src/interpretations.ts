@@ -240,6 +240,28 @@ export const INTERPRETATIONS: readonly Interpretation[] = [
     articles: ['89/2025 art.11 n.1', '89/2025 art.11 n.2', '89/2025 art.11 n.5', '89/2025 art.17 n.1'],
     source: 'implementation',
   },
+  {
+    id: 'J20',
+    ruleSets: F3CP_2025,
+    question:
+      'Art. 15.º n.º 2: with no Progressive bet, PT says the banker "não revela" (does not reveal) the community cards; ZH says the banker "無需亮出" (need not reveal them), which forbids nothing. Is revealing them a breach?',
+    reading:
+      'PT: revealing them is a breach (F3CP.JACKPOT.COMMUNITY_REVEALED_WITHOUT_BETS, medium), since two cards shown in a round with no Progressive bet serve no purpose of the game and inform the table.',
+    alternative: 'ZH: the banker may reveal them or not; no finding.',
+    articles: ['89/2025 art.15 n.2'],
+    source: 'implementation',
+  },
+  {
+    id: 'J21',
+    ruleSets: F3CP_2025,
+    question:
+      'Art. 18.º n.º 2: PT forbids a seated player to leave "o seu lugar na mesa" (their place at the table) during a round; ZH says the gaming table (博彩桌). Is moving to another seat of the same table leaving?',
+    reading:
+      'PT: leaving the seat is enough; the seat sensor reports it (SeatVacated) and F3CP.CONDUCT.LEFT_SEAT is raised between the first card and the settlement of that seat.',
+    alternative: 'ZH: only leaving the table counts; a change of seat at the same table is no breach.',
+    articles: ['89/2025 art.18 n.2'],
+    source: 'implementation',
+  },
 ];
 
 const byId = new Map(INTERPRETATIONS.map((i) => [i.id, i]));

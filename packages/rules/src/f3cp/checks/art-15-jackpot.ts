@@ -37,6 +37,7 @@ export const communityWithoutBets = defineCheck(
   'community cards revealed with no Progressive bet',
   'medium',
   [cite(D, 15, { numero: 2 })],
+  ['J20'],
 );
 
 export const communityRevealedEarly = defineCheck(

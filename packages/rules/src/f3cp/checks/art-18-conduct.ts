@@ -34,6 +34,7 @@ export const conductLeftSeat = defineCheck(
   'seated player left the seat during a round',
   'medium',
   [cite(D, 18, { numero: 2 })],
+  ['J21'],
 );
 
 export const conductCardReveal = defineCheck(

@@ -6,7 +6,14 @@
  * schemas/scripts/generate-types.ts writes the result to src/generated.ts; a test checks that regenerating gives
  * the committed file.
  */
-import { fullNameOf, HEADER_FULL_NAME, isJsonObject, selfContained, type Json, type NamedSchema } from './avro.ts';
+import {
+  fullNameOf,
+  HEADER_FULL_NAME,
+  isJsonObject,
+  selfContained,
+  type Json,
+  type NamedSchema,
+} from './avro.ts';
 
 const NUMBERS = new Set(['int', 'long', 'float', 'double']);
 
@@ -37,7 +44,8 @@ export function topLevelRecords(definitions: ReadonlyMap<string, NamedSchema>): 
   for (const [fullName, schema] of [...definitions].sort(([a], [b]) => (a < b ? -1 : 1))) {
     const namespace = namespaceOf(fullName);
     const list = byNamespace.get(namespace);
-    if (!list) throw new Error(`${fullName}: the namespaces are ${Object.keys(NAMESPACE_RECORDS).join(', ')}`);
+    if (!list)
+      throw new Error(`${fullName}: the namespaces are ${Object.keys(NAMESPACE_RECORDS).join(', ')}`);
     if (namespace === 'ta.audit' ? schema.type === 'record' : isEventRecord(schema)) list.push(fullName);
   }
   return byNamespace;

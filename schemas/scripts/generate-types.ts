@@ -6,16 +6,13 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { format, resolveConfig } from 'prettier';
 import { readSchemaFiles, AVRO_DIR } from '../src/avro.ts';
-import { generateTypeScript, type GenerateTypesOptions } from '../src/codegen.ts';
+import { generateTypeScript } from '../src/codegen.ts';
 
 export const GENERATED_PATH = fileURLToPath(new URL('../src/generated.ts', import.meta.url));
 
 /** The content generated.ts should have for the .avsc files of `dir`. */
-export async function renderGeneratedTypes(
-  dir = AVRO_DIR,
-  options: GenerateTypesOptions = {},
-): Promise<string> {
-  const code = generateTypeScript(readSchemaFiles(dir), options);
+export async function renderGeneratedTypes(dir = AVRO_DIR): Promise<string> {
+  const code = generateTypeScript(readSchemaFiles(dir));
   const config = await resolveConfig(GENERATED_PATH);
   return format(code, { ...config, filepath: GENERATED_PATH });
 }

@@ -4,7 +4,8 @@
  * fingerprints, and avsc types built the one way every codec here uses.
  *
  * Each .avsc file holds one named type, named `<namespace>.<name>.avsc`. A type used by several files (BetType,
- * ShuffleMode, CardTarget, the EventHeader) has its own file and is referenced by its full name.
+ * ShuffleMode, CardTarget, Game, the EventHeader) has its own file and is referenced by its full name. A record or
+ * type that moved namespace keeps its former full name as an Avro alias, so that data written before still reads.
  */
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
@@ -12,7 +13,15 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import avro from 'avsc';
 import { InvalidSchemaError, UnknownEventTypeError } from './errors.ts';
-import { F3CP_EVENT_TYPES, type F3cpEventType } from './events.ts';
+import {
+  AUDIT_RECORD_TYPES,
+  F3CP_EVENT_TYPES,
+  FORMER_FULL_NAMES,
+  RECORD_FULL_NAMES,
+  type AuditRecordType,
+  type ContractRecordType,
+  type F3cpEventType,
+} from './events.ts';
 
 export type Json = null | boolean | number | string | Json[] | JsonObject;
 export interface JsonObject {
@@ -23,21 +32,37 @@ export interface JsonObject {
 export type NamedSchema = JsonObject & { type: string; name: string };
 
 export const AVRO_DIR = fileURLToPath(new URL('../avro/', import.meta.url));
-export const EVENT_NAMESPACE = 'ta.f3cp';
+/** ta.common: the envelope and the table events every game shares; ta.<game>: a game's own; ta.audit: what the pipeline writes. */
+export const NAMESPACES = { common: 'ta.common', f3cp: 'ta.f3cp', audit: 'ta.audit' } as const;
 export const HEADER_FULL_NAME = 'ta.common.EventHeader';
 
 const PRIMITIVES = new Set(['null', 'boolean', 'int', 'long', 'float', 'double', 'bytes', 'string']);
 const NAMED_KINDS = new Set(['record', 'error', 'enum', 'fixed']);
 
-export const eventFullName = (type: F3cpEventType): string => `${EVENT_NAMESPACE}.${type}`;
+/** The Avro full name of a record of the contract (e.g. ta.common.TableOpened, ta.f3cp.BetPlaced). */
+export const recordFullName = (type: ContractRecordType): string => RECORD_FULL_NAMES[type];
+export const eventFullName: (type: F3cpEventType) => string = recordFullName;
 
-const EVENT_TYPES_BY_FULL_NAME = new Map<string, F3cpEventType>(
-  F3CP_EVENT_TYPES.map((t) => [eventFullName(t), t]),
+const EVENT_TYPES_BY_FULL_NAME = new Map<string, F3cpEventType>([
+  ...F3CP_EVENT_TYPES.map((t) => [recordFullName(t), t] as const),
+  // data written before a record moved namespace (ta.f3cp.TableOpened → ta.common.TableOpened) is still that event
+  ...Object.entries(FORMER_FULL_NAMES).map(([former, t]) => [former, t] as const),
+]);
+const AUDIT_TYPES_BY_FULL_NAME = new Map<string, AuditRecordType>(
+  AUDIT_RECORD_TYPES.map((t) => [recordFullName(t), t]),
 );
 
-/** The event type of a record full name, or undefined when the record is not an F3CP event. */
+/** The event type of a record full name, current or former, or undefined when the record is not an event. */
 export const eventTypeOf = (fullName: string): F3cpEventType | undefined =>
   EVENT_TYPES_BY_FULL_NAME.get(fullName);
+
+/** The audit record type of a full name (ta.audit.*), or undefined. */
+export const auditRecordTypeOf = (fullName: string): AuditRecordType | undefined =>
+  AUDIT_TYPES_BY_FULL_NAME.get(fullName);
+
+/** The record type of a full name, current or former: an event or an audit record; undefined for anything else. */
+export const recordTypeOf = (fullName: string): ContractRecordType | undefined =>
+  eventTypeOf(fullName) ?? auditRecordTypeOf(fullName);
 
 export function isJsonObject(value: unknown): value is JsonObject {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -142,22 +167,28 @@ export function schemaDefinitions(): ReadonlyMap<string, NamedSchema> {
   return currentDefinitions;
 }
 
-/** The current, self-contained schema of an event type: what is registered and what encodes it. */
-export function eventSchema(
-  type: F3cpEventType,
+/** The current, self-contained schema of a record of the contract: what is registered and what encodes it. */
+export function recordSchema(
+  type: ContractRecordType,
   definitions: ReadonlyMap<string, NamedSchema> = schemaDefinitions(),
 ): NamedSchema {
-  const definition = definitions.get(eventFullName(type));
-  if (!definition) throw new UnknownEventTypeError(type, ` (no ${eventFullName(type)}.avsc in schemas/avro)`);
+  const fullName = RECORD_FULL_NAMES[type] as string | undefined;
+  const definition = fullName === undefined ? undefined : definitions.get(fullName);
+  if (!definition)
+    throw new UnknownEventTypeError(type, fullName ? ` (no ${fullName}.avsc in schemas/avro)` : '');
   return selfContained(definition, definitions);
 }
+export const eventSchema: (
+  type: F3cpEventType,
+  definitions?: ReadonlyMap<string, NamedSchema>,
+) => NamedSchema = recordSchema;
 
 /** The union of every event record, in F3CP_EVENT_TYPES order: the schema of an events file. */
 export function eventUnionSchema(
   definitions: ReadonlyMap<string, NamedSchema> = schemaDefinitions(),
 ): Json[] {
   return selfContained(
-    F3CP_EVENT_TYPES.map((type) => eventFullName(type)),
+    F3CP_EVENT_TYPES.map((type) => recordFullName(type)),
     definitions,
   );
 }

@@ -1,11 +1,12 @@
 /**
- * TypeScript types generated from the .avsc files, with compile-time assertions that they and the hand-written
- * types of events.ts are mutually assignable: when a schema and events.ts disagree, `pnpm typecheck` fails on the
- * line of the event type concerned. schemas/scripts/generate-types.ts writes the result to src/generated.ts; a
- * test checks that regenerating gives the committed file.
+ * The one source of the contract's TypeScript types: generated from the .avsc files. Every named type becomes an
+ * interface (record) or a string-literal union (enum); each namespace's top-level records are listed by name
+ * (CommonRecords, F3cpRecords, AuditRecords), with their full names and former full names (Avro aliases) as
+ * constants. events.ts adds only what cannot be generated (the discriminated unions, the ordered type lists).
+ * schemas/scripts/generate-types.ts writes the result to src/generated.ts; a test checks that regenerating gives
+ * the committed file.
  */
 import {
-  eventFullName,
   fullNameOf,
   HEADER_FULL_NAME,
   isJsonObject,
@@ -13,37 +14,54 @@ import {
   type Json,
   type NamedSchema,
 } from './avro.ts';
-import { F3CP_EVENT_TYPES } from './events.ts';
-
-export interface GenerateTypesOptions {
-  /** how the generated file imports events.ts */
-  eventsModule?: string;
-}
 
 const NUMBERS = new Set(['int', 'long', 'float', 'double']);
 
 const shortName = (fullName: string): string => fullName.slice(fullName.lastIndexOf('.') + 1);
+const namespaceOf = (fullName: string): string => fullName.slice(0, Math.max(0, fullName.lastIndexOf('.')));
 const comment = (doc: Json | undefined, indent = ''): string =>
   typeof doc === 'string' ? `${indent}/** ${doc.replaceAll('*/', '*\\/')} */\n` : '';
 
-/** The event records of a set of definitions: records of ta.f3cp whose first field is the EventHeader. */
-export function eventRecordNames(definitions: ReadonlyMap<string, NamedSchema>): string[] {
-  const known = F3CP_EVENT_TYPES.map(eventFullName).filter((name) => definitions.has(name));
-  const others = [...definitions.keys()]
-    .filter((name) => !known.includes(name) && name.startsWith('ta.f3cp.'))
-    .filter((name) => {
-      const fields = definitions.get(name)!['fields'];
-      const first = Array.isArray(fields) ? fields[0] : undefined;
-      return isJsonObject(first) && first['name'] === 'header';
-    })
-    .sort();
-  return [...known, ...others];
+/** The namespaces of the contract and the name of the interface that lists each one's top-level records. */
+export const NAMESPACE_RECORDS = {
+  'ta.common': 'CommonRecords',
+  'ta.f3cp': 'F3cpRecords',
+  'ta.audit': 'AuditRecords',
+} as const;
+
+const isEventRecord = (schema: NamedSchema): boolean => {
+  const fields = schema['fields'];
+  const first = Array.isArray(fields) ? fields[0] : undefined;
+  return schema.type === 'record' && isJsonObject(first) && first['name'] === 'header';
+};
+
+/**
+ * The top-level records of a set of definitions, by namespace, sorted by name: in ta.common and ta.f3cp the
+ * events (records whose first field is the header), in ta.audit every record.
+ */
+export function topLevelRecords(definitions: ReadonlyMap<string, NamedSchema>): Map<string, string[]> {
+  const byNamespace = new Map<string, string[]>(Object.keys(NAMESPACE_RECORDS).map((ns) => [ns, []]));
+  for (const [fullName, schema] of [...definitions].sort(([a], [b]) => (a < b ? -1 : 1))) {
+    const namespace = namespaceOf(fullName);
+    const list = byNamespace.get(namespace);
+    if (!list)
+      throw new Error(`${fullName}: the namespaces are ${Object.keys(NAMESPACE_RECORDS).join(', ')}`);
+    if (namespace === 'ta.audit' ? schema.type === 'record' : isEventRecord(schema)) list.push(fullName);
+  }
+  return byNamespace;
 }
 
-export function generateTypeScript(
-  definitions: ReadonlyMap<string, NamedSchema>,
-  options: GenerateTypesOptions = {},
-): string {
+/** The former full names of a top-level record (its Avro aliases, qualified in its namespace). */
+export function formerFullNames(schema: NamedSchema, fullName: string): string[] {
+  const aliases = schema['aliases'];
+  if (!Array.isArray(aliases)) return [];
+  return aliases.map((alias) => {
+    if (typeof alias !== 'string') throw new Error(`${fullName}: an alias is not a string`);
+    return alias.includes('.') ? alias : `${namespaceOf(fullName)}.${alias}`;
+  });
+}
+
+export function generateTypeScript(definitions: ReadonlyMap<string, NamedSchema>): string {
   const declarations = new Map<string, string>(); // full name → declaration, in order of first use
   const shortNames = new Map<string, string>();
 
@@ -100,40 +118,45 @@ export function generateTypeScript(
     return typeExpression(kind ?? null, namespace); // a primitive with attributes, e.g. a logical type
   };
 
-  const events = eventRecordNames(definitions);
-  for (const fullName of [HEADER_FULL_NAME, ...events]) {
+  const records = topLevelRecords(definitions);
+  for (const fullName of [HEADER_FULL_NAME, ...[...records.values()].flat()]) {
     const definition = definitions.get(fullName);
     if (definition) declare(selfContained(definition, definitions), '');
   }
-  const eventsModule = options.eventsModule ?? './events.ts';
-  const eventNames = events.map(shortName);
+  const lists: string[] = [];
+  const fullNames: string[] = [];
+  const formerNames: string[] = [];
+  for (const [namespace, names] of records) {
+    const interfaceName = NAMESPACE_RECORDS[namespace as keyof typeof NAMESPACE_RECORDS];
+    const what = namespace === 'ta.audit' ? 'records' : 'event records';
+    lists.push(
+      `/** The top-level ${what} of ${namespace}, by name. */`,
+      `export interface ${interfaceName} {`,
+      ...names.map((name) => `  ${shortName(name)}: ${shortName(name)};`),
+      `}`,
+      ``,
+    );
+    for (const name of names) {
+      fullNames.push(`  ${shortName(name)}: '${name}',`);
+      for (const former of formerFullNames(definitions.get(name)!, name))
+        formerNames.push(`  '${former}': '${shortName(name)}',`);
+    }
+  }
   return [
     `// Generated from schemas/avro/*.avsc by schemas/scripts/generate-types.ts. Do not edit: change the .avsc`,
-    `// files (and events.ts), then run \`pnpm --filter @table-audit/schemas generate-types\`.`,
-    `import type * as events from '${eventsModule}';`,
+    `// files, then run \`pnpm --filter @table-audit/schemas generate-types\`.`,
     ``,
     ...declarations.values(),
-    `/** Every event record of schemas/avro, by name. */`,
-    `export interface AvroEvents {`,
-    ...eventNames.map((name) => `  ${name}: ${name};`),
-    `}`,
+    ...lists,
+    `/** The Avro full name of every top-level record. */`,
+    `export const RECORD_FULL_NAMES = {`,
+    ...fullNames,
+    `} as const;`,
     ``,
-    `// The schemas and events.ts must describe the same data: each line below fails to compile when the event's`,
-    `// Avro record and its TypeScript type are not assignable to each other both ways (a field renamed, missing`,
-    `// or added, a nullability or type changed, an enum symbol missing on one side), or when an event type`,
-    `// exists on one side only.`,
-    `type Agree<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;`,
-    `type Agreement = {`,
-    `  readonly [K in events.F3cpEventType | keyof AvroEvents]: K extends events.F3cpEventType`,
-    `    ? K extends keyof AvroEvents`,
-    `      ? Agree<AvroEvents[K], events.F3cpEvents[K]>`,
-    `      : 'no .avsc record for this event type'`,
-    `    : 'no event type in events.ts for this record';`,
-    `};`,
-    `const _headerAgrees: Agree<EventHeader, events.EventHeader> = true;`,
-    `const _agreement: Agreement = {`,
-    ...eventNames.map((name) => `  ${name}: true,`),
-    `};`,
+    `/** Full names records had before (their Avro aliases): data written under them reads as the record named. */`,
+    `export const FORMER_FULL_NAMES = {`,
+    ...formerNames,
+    `} as const;`,
     ``,
   ].join('\n');
 }

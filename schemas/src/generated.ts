@@ -1,6 +1,5 @@
 // Generated from schemas/avro/*.avsc by schemas/scripts/generate-types.ts. Do not edit: change the .avsc
-// files (and events.ts), then run `pnpm --filter @table-audit/schemas generate-types`.
-import type * as events from './events.ts';
+// files, then run `pnpm --filter @table-audit/schemas generate-types`.
 
 /** Common to every event: identity, time, source and place. Conventions of every ta.* schema: amounts are avos (1/100 MOP) as long, never floats; times are UTC milliseconds since the Unix epoch (long, logicalType timestamp-millis); a card is two characters, rank 2-9, T, J, Q, K, A then suit c, d, h, s (e.g. "Th"); seats are numbered from 1, the seat immediately left of the banker, counting to the right. */
 export interface EventHeader {
@@ -24,20 +23,218 @@ export interface EventHeader {
   tableId: string;
   /** The round the event belongs to; null for an event outside any round. */
   roundId: string | null;
+  /** The staff member whose act the event records: the dealer for dealing, decision and settlement events, the pit supervisor, the person who shuffles; null when a device acts alone or the source does not know. */
+  staffId: string | null;
 }
 
 /** What kind of source emitted the event. */
 export type SourceKind = 'TABLE_CONTROLLER' | 'SHUFFLER' | 'SEAT_SENSOR' | 'SURVEILLANCE';
 
+/** The table stops dealing from the shuffler and deals from the shoe. */
+export interface DealingSwitchedToShoe {
+  /** Identity, time, source and place of the event (common to every event). */
+  header: EventHeader;
+  /** Why the table switched to the shoe. */
+  reason: string;
+}
+
+/** A table corrects an event it emitted with a mistake (a mis-keyed amount, seat or card) without rewriting history: the corrected event stays stored as it was; readers apply the correction over it. */
+export interface EventCorrected {
+  /** Identity, time, source and place of the event (common to every event). */
+  header: EventHeader;
+  /** The eventId of the event corrected (same table). */
+  correctedEventId: string;
+  /** The record name of the event corrected (e.g. BetPlaced), so that a reader can check the corrections against its fields. */
+  correctedEventType: string;
+  /** The corrected field values as a JSON object, field name to value as the corrected event's record has them (e.g. {"amount": 50000, "seat": 3}); nested fields by dotted path. The header cannot be corrected. */
+  corrections: string;
+  /** Why the event was wrong, in words. */
+  reason: string;
+  /** The staff id of the person who entered the correction. */
+  correctedBy: string;
+  /** The staff id of the supervisor who authorised the correction; null when none was needed or recorded. */
+  authorisedBy: string | null;
+}
+
+/** Every bet of the round is settled; the round is over. */
+export interface RoundSettled {
+  /** Identity, time, source and place of the event (common to every event). */
+  header: EventHeader;
+}
+
+/** A round starts; the header carries its round id. */
+export interface RoundStarted {
+  /** Identity, time, source and place of the event (common to every event). */
+  header: EventHeader;
+  /** The number of the round at this table, increasing from one round to the next. */
+  roundNumber: number;
+  /** The staff id of the dealer (croupier) who deals the round; null when the table did not say. */
+  dealerId: string | null;
+  /** The shuffle the round is dealt from (the shuffleId of its ShuffleCompleted); null when the table does not name its shuffles. */
+  shuffleId: string | null;
+}
+
+/** The round is invalid under art. 17.º: every bet is returned, or carried over for Progressive bets. */
+export interface RoundVoided {
+  /** Identity, time, source and place of the event (common to every event). */
+  header: EventHeader;
+  /** Why the round is void: DEALING_RULES_BROKEN (n.º 1 1)), BANKER_CARD_EXPOSED (n.º 1 2)), PLAYER_CARDS_EXPOSED (n.º 1 3)), SHUFFLER_MALFUNCTION (n.º 2), or OTHER. */
+  reason: VoidReason;
+  /** What the table entered about the void; null if nothing. */
+  note: string | null;
+  /** The staff id of the pit supervisor who authorised the void; null when not recorded (itself worth a finding). */
+  authorisedBy: string | null;
+}
+
+/** Why a round is void under art. 17.º. */
+export type VoidReason =
+  'DEALING_RULES_BROKEN' | 'BANKER_CARD_EXPOSED' | 'PLAYER_CARDS_EXPOSED' | 'SHUFFLER_MALFUNCTION' | 'OTHER';
+
+/** A player sits down. */
+export interface SeatOccupied {
+  /** Identity, time, source and place of the event (common to every event). */
+  header: EventHeader;
+  /** The seat number, from 1 (the seat immediately left of the banker) counting to the right. */
+  seat: number;
+  /** The player as identified by the seat sensor or the table. */
+  playerId: string;
+}
+
+/** A player leaves a seat. */
+export interface SeatVacated {
+  /** Identity, time, source and place of the event (common to every event). */
+  header: EventHeader;
+  /** The seat number, from 1 (the seat immediately left of the banker) counting to the right. */
+  seat: number;
+  /** The player as identified by the seat sensor or the table. */
+  playerId: string;
+}
+
+/** A shuffle ends; the rounds that follow are dealt from it. */
+export interface ShuffleCompleted {
+  /** Identity, time, source and place of the event (common to every event). */
+  header: EventHeader;
+  /** How the cards were shuffled. */
+  mode: ShuffleMode;
+  /** The shuffler; null for a manual shuffle. */
+  shufflerId: string | null;
+  /** True when the deck was cut with the cut card (manual shuffle, art. 9.º n.º 2). */
+  cutCardUsed: boolean;
+  /** Who cut (manual shuffle): the banker, or a player at a seat; NONE when there was no cut. */
+  cutBy: CutBy;
+  /** The seat number, from 1 (the seat immediately left of the banker) counting to the right of the player who cut; null unless cutBy is PLAYER. */
+  cutBySeat: number | null;
+  /** The shuffle, as named by the table; the rounds dealt from it give the same id on RoundStarted. Null when the table does not name its shuffles. */
+  shuffleId: string | null;
+  /** The staff member who shuffled by hand; null for an automatic shuffle or when not known. */
+  shuffledBy: string | null;
+  /** Who cut: the staff id of the banker when cutBy is BANKER, the player id when it is PLAYER; null when there was no cut or it is not known. */
+  cutById: string | null;
+}
+
+/** MANUAL: shuffled by hand and dealt from the shoe; AUTOMATIC: by a shuffler that also deals. */
+export type ShuffleMode = 'MANUAL' | 'AUTOMATIC';
+
+/** Who cut the deck. */
+export type CutBy = 'BANKER' | 'PLAYER' | 'NONE';
+
+/** A shuffle starts. */
+export interface ShuffleStarted {
+  /** Identity, time, source and place of the event (common to every event). */
+  header: EventHeader;
+  /** How the cards are shuffled. */
+  mode: ShuffleMode;
+  /** The shuffler; null for a manual shuffle. */
+  shufflerId: string | null;
+  /** The shuffle, as named by the table; the rounds dealt from it give the same id on RoundStarted. Null when the table does not name its shuffles. */
+  shuffleId: string | null;
+}
+
+/** The shuffler fails. */
+export interface ShufflerMalfunction {
+  /** Identity, time, source and place of the event (common to every event). */
+  header: EventHeader;
+  /** The shuffler that failed. */
+  shufflerId: string;
+  /** True when it failed while cards were being dealt (art. 17.º n.º 2). */
+  duringDeal: boolean;
+  /** What went wrong, as reported by the shuffler or the table. */
+  description: string;
+}
+
+/** A shuffler is swapped for another. */
+export interface ShufflerReplaced {
+  /** Identity, time, source and place of the event (common to every event). */
+  header: EventHeader;
+  /** The shuffler taken out. */
+  oldShufflerId: string;
+  /** The shuffler put in. */
+  newShufflerId: string;
+}
+
+/** Surveillance sees something that may be prohibited conduct. */
+export interface SurveillanceObservation {
+  /** Identity, time, source and place of the event (common to every event). */
+  header: EventHeader;
+  /** What was observed. */
+  kind: ObservationKind;
+  /** The seat number, from 1 (the seat immediately left of the banker) counting to the right concerned; null when no seat is. */
+  seat: number | null;
+  /** The player concerned; null if unknown. */
+  playerId: string | null;
+  /** The camera that recorded it; null if none. */
+  camera: string | null;
+  /** The analyst who reported it; null for an automatic detection. */
+  analyst: string | null;
+  /** How sure the observer is, 0 to 100. */
+  confidence: number;
+  /** What was observed, in words. */
+  description: string;
+  /** The DICJ inspector or surveillance supervisor who reviewed the observation; null while nobody has. */
+  inspectorId: string | null;
+  /** The recordings that show what was observed; empty when none is referenced. */
+  evidence: EvidenceClip[];
+}
+
+/** What surveillance observed. */
+export type ObservationKind =
+  | 'RECORDING_DEVICE'
+  | 'NOTES'
+  | 'PREDICTION_OR_STRATEGY'
+  | 'CARD_SHOWN_TO_THIRD_PARTY'
+  | 'SIGNALLING'
+  | 'NON_SEATED_HANDLING'
+  | 'OTHER';
+
+/** A recording that shows what was observed. */
+export interface EvidenceClip {
+  /** The camera that recorded the clip. */
+  camera: string;
+  /** The id of the clip in the surveillance recording system. */
+  clipId: string;
+  /** When the clip starts, UTC milliseconds since the Unix epoch. */
+  clipStart: number;
+  /** When the clip ends, UTC milliseconds since the Unix epoch. */
+  clipEnd: number;
+}
+
+/** The table closes; no round follows until the next TableOpened. */
+export interface TableClosed {
+  /** Identity, time, source and place of the event (common to every event). */
+  header: EventHeader;
+  /** Why the table closed, as entered at the table; null if none given. */
+  reason: string | null;
+}
+
 /** The table opens for play, with the settings every later round of this session is judged by. */
 export interface TableOpened {
   /** Identity, time, source and place of the event (common to every event). */
   header: EventHeader;
-  /** The game: F3CP = Fortune 3 Card Poker. */
+  /** The game: F3CP = Fortune 3 Card Poker; UNKNOWN = a game this schema version does not know yet. */
   game: Game;
   /** Number of player seats, 5 to 7 (art. 5.º n.º 2). */
   seats: number;
-  /** The limits of each bet type offered at the table. */
+  /** The limits of each bet type offered at the table (Fortune 3 Card Poker bet types). */
   betLimits: BetLimit[];
   /** How the cards are shuffled and dealt at this table. */
   shuffleMode: ShuffleMode;
@@ -45,10 +242,12 @@ export interface TableOpened {
   jackpot: JackpotSettings | null;
   /** The rounding policy of the table. */
   rounding: RoundingPolicy;
+  /** The ISO 4217 code of the currency the table plays in; every amount of the table's events is a whole number of its minor unit (for MOP, avos: 1/100 MOP). */
+  currency: string;
 }
 
-/** The game played at the table. */
-export type Game = 'F3CP';
+/** The game played at the table. UNKNOWN is what a reader reads for a game added to the schema after its own version (its default): such a table is not audited by rules it does not know. */
+export type Game = 'F3CP' | 'UNKNOWN';
 
 /** The table minimum and maximum of one bet type. */
 export interface BetLimit {
@@ -62,9 +261,6 @@ export interface BetLimit {
 
 /** A bet of Fortune 3 Card Poker. */
 export type BetType = 'ANTE' | 'PLAY' | 'PAIR_PLUS' | 'SIX_CARD_BONUS' | 'PROGRESSIVE';
-
-/** MANUAL: shuffled by hand and dealt from the shoe; AUTOMATIC: by a shuffler that also deals. */
-export type ShuffleMode = 'MANUAL' | 'AUTOMATIC';
 
 /** The Progressive Jackpot of the table. */
 export interface JackpotSettings {
@@ -101,79 +297,18 @@ export interface RoundingPolicy {
 /** Which way a fractional payout is rounded to the unit. */
 export type RoundingMode = 'DOWN' | 'HALF_UP' | 'UP';
 
-/** The table closes; no round follows until the next TableOpened. */
-export interface TableClosed {
+/** A losing stake is taken by the house. */
+export interface BetCollected {
   /** Identity, time, source and place of the event (common to every event). */
   header: EventHeader;
-  /** Why the table closed, as entered at the table; null if none given. */
-  reason: string | null;
-}
-
-/** A shuffle starts. */
-export interface ShuffleStarted {
-  /** Identity, time, source and place of the event (common to every event). */
-  header: EventHeader;
-  /** How the cards are shuffled. */
-  mode: ShuffleMode;
-  /** The shuffler; null for a manual shuffle. */
-  shufflerId: string | null;
-}
-
-/** A shuffle ends; the rounds that follow are dealt from it. */
-export interface ShuffleCompleted {
-  /** Identity, time, source and place of the event (common to every event). */
-  header: EventHeader;
-  /** How the cards were shuffled. */
-  mode: ShuffleMode;
-  /** The shuffler; null for a manual shuffle. */
-  shufflerId: string | null;
-  /** True when the deck was cut with the cut card (manual shuffle, art. 9.º n.º 2). */
-  cutCardUsed: boolean;
-  /** Who cut (manual shuffle): the banker, or a player at a seat; NONE when there was no cut. */
-  cutBy: CutBy;
-  /** The seat number, from 1 (the seat immediately left of the banker) counting to the right of the player who cut; null unless cutBy is PLAYER. */
-  cutBySeat: number | null;
-}
-
-/** Who cut the deck. */
-export type CutBy = 'BANKER' | 'PLAYER' | 'NONE';
-
-/** The shuffler fails. */
-export interface ShufflerMalfunction {
-  /** Identity, time, source and place of the event (common to every event). */
-  header: EventHeader;
-  /** The shuffler that failed. */
-  shufflerId: string;
-  /** True when it failed while cards were being dealt (art. 17.º n.º 2). */
-  duringDeal: boolean;
-  /** What went wrong, as reported by the shuffler or the table. */
-  description: string;
-}
-
-/** A shuffler is swapped for another. */
-export interface ShufflerReplaced {
-  /** Identity, time, source and place of the event (common to every event). */
-  header: EventHeader;
-  /** The shuffler taken out. */
-  oldShufflerId: string;
-  /** The shuffler put in. */
-  newShufflerId: string;
-}
-
-/** The table stops dealing from the shuffler and deals from the shoe. */
-export interface DealingSwitchedToShoe {
-  /** Identity, time, source and place of the event (common to every event). */
-  header: EventHeader;
-  /** Why the table switched to the shoe. */
-  reason: string;
-}
-
-/** A round starts; the header carries its round id. */
-export interface RoundStarted {
-  /** Identity, time, source and place of the event (common to every event). */
-  header: EventHeader;
-  /** The number of the round at this table, increasing from one round to the next. */
-  roundNumber: number;
+  /** The seat number, from 1 (the seat immediately left of the banker) counting to the right of the hand. */
+  seat: number;
+  /** Which bet is collected. */
+  betType: BetType;
+  /** The stake collected, in avos (1/100 MOP, 100 avos = 1 pataca), a whole number, never a float. */
+  amount: number;
+  /** The id of the bet collected (the betId of its BetPlaced); null when the table does not give bet ids. */
+  betId: string | null;
 }
 
 /** A stake is placed on a hand. */
@@ -190,6 +325,24 @@ export interface BetPlaced {
   playerId: string | null;
   /** True for a Progressive bet carried over from a voided round (art. 17.º n.º 3). */
   carriedOver: boolean;
+  /** The id of this bet, unique within the round, given by the table; every event that settles the bet carries it. Null when the table does not give bet ids. */
+  betId: string | null;
+}
+
+/** A stake is returned to the player (a push, or a bet of a voided round). */
+export interface BetReturned {
+  /** Identity, time, source and place of the event (common to every event). */
+  header: EventHeader;
+  /** The seat number, from 1 (the seat immediately left of the banker) counting to the right of the hand. */
+  seat: number;
+  /** Which bet is returned. */
+  betType: BetType;
+  /** The stake returned, in avos (1/100 MOP, 100 avos = 1 pataca), a whole number, never a float. */
+  amount: number;
+  /** Why it was returned; null if none given. */
+  reason: string | null;
+  /** The id of the bet returned (the betId of its BetPlaced); null when the table does not give bet ids. */
+  betId: string | null;
 }
 
 /** A stake is taken back before the first card. */
@@ -206,6 +359,8 @@ export interface BetWithdrawn {
   playerId: string | null;
   /** Why the bet was withdrawn; null if none given. */
   reason: string | null;
+  /** The id of the bet withdrawn (the betId of its BetPlaced); null when the table does not give bet ids. */
+  betId: string | null;
 }
 
 /** A card is dealt. */
@@ -241,19 +396,6 @@ export interface CardExposed {
   duringDeal: boolean;
 }
 
-/** A hand with an Ante plays (places the Play bet) or folds. */
-export interface PlayDecision {
-  /** Identity, time, source and place of the event (common to every event). */
-  header: EventHeader;
-  /** The seat number, from 1 (the seat immediately left of the banker) counting to the right of the hand. */
-  seat: number;
-  /** PLAY places the Play bet; FOLD gives up the hand. */
-  decision: PlayChoice;
-}
-
-/** Play or fold. */
-export type PlayChoice = 'PLAY' | 'FOLD';
-
 /** The community cards are turned over (only when some hand bet the Progressive Jackpot). */
 export interface CommunityCardsRevealed {
   /** Identity, time, source and place of the event (common to every event). */
@@ -261,6 +403,44 @@ export interface CommunityCardsRevealed {
   /** The community cards, each a card as two characters: rank 2-9, T, J, Q, K or A, then suit c, d, h or s (e.g. "Th" = ten of hearts, "As" = ace of spades). */
   cards: string[];
 }
+
+/** A Progressive Jackpot award is paid. */
+export interface JackpotPaid {
+  /** Identity, time, source and place of the event (common to every event). */
+  header: EventHeader;
+  /** The seat number, from 1 (the seat immediately left of the banker) counting to the right of the winning hand. */
+  seat: number;
+  /** The qualifying hand. */
+  hand: JackpotHand;
+  /** The award, in avos (1/100 MOP, 100 avos = 1 pataca), a whole number, never a float. */
+  amount: number;
+  /** The pool before this payment, in avos (1/100 MOP, 100 avos = 1 pataca), a whole number, never a float. */
+  poolBefore: number;
+  /** The pool after this payment, in avos (1/100 MOP, 100 avos = 1 pataca), a whole number, never a float. */
+  poolAfter: number;
+  /** The 1-based order of this payment among the round's jackpot payments. */
+  paymentOrder: number;
+  /** The id of the Progressive bet that won (the betId of its BetPlaced); null when the table does not give bet ids. */
+  betId: string | null;
+}
+
+/** A hand that qualifies for the Progressive Jackpot (art. 16.º n.º 3). */
+export type JackpotHand = 'ROYAL_FLUSH' | 'STRAIGHT_FLUSH' | 'FOUR_OF_A_KIND' | 'FULL_HOUSE' | 'FLUSH';
+
+/** The Progressive Jackpot pool moves. */
+export interface JackpotPoolChanged {
+  /** Identity, time, source and place of the event (common to every event). */
+  header: EventHeader;
+  /** The pool before the change, in avos (1/100 MOP, 100 avos = 1 pataca), a whole number, never a float. */
+  poolBefore: number;
+  /** The pool after the change, in avos (1/100 MOP, 100 avos = 1 pataca), a whole number, never a float. */
+  poolAfter: number;
+  /** CONTRIBUTION from Progressive stakes, PAYMENT of an award, RESET to the reset amount, or a manual ADJUSTMENT. */
+  reason: JackpotPoolChangeReason;
+}
+
+/** Why the pool moved. */
+export type JackpotPoolChangeReason = 'CONTRIBUTION' | 'PAYMENT' | 'RESET' | 'ADJUSTMENT';
 
 /** The table declares the hands and the result of every seat against the banker. */
 export interface OutcomeDeclared {
@@ -286,10 +466,27 @@ export interface SeatOutcome {
   hand: ThreeCardHand;
   /** The result against the banker; NONE for a hand that folded or had no Ante. */
   result: SeatResult;
+  /** The declared best five-card hand of the seat's three cards and the banker's three, for a Six Card Bonus bet; null when the seat has none. */
+  sixCardHand: FiveCardHand | null;
+  /** The declared best five-card hand of the seat's three cards and the two community cards, for a Progressive Jackpot bet; null when the seat has none. */
+  progressiveHand: FiveCardHand | null;
 }
 
 /** The result of a hand against the banker. */
 export type SeatResult = 'WIN' | 'LOSE' | 'TIE' | 'NONE';
+
+/** The class of the best five-card hand among six or seven cards (art. 7.º n.º 2 and 3: Six Card Bonus, Progressive Jackpot). */
+export type FiveCardHand =
+  | 'HIGH_CARD'
+  | 'PAIR'
+  | 'TWO_PAIR'
+  | 'THREE_OF_A_KIND'
+  | 'STRAIGHT'
+  | 'FLUSH'
+  | 'FULL_HOUSE'
+  | 'FOUR_OF_A_KIND'
+  | 'STRAIGHT_FLUSH'
+  | 'ROYAL_FLUSH';
 
 /** A winning bet is paid. */
 export interface PayoutMade {
@@ -301,209 +498,279 @@ export interface PayoutMade {
   betType: PayoutType;
   /** The winnings, not counting the stake returned with them, in avos (1/100 MOP, 100 avos = 1 pataca), a whole number, never a float. */
   amount: number;
+  /** The id of the bet paid (the betId of its BetPlaced; for ANTE_BONUS, of the Ante); null when the table does not give bet ids. */
+  betId: string | null;
 }
 
 /** What can be paid: the bets, plus the Ante bonus (paid on the Ante). */
 export type PayoutType = 'ANTE' | 'PLAY' | 'PAIR_PLUS' | 'SIX_CARD_BONUS' | 'PROGRESSIVE' | 'ANTE_BONUS';
 
-/** A losing stake is taken by the house. */
-export interface BetCollected {
+/** A hand with an Ante plays (places the Play bet) or folds. */
+export interface PlayDecision {
   /** Identity, time, source and place of the event (common to every event). */
   header: EventHeader;
   /** The seat number, from 1 (the seat immediately left of the banker) counting to the right of the hand. */
   seat: number;
-  /** Which bet is collected. */
-  betType: BetType;
-  /** The stake collected, in avos (1/100 MOP, 100 avos = 1 pataca), a whole number, never a float. */
-  amount: number;
+  /** PLAY places the Play bet; FOLD gives up the hand. */
+  decision: PlayChoice;
 }
 
-/** A stake is returned to the player (a push, or a bet of a voided round). */
-export interface BetReturned {
-  /** Identity, time, source and place of the event (common to every event). */
-  header: EventHeader;
-  /** The seat number, from 1 (the seat immediately left of the banker) counting to the right of the hand. */
+/** Play or fold. */
+export type PlayChoice = 'PLAY' | 'FOLD';
+
+/** The pipeline found something in a round (or across rounds) that differs from the rules in force: what, where, by which check, under which law and interpretations, on which evidence. Its id is deterministic, so a replay run twice raises it once. */
+export interface FindingRaised {
+  /** Deterministic id: a hash of the round (or table), the check id, the rule set, the interpretation ids and what distinguishes several findings of one check in one round. */
+  findingId: string;
+  /** The check that found it (e.g. PAYOUT.AMOUNT). */
+  checkId: string;
+  /** The title of the check. */
+  title: string;
+  /** How serious the finding is. */
+  severity: Severity;
+  /** The id of the rule set the round was judged by (e.g. f3cp-2025a). */
+  ruleSet: string;
+  /** The casino the table is in. */
+  casino: string;
+  /** The gaming concessionaire that operates the casino. */
+  concessionaire: string;
+  /** The table. */
+  tableId: string;
+  /** The round; null for a finding across rounds of the table (e.g. collusion). */
+  roundId: string | null;
+  /** The seat number, from 1 (the seat immediately left of the banker) counting to the right of each seat concerned, ascending; empty when none is. */
+  seats: number[];
+  /** The ids of the players concerned, sorted; empty when none is known. */
+  players: string[];
+  /** What was found, in one or two sentences. */
+  summary: string;
+  /** What the rules say should have happened, as JSON text (free-form: an amount, a hand, a list of lines); "null" when nothing is expected. */
+  expected: string;
+  /** What the table declared or did, as JSON text (free-form); "null" when the table declared nothing. */
+  declared: string;
+  /** The provisions the finding rests on, each once. */
+  citations: Citation[];
+  /** The ids of the interpretations of the register the finding depends on (e.g. J5), sorted. */
+  interpretations: string[];
+  /** The eventIds of the events that show what was found, each once. */
+  evidenceEventIds: string[];
+  /** The event time of the latest evidence event, UTC milliseconds since the Unix epoch (deterministic, unlike the clock). */
+  eventTime: number;
+  /** Anything more the check records, as a JSON object in text (free-form); null when nothing. */
+  details: string | null;
+}
+
+/** How serious a finding is. */
+export type Severity = 'critical' | 'high' | 'medium' | 'low';
+
+/** A provision of the law a finding rests on. */
+export interface Citation {
+  /** The citation key (table-audit cite KEY prints the PT and ZH text), e.g. "89/2025 art.15 n.5". */
+  key: string;
+  /** The provision in its Portuguese legal form: diploma, artigo, número, alínea. */
+  reference: string;
+}
+
+/** Ingest refused an input (bytes that do not decode, or an event that decoded but cannot describe anything at a table); it keeps the bytes, where they came from and why, so that nothing received is silently dropped. */
+export interface InputRejected {
+  /** Deterministic id: a hash of where the input came from and its bytes, so a redelivery is kept once. */
+  rejectId: string;
+  /** When ingest received the input, UTC milliseconds since the Unix epoch. */
+  receivedTime: number;
+  /** Where the input came from. */
+  source: InputPosition;
+  /** The same position as one line of text, as the command line prints it (e.g. "file data/run/events.avro block 3 record 17"). */
+  sourceText: string;
+  /** The stable kind of the reject, e.g. TRUNCATED_PAYLOAD, CORRUPT_BLOCK, INVALID_EVENT, EVENT_ID_CONFLICT, UNDECODABLE. */
+  code: string;
+  /** What is wrong, naming the field or byte position, so that whoever fixes the source knows what to fix. */
+  reason: string;
+  /** The bytes as received (a Kafka message value with its frame, or the record or block of a file); null when there were none (a tombstone) or the reader does not expose them. */
+  raw: Buffer | null;
+  /** The event as decoded, as JSON text, when it decoded but was not acceptable; null when it did not decode. */
+  decoded: string | null;
+}
+
+/** Where an input came from, precisely enough to find it again. */
+export interface InputPosition {
+  /** What the input was read from: a Kafka topic, an events file, or a producer in the same process. */
+  kind: InputKind;
+  /** The Kafka topic; null unless kind is KAFKA. */
+  topic: string | null;
+  /** The Kafka partition; null unless kind is KAFKA. */
+  partition: number | null;
+  /** The Kafka offset (a 64-bit number as decimal text); null unless kind is KAFKA. */
+  offset: string | null;
+  /** The path of the events file; null unless kind is FILE. */
+  path: string | null;
+  /** The block of the events file, from 0; null unless kind is FILE. */
+  block: number | null;
+  /** The in-process producer; null unless kind is IN_PROCESS. */
+  producer: string | null;
+  /** The record within the file block (from 0) or the producer's count (from 0); null for a whole damaged block or a Kafka message. */
+  index: number | null;
+}
+
+/** What an input was read from. */
+export type InputKind = 'KAFKA' | 'FILE' | 'IN_PROCESS';
+
+/** What replay derived for one round, for analytics and the API to read instead of folding the round again: its place and time, its rule set, its totals expected and declared, one line per bet, and the findings and interpretations it gave rise to. */
+export interface RoundDerived {
+  /** The round. */
+  roundId: string;
+  /** The table. */
+  tableId: string;
+  /** The casino the table is in. */
+  casino: string;
+  /** The gaming concessionaire that operates the casino. */
+  concessionaire: string;
+  /** The game played. */
+  game: Game;
+  /** The id of the rule set the round was judged by (e.g. f3cp-2025a); null when none governs its date (then status is NOT_DERIVED). */
+  ruleSetId: string | null;
+  /** The round's Macau local date (UTC+8), YYYY-MM-DD: what chooses the rule set. */
+  macauDate: string;
+  /** The event time of the round's RoundStarted, UTC milliseconds since the Unix epoch. */
+  roundStartTime: number;
+  /** The staff id of the dealer of the round; null when the table did not say. */
+  dealerId: string | null;
+  /** SETTLED: derived and compared; VOIDED: the round was voided (statusReason says why); NOT_DERIVED: replay could not derive it (statusReason says why, e.g. no rule set, the round never closed). */
+  status: DerivationStatus;
+  /** The void reason for VOIDED, why the round could not be derived for NOT_DERIVED; null for SETTLED. */
+  statusReason: string | null;
+  /** Every stake of the round, in avos (1/100 MOP, 100 avos = 1 pataca; the minor unit of the table's currency), a whole number, never a float. */
+  totalStakedAvos: number;
+  /** Every winning the rules owe the players (stakes returned not counted), in avos (1/100 MOP, 100 avos = 1 pataca; the minor unit of the table's currency), a whole number, never a float. */
+  expectedPaidAvos: number;
+  /** Every winning the table declared paid (PayoutMade and JackpotPaid), in avos (1/100 MOP, 100 avos = 1 pataca; the minor unit of the table's currency), a whole number, never a float. */
+  declaredPaidAvos: number;
+  /** The house's gain on the round as declared (stakes collected minus winnings paid; negative when the house lost), in avos (1/100 MOP, 100 avos = 1 pataca; the minor unit of the table's currency), a whole number, never a float. */
+  houseResultAvos: number;
+  /** One line per bet (and per Ante bonus), in seat then bet order. */
+  lines: BetLine[];
+  /** The ids of the findings raised on the round. */
+  findingIds: string[];
+  /** The ids of the interpretations of the register the derivation depends on, sorted. */
+  interpretationIds: string[];
+}
+
+/** How a round ended, as far as replay could tell. */
+export type DerivationStatus = 'SETTLED' | 'VOIDED' | 'NOT_DERIVED';
+
+/** One bet: what the rules say and what the table declared. */
+export interface BetLine {
+  /** The seat number, from 1 (the seat immediately left of the banker) counting to the right of the hand the bet is on. */
   seat: number;
-  /** Which bet is returned. */
-  betType: BetType;
-  /** The stake returned, in avos (1/100 MOP, 100 avos = 1 pataca), a whole number, never a float. */
-  amount: number;
-  /** Why it was returned; null if none given. */
-  reason: string | null;
+  /** The bet, as the game names it (for F3CP: ANTE, PLAY, ANTE_BONUS, PAIR_PLUS, SIX_CARD_BONUS, PROGRESSIVE). */
+  betType: string;
+  /** The betId of the BetPlaced; null when the table gives no bet ids. */
+  betId: string | null;
+  /** The stake, in avos (1/100 MOP, 100 avos = 1 pataca; the minor unit of the table's currency), a whole number, never a float. */
+  stakeAvos: number;
+  /** What the rules say happens to the bet. */
+  expectedOutcome: LineOutcome;
+  /** The winnings the rules owe on the bet (0 unless it wins), in avos (1/100 MOP, 100 avos = 1 pataca; the minor unit of the table's currency), a whole number, never a float. */
+  expectedPayoutAvos: number;
+  /** The player's gain (positive) or loss (negative) on the bet under the rules, in avos (1/100 MOP, 100 avos = 1 pataca; the minor unit of the table's currency), a whole number, never a float. */
+  expectedNetAvos: number;
+  /** The winnings the table declared paid on the bet, in avos (1/100 MOP, 100 avos = 1 pataca; the minor unit of the table's currency), a whole number, never a float; null when the table declared nothing for it. */
+  declaredPayoutAvos: number | null;
+  /** The player's gain or loss on the bet as the table settled it, in avos (1/100 MOP, 100 avos = 1 pataca; the minor unit of the table's currency), a whole number, never a float; null when the table declared nothing for it. */
+  declaredNetAvos: number | null;
+  /** Declared net minus expected net (positive: the player got more than the rules give), in avos (1/100 MOP, 100 avos = 1 pataca; the minor unit of the table's currency), a whole number, never a float; null when the table declared nothing for the bet. */
+  differenceAvos: number | null;
 }
 
-/** The Progressive Jackpot pool moves. */
-export interface JackpotPoolChanged {
-  /** Identity, time, source and place of the event (common to every event). */
-  header: EventHeader;
-  /** The pool before the change, in avos (1/100 MOP, 100 avos = 1 pataca), a whole number, never a float. */
-  poolBefore: number;
-  /** The pool after the change, in avos (1/100 MOP, 100 avos = 1 pataca), a whole number, never a float. */
-  poolAfter: number;
-  /** CONTRIBUTION from Progressive stakes, PAYMENT of an award, RESET to the reset amount, or a manual ADJUSTMENT. */
-  reason: JackpotPoolChangeReason;
-}
+/** What happens to a bet. */
+export type LineOutcome = 'WIN' | 'LOSE' | 'PUSH' | 'VOID' | 'CARRIED_OVER';
 
-/** Why the pool moved. */
-export type JackpotPoolChangeReason = 'CONTRIBUTION' | 'PAYMENT' | 'RESET' | 'ADJUSTMENT';
-
-/** A Progressive Jackpot award is paid. */
-export interface JackpotPaid {
-  /** Identity, time, source and place of the event (common to every event). */
-  header: EventHeader;
-  /** The seat number, from 1 (the seat immediately left of the banker) counting to the right of the winning hand. */
-  seat: number;
-  /** The qualifying hand. */
-  hand: JackpotHand;
-  /** The award, in avos (1/100 MOP, 100 avos = 1 pataca), a whole number, never a float. */
-  amount: number;
-  /** The pool before this payment, in avos (1/100 MOP, 100 avos = 1 pataca), a whole number, never a float. */
-  poolBefore: number;
-  /** The pool after this payment, in avos (1/100 MOP, 100 avos = 1 pataca), a whole number, never a float. */
-  poolAfter: number;
-  /** The 1-based order of this payment among the round's jackpot payments. */
-  paymentOrder: number;
-}
-
-/** A hand that qualifies for the Progressive Jackpot (art. 16.º n.º 3). */
-export type JackpotHand = 'ROYAL_FLUSH' | 'STRAIGHT_FLUSH' | 'FOUR_OF_A_KIND' | 'FULL_HOUSE' | 'FLUSH';
-
-/** The round is invalid under art. 17.º: every bet is returned, or carried over for Progressive bets. */
-export interface RoundVoided {
-  /** Identity, time, source and place of the event (common to every event). */
-  header: EventHeader;
-  /** Why the round is void: DEALING_RULES_BROKEN (n.º 1 1)), BANKER_CARD_EXPOSED (n.º 1 2)), PLAYER_CARDS_EXPOSED (n.º 1 3)), SHUFFLER_MALFUNCTION (n.º 2), or OTHER. */
-  reason: VoidReason;
-  /** What the table entered about the void; null if nothing. */
-  note: string | null;
-}
-
-/** Why a round is void under art. 17.º. */
-export type VoidReason =
-  'DEALING_RULES_BROKEN' | 'BANKER_CARD_EXPOSED' | 'PLAYER_CARDS_EXPOSED' | 'SHUFFLER_MALFUNCTION' | 'OTHER';
-
-/** Every bet of the round is settled; the round is over. */
-export interface RoundSettled {
-  /** Identity, time, source and place of the event (common to every event). */
-  header: EventHeader;
-}
-
-/** A player sits down. */
-export interface SeatOccupied {
-  /** Identity, time, source and place of the event (common to every event). */
-  header: EventHeader;
-  /** The seat number, from 1 (the seat immediately left of the banker) counting to the right. */
-  seat: number;
-  /** The player as identified by the seat sensor or the table. */
-  playerId: string;
-}
-
-/** A player leaves a seat. */
-export interface SeatVacated {
-  /** Identity, time, source and place of the event (common to every event). */
-  header: EventHeader;
-  /** The seat number, from 1 (the seat immediately left of the banker) counting to the right. */
-  seat: number;
-  /** The player as identified by the seat sensor or the table. */
-  playerId: string;
-}
-
-/** Surveillance sees something that may be prohibited conduct. */
-export interface SurveillanceObservation {
-  /** Identity, time, source and place of the event (common to every event). */
-  header: EventHeader;
-  /** What was observed. */
-  kind: ObservationKind;
-  /** The seat number, from 1 (the seat immediately left of the banker) counting to the right concerned; null when no seat is. */
-  seat: number | null;
-  /** The player concerned; null if unknown. */
-  playerId: string | null;
-  /** The camera that recorded it; null if none. */
-  camera: string | null;
-  /** The analyst who reported it; null for an automatic detection. */
-  analyst: string | null;
-  /** How sure the observer is, 0 to 100. */
-  confidence: number;
-  /** What was observed, in words. */
-  description: string;
-}
-
-/** What surveillance observed. */
-export type ObservationKind =
-  | 'RECORDING_DEVICE'
-  | 'NOTES'
-  | 'PREDICTION_OR_STRATEGY'
-  | 'CARD_SHOWN_TO_THIRD_PARTY'
-  | 'SIGNALLING'
-  | 'NON_SEATED_HANDLING'
-  | 'OTHER';
-
-/** Every event record of schemas/avro, by name. */
-export interface AvroEvents {
-  TableOpened: TableOpened;
-  TableClosed: TableClosed;
-  ShuffleStarted: ShuffleStarted;
+/** The top-level event records of ta.common, by name. */
+export interface CommonRecords {
+  DealingSwitchedToShoe: DealingSwitchedToShoe;
+  EventCorrected: EventCorrected;
+  RoundSettled: RoundSettled;
+  RoundStarted: RoundStarted;
+  RoundVoided: RoundVoided;
+  SeatOccupied: SeatOccupied;
+  SeatVacated: SeatVacated;
   ShuffleCompleted: ShuffleCompleted;
+  ShuffleStarted: ShuffleStarted;
   ShufflerMalfunction: ShufflerMalfunction;
   ShufflerReplaced: ShufflerReplaced;
-  DealingSwitchedToShoe: DealingSwitchedToShoe;
-  RoundStarted: RoundStarted;
+  SurveillanceObservation: SurveillanceObservation;
+  TableClosed: TableClosed;
+  TableOpened: TableOpened;
+}
+
+/** The top-level event records of ta.f3cp, by name. */
+export interface F3cpRecords {
+  BetCollected: BetCollected;
   BetPlaced: BetPlaced;
+  BetReturned: BetReturned;
   BetWithdrawn: BetWithdrawn;
   CardDealt: CardDealt;
   CardExposed: CardExposed;
-  PlayDecision: PlayDecision;
   CommunityCardsRevealed: CommunityCardsRevealed;
+  JackpotPaid: JackpotPaid;
+  JackpotPoolChanged: JackpotPoolChanged;
   OutcomeDeclared: OutcomeDeclared;
   PayoutMade: PayoutMade;
-  BetCollected: BetCollected;
-  BetReturned: BetReturned;
-  JackpotPoolChanged: JackpotPoolChanged;
-  JackpotPaid: JackpotPaid;
-  RoundVoided: RoundVoided;
-  RoundSettled: RoundSettled;
-  SeatOccupied: SeatOccupied;
-  SeatVacated: SeatVacated;
-  SurveillanceObservation: SurveillanceObservation;
+  PlayDecision: PlayDecision;
 }
 
-// The schemas and events.ts must describe the same data: each line below fails to compile when the event's
-// Avro record and its TypeScript type are not assignable to each other both ways (a field renamed, missing
-// or added, a nullability or type changed, an enum symbol missing on one side), or when an event type
-// exists on one side only.
-type Agree<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
-type Agreement = {
-  readonly [K in events.F3cpEventType | keyof AvroEvents]: K extends events.F3cpEventType
-    ? K extends keyof AvroEvents
-      ? Agree<AvroEvents[K], events.F3cpEvents[K]>
-      : 'no .avsc record for this event type'
-    : 'no event type in events.ts for this record';
-};
-const _headerAgrees: Agree<EventHeader, events.EventHeader> = true;
-const _agreement: Agreement = {
-  TableOpened: true,
-  TableClosed: true,
-  ShuffleStarted: true,
-  ShuffleCompleted: true,
-  ShufflerMalfunction: true,
-  ShufflerReplaced: true,
-  DealingSwitchedToShoe: true,
-  RoundStarted: true,
-  BetPlaced: true,
-  BetWithdrawn: true,
-  CardDealt: true,
-  CardExposed: true,
-  PlayDecision: true,
-  CommunityCardsRevealed: true,
-  OutcomeDeclared: true,
-  PayoutMade: true,
-  BetCollected: true,
-  BetReturned: true,
-  JackpotPoolChanged: true,
-  JackpotPaid: true,
-  RoundVoided: true,
-  RoundSettled: true,
-  SeatOccupied: true,
-  SeatVacated: true,
-  SurveillanceObservation: true,
-};
+/** The top-level records of ta.audit, by name. */
+export interface AuditRecords {
+  FindingRaised: FindingRaised;
+  InputRejected: InputRejected;
+  RoundDerived: RoundDerived;
+}
+
+/** The Avro full name of every top-level record. */
+export const RECORD_FULL_NAMES = {
+  DealingSwitchedToShoe: 'ta.common.DealingSwitchedToShoe',
+  EventCorrected: 'ta.common.EventCorrected',
+  RoundSettled: 'ta.common.RoundSettled',
+  RoundStarted: 'ta.common.RoundStarted',
+  RoundVoided: 'ta.common.RoundVoided',
+  SeatOccupied: 'ta.common.SeatOccupied',
+  SeatVacated: 'ta.common.SeatVacated',
+  ShuffleCompleted: 'ta.common.ShuffleCompleted',
+  ShuffleStarted: 'ta.common.ShuffleStarted',
+  ShufflerMalfunction: 'ta.common.ShufflerMalfunction',
+  ShufflerReplaced: 'ta.common.ShufflerReplaced',
+  SurveillanceObservation: 'ta.common.SurveillanceObservation',
+  TableClosed: 'ta.common.TableClosed',
+  TableOpened: 'ta.common.TableOpened',
+  BetCollected: 'ta.f3cp.BetCollected',
+  BetPlaced: 'ta.f3cp.BetPlaced',
+  BetReturned: 'ta.f3cp.BetReturned',
+  BetWithdrawn: 'ta.f3cp.BetWithdrawn',
+  CardDealt: 'ta.f3cp.CardDealt',
+  CardExposed: 'ta.f3cp.CardExposed',
+  CommunityCardsRevealed: 'ta.f3cp.CommunityCardsRevealed',
+  JackpotPaid: 'ta.f3cp.JackpotPaid',
+  JackpotPoolChanged: 'ta.f3cp.JackpotPoolChanged',
+  OutcomeDeclared: 'ta.f3cp.OutcomeDeclared',
+  PayoutMade: 'ta.f3cp.PayoutMade',
+  PlayDecision: 'ta.f3cp.PlayDecision',
+  FindingRaised: 'ta.audit.FindingRaised',
+  InputRejected: 'ta.audit.InputRejected',
+  RoundDerived: 'ta.audit.RoundDerived',
+} as const;
+
+/** Full names records had before (their Avro aliases): data written under them reads as the record named. */
+export const FORMER_FULL_NAMES = {
+  'ta.f3cp.DealingSwitchedToShoe': 'DealingSwitchedToShoe',
+  'ta.f3cp.RoundSettled': 'RoundSettled',
+  'ta.f3cp.RoundStarted': 'RoundStarted',
+  'ta.f3cp.RoundVoided': 'RoundVoided',
+  'ta.f3cp.SeatOccupied': 'SeatOccupied',
+  'ta.f3cp.SeatVacated': 'SeatVacated',
+  'ta.f3cp.ShuffleCompleted': 'ShuffleCompleted',
+  'ta.f3cp.ShuffleStarted': 'ShuffleStarted',
+  'ta.f3cp.ShufflerMalfunction': 'ShufflerMalfunction',
+  'ta.f3cp.ShufflerReplaced': 'ShufflerReplaced',
+  'ta.f3cp.SurveillanceObservation': 'SurveillanceObservation',
+  'ta.f3cp.TableClosed': 'TableClosed',
+  'ta.f3cp.TableOpened': 'TableOpened',
+} as const;

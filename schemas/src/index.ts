@@ -2,12 +2,16 @@ export * from './events.ts';
 export * from './errors.ts';
 export {
   AVRO_DIR,
-  EVENT_NAMESPACE,
   HEADER_FULL_NAME,
+  NAMESPACES,
+  auditRecordTypeOf,
   createType,
   eventFullName,
   eventSchema,
   eventTypeOf,
+  recordFullName,
+  recordSchema,
+  recordTypeOf,
   eventUnionSchema,
   fullNameOf,
   readSchemaFiles,
@@ -33,11 +37,13 @@ export {
   FRAME_LENGTH,
   MAGIC_BYTE,
   decodeEvent,
+  decodeRecord,
   encodeEvent,
   frame,
   readFrame,
   type DecodeOptions,
   type DecodedEvent,
+  type DecodedRecord,
   type EncodeOptions,
 } from './wire.ts';
 export {

@@ -358,9 +358,13 @@ async function readHeader(path: string, bytes: FileBytes) {
 
 function resolveBranch(writer: avro.Type, readers: ReadonlyMap<string, avro.Type>): Reading {
   const fullName = String(writer.name ?? writer.typeName);
+  // a file written before a record moved namespace names it by its former full name: read it as the current one
   const type = eventTypeOf(fullName);
-  const reader = readers.get(fullName);
-  const names = { writer: `${fullName} of the file's schema`, reader: `this reader's ${fullName}` };
+  const reader = type && readers.get(eventFullName(type));
+  const names = {
+    writer: `${fullName} of the file's schema`,
+    reader: `this reader's ${type ? eventFullName(type) : fullName}`,
+  };
   if (!type || !reader)
     return {
       writer,

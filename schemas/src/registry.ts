@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import type avro from 'avsc';
 import {
   createType,
-  eventSchema,
+  recordSchema,
   fullNameOf,
   isJsonObject,
   parseNamedSchema,
@@ -24,9 +24,13 @@ import {
   UnknownSchemaIdError,
   UnknownSubjectError,
 } from './errors.ts';
-import { F3CP_EVENT_TYPES, type F3cpEventType } from './events.ts';
+import { AUDIT_RECORD_TYPES, F3CP_EVENT_TYPES, type ContractRecordType } from './events.ts';
 
-/** What the codecs need of a schema registry. Subjects are record full names (e.g. "ta.f3cp.BetPlaced"). */
+/**
+ * What the codecs need of a schema registry. Subjects are record full names (e.g. "ta.f3cp.BetPlaced",
+ * "ta.common.TableOpened"); a record that moved namespace starts a new subject and its old one stays, so that ids
+ * already issued keep decoding.
+ */
 export interface SchemaRegistry {
   /** Registers a self-contained schema under its full name; the same schema again gives the same id. */
   register(schema: string | JsonObject): Promise<number>;
@@ -136,13 +140,20 @@ export class FileSchemaRegistry implements SchemaRegistry {
     const known = earlierIds.find((id) => this.entriesById.get(id)!.fingerprint === fingerprint);
     if (known !== undefined) return known;
     if (this.readOnly) throw new ReadOnlyRegistryError(this.path, fullName);
-    for (const id of earlierIds) {
+    // A record that moved namespace names its former full names as aliases: it must read their data too, since
+    // events written under the old subject are read with the new one.
+    const aliases = Array.isArray(parsed['aliases'])
+      ? parsed['aliases'].filter((a): a is string => typeof a === 'string' && a.includes('.'))
+      : [];
+    const predecessors = [...earlierIds, ...aliases.flatMap((alias) => this.idsByName.get(alias) ?? [])];
+    for (const id of predecessors) {
+      const earlier = this.entriesById.get(id)!;
       try {
         type.createResolver(this.typesById.get(id)!);
       } catch (error) {
         throw new IncompatibleSchemaError(
-          fullName,
-          this.entriesById.get(id)!.version,
+          earlier.fullName === fullName ? fullName : `${fullName} (alias of ${earlier.fullName})`,
+          earlier.version,
           (error as Error).message,
         );
       }
@@ -245,12 +256,16 @@ export class FileSchemaRegistry implements SchemaRegistry {
   }
 }
 
-/** Registers the current schema of every event type (in F3CP_EVENT_TYPES order); returns the ids by type. */
+/**
+ * Registers the current schema of every record of the contract: the events (in F3CP_EVENT_TYPES order), then the
+ * audit records (AUDIT_RECORD_TYPES order); returns the ids by type.
+ */
 export async function registerEventSchemas(
   registry: SchemaRegistry,
   definitions = schemaDefinitions(),
-): Promise<Record<F3cpEventType, number>> {
-  const ids = {} as Record<F3cpEventType, number>;
-  for (const type of F3CP_EVENT_TYPES) ids[type] = await registry.register(eventSchema(type, definitions));
+): Promise<Record<ContractRecordType, number>> {
+  const ids = {} as Record<ContractRecordType, number>;
+  for (const type of [...F3CP_EVENT_TYPES, ...AUDIT_RECORD_TYPES])
+    ids[type] = await registry.register(recordSchema(type, definitions));
   return ids;
 }

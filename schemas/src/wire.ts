@@ -1,11 +1,12 @@
 /**
  * The Confluent wire format of one event: magic byte 0, the writer's schema id as 4 bytes big-endian, then the
  * Avro binary encoding of the event with that schema. Decoding reads with the writer's schema (by id) resolved to
- * the reader's schema (by default the registry's latest version of the same record), so that data written with
- * any registered version reads as the current one.
+ * the reader's schema (by default the registry's latest version of the record's current full name), so that data
+ * written with any registered version reads as the current one, including data written before the record moved
+ * namespace (ta.f3cp.TableOpened reads as ta.common.TableOpened through its alias).
  */
 import type avro from 'avsc';
-import { eventFullName, eventTypeOf, toPlain, validationProblems } from './avro.ts';
+import { eventTypeOf, recordFullName, recordTypeOf, toPlain, validationProblems } from './avro.ts';
 import {
   CorruptPayloadError,
   InvalidEventError,
@@ -16,7 +17,14 @@ import {
   WrongMagicByteError,
   WrongSchemaError,
 } from './errors.ts';
-import { F3CP_EVENT_TYPES, type F3cpEvent, type F3cpEvents, type F3cpEventType } from './events.ts';
+import {
+  AUDIT_RECORD_TYPES,
+  F3CP_EVENT_TYPES,
+  type AuditRecord,
+  type ContractRecords,
+  type ContractRecordType,
+  type F3cpEvent,
+} from './events.ts';
 import type { SchemaRegistry } from './registry.ts';
 
 export const MAGIC_BYTE = 0;
@@ -29,12 +37,14 @@ export interface EncodeOptions {
 }
 
 export interface DecodeOptions {
-  /** the schema id to read a record with, given its full name; default: the registry's latest for it */
+  /** the schema id to read a record with, given its current full name; default: the registry's latest for it */
   readerIdFor?: (fullName: string) => number | Promise<number>;
 }
 
 /** A decoded event, and the id of the schema it was written with. */
 export type DecodedEvent = F3cpEvent & { writerSchemaId: number };
+/** A decoded event or audit record, and the id of the schema it was written with. */
+export type DecodedRecord = (F3cpEvent | AuditRecord) & { writerSchemaId: number };
 
 /** Splits a Confluent-framed message into its schema id and its Avro payload. */
 export function readFrame(bytes: Uint8Array): { schemaId: number; payload: Buffer } {
@@ -53,21 +63,25 @@ export function frame(schemaId: number, payload: Uint8Array): Buffer {
   return framed;
 }
 
-const isEventType = (type: string): type is F3cpEventType =>
-  (F3CP_EVENT_TYPES as readonly string[]).includes(type);
+const RECORD_TYPES: readonly string[] = [...F3CP_EVENT_TYPES, ...AUDIT_RECORD_TYPES];
+const isRecordType = (type: string): type is ContractRecordType => RECORD_TYPES.includes(type);
 
-/** Encodes one event with the latest registered schema of its record (or `options.schemaId`). */
-export async function encodeEvent<K extends F3cpEventType>(
+/**
+ * Encodes one event (or audit record) with the latest registered schema of its record (or `options.schemaId`,
+ * which may be a version registered under the record's former full name).
+ */
+export async function encodeEvent<K extends ContractRecordType>(
   registry: SchemaRegistry,
   type: K,
-  data: F3cpEvents[K],
+  data: ContractRecords[K],
   options: EncodeOptions = {},
 ): Promise<Buffer> {
-  if (!isEventType(type)) throw new UnknownEventTypeError(String(type));
-  const fullName = eventFullName(type);
+  if (!isRecordType(type)) throw new UnknownEventTypeError(String(type));
+  const fullName = recordFullName(type);
   const schemaId = options.schemaId ?? (await registry.latestIdFor(fullName));
   const writerType = await registry.schemaById(schemaId);
-  if (writerType.name !== fullName) throw new WrongSchemaError(schemaId, String(writerType.name), fullName);
+  if (recordTypeOf(String(writerType.name)) !== type)
+    throw new WrongSchemaError(schemaId, String(writerType.name), fullName);
   let payload: Buffer;
   try {
     payload = writerType.toBuffer(data);
@@ -143,17 +157,19 @@ export function decodeExactly(
   return decoded.value;
 }
 
-/** Decodes one Confluent-framed event. */
-export async function decodeEvent(
+/** Decodes one Confluent-framed event or audit record. */
+export async function decodeRecord(
   registry: SchemaRegistry,
   bytes: Uint8Array,
   options: DecodeOptions = {},
-): Promise<DecodedEvent> {
+): Promise<DecodedRecord> {
   const { schemaId: writerSchemaId, payload } = readFrame(bytes);
   const writer = await registry.schemaById(writerSchemaId);
-  const fullName = String(writer.name);
-  const type = eventTypeOf(fullName);
-  if (!type) throw new UnknownEventTypeError(fullName, ` (schema id ${writerSchemaId} is ${fullName})`);
+  const writerName = String(writer.name);
+  const type = recordTypeOf(writerName);
+  if (!type) throw new UnknownEventTypeError(writerName, ` (schema id ${writerSchemaId} is ${writerName})`);
+  // read as the record's current full name: a writer under a former name (ta.f3cp.TableOpened) resolves to it
+  const fullName = recordFullName(type);
   const readerSchemaId = options.readerIdFor
     ? await options.readerIdFor(fullName)
     : await registry.latestIdFor(fullName);
@@ -162,9 +178,25 @@ export async function decodeEvent(
     reader === writer
       ? undefined
       : resolverFor(reader, writer, {
-          writer: `${fullName} schema id ${writerSchemaId}`,
+          writer: `${writerName} schema id ${writerSchemaId}`,
           reader: `${String(reader.name)} schema id ${readerSchemaId}`,
         });
-  const value = decodeExactly(reader, payload, resolver, { schemaId: writerSchemaId, fullName });
-  return { type, data: toPlain(value), writerSchemaId } as DecodedEvent;
+  const value = decodeExactly(reader, payload, resolver, { schemaId: writerSchemaId, fullName: writerName });
+  return { type, data: toPlain(value), writerSchemaId } as DecodedRecord;
+}
+
+/** Decodes one Confluent-framed event of a table; an audit record is refused (UnknownEventTypeError). */
+export async function decodeEvent(
+  registry: SchemaRegistry,
+  bytes: Uint8Array,
+  options: DecodeOptions = {},
+): Promise<DecodedEvent> {
+  const { schemaId } = readFrame(bytes);
+  const writerName = String((await registry.schemaById(schemaId)).name);
+  if (!eventTypeOf(writerName))
+    throw new UnknownEventTypeError(
+      writerName,
+      ` (schema id ${schemaId} is ${writerName}${recordTypeOf(writerName) ? ', a record the pipeline writes, not a table event' : ''})`,
+    );
+  return (await decodeRecord(registry, bytes, options)) as DecodedEvent;
 }

@@ -12,8 +12,9 @@ import {
   ConfluentSchemaRegistry,
   decodeEvent,
   encodeEvent,
-  eventFullName,
+  recordFullName,
   eventSchema,
+  AUDIT_RECORD_TYPES,
   F3CP_EVENT_TYPES,
   registerEventSchemas,
   RegistryRequestError,
@@ -105,12 +106,13 @@ describe('ConfluentSchemaRegistry against a Confluent-compatible HTTP registry',
   after(() => fake.server.close());
 
   it('registers every event schema under its full name, once, with BACKWARD_TRANSITIVE compatibility', async () => {
-    assert.deepEqual([...fake.subjects.keys()], F3CP_EVENT_TYPES.map(eventFullName));
-    assert.equal(fake.schemas.length, 25);
+    const all = [...F3CP_EVENT_TYPES, ...AUDIT_RECORD_TYPES];
+    assert.deepEqual([...fake.subjects.keys()], all.map(recordFullName));
+    assert.equal(fake.schemas.length, all.length);
     assert.deepEqual(new Set(fake.config.values()), new Set(['BACKWARD_TRANSITIVE']));
-    assert.ok(fake.requests.includes('PUT /config/ta.f3cp.TableOpened'));
+    assert.ok(fake.requests.includes('PUT /config/ta.common.TableOpened'));
     assert.deepEqual(await registerEventSchemas(registry), ids, 'registering again gives the same ids');
-    assert.equal(fake.schemas.length, 25);
+    assert.equal(fake.schemas.length, all.length);
     assert.deepEqual(JSON.parse(fake.schemas[ids['BetPlaced']! - 1]!), eventSchema('BetPlaced'));
   });
 
@@ -136,17 +138,17 @@ describe('ConfluentSchemaRegistry against a Confluent-compatible HTTP registry',
     const v1 = ids['RoundStarted']!;
     const v2Schema = structuredClone(eventSchema('RoundStarted'));
     (v2Schema['fields'] as JsonObject[]).push({
-      name: 'dealerId',
+      name: 'tableLimitNote',
       type: ['null', 'string'],
       default: null,
       doc: 'who deals',
     });
     const v2 = await registry.register(v2Schema);
     assert.notEqual(v2, v1);
-    assert.equal(await registry.latestIdFor('ta.f3cp.RoundStarted'), v2);
+    assert.equal(await registry.latestIdFor('ta.common.RoundStarted'), v2);
     const old = await encodeEvent(registry, 'RoundStarted', EXAMPLES.RoundStarted, { schemaId: v1 });
     const decoded = await decodeEvent(registry, old);
-    assert.deepStrictEqual(decoded.data, { ...EXAMPLES.RoundStarted, dealerId: null });
+    assert.deepStrictEqual(decoded.data, { ...EXAMPLES.RoundStarted, tableLimitNote: null });
     assert.equal(decoded.writerSchemaId, v1);
   });
 
@@ -173,7 +175,7 @@ describe('ConfluentSchemaRegistry against a Confluent-compatible HTTP registry',
   });
 
   it('refuses to register into a subject whose compatibility level is not the one expected', async () => {
-    fake.config.set('ta.f3cp.RoundSettled', 'NONE');
+    fake.config.set('ta.common.RoundSettled', 'NONE');
     await assert.rejects(registry.register(eventSchema('RoundSettled')), (error: unknown) => {
       assert.ok(error instanceof RegistryRequestError);
       assert.match(

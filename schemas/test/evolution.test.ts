@@ -3,32 +3,100 @@ import { copyFile, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import avro from 'avsc';
 import {
+  AUDIT_RECORD_TYPES,
   COMMITTED_REGISTRY_PATH,
   decodeEvent,
+  decodeRecord,
   encodeEvent,
   eventSchema,
+  eventTypeOf,
+  F3CP_EVENT_TYPES,
   FileSchemaRegistry,
   IncompatibleSchemaError,
+  readEventsFile,
+  recordSchema,
+  recordTypeOf,
   SchemaNotResolvableError,
+  toPlain,
+  type ContractRecords,
+  type ContractRecordType,
+  type F3cpEvent,
   type F3cpEvents,
+  type Json,
   type JsonObject,
 } from '../src/index.ts';
-import { EXAMPLES } from './examples.ts';
+import { isJsonObject } from '../src/avro.ts';
+import { AUDIT_EXAMPLES, EXAMPLES, exampleEvents } from './examples.ts';
 
-/** The current schema of RoundStarted with one more field: who deals the round, with a default. */
+const FIXTURES = fileURLToPath(new URL('./fixtures/', import.meta.url));
+const ALL_EXAMPLES: { [K in ContractRecordType]: ContractRecords[K] } = { ...EXAMPLES, ...AUDIT_EXAMPLES };
+
+/**
+ * What a reader schema makes of a value written with a writer schema, worked out from the two schemas alone (not
+ * through avsc's resolver, which is what is under test): a field the writer did not have takes the reader's
+ * default; records, arrays and nullable unions are followed. Both schemas must be self-contained.
+ */
+function readAs(writer: Json, reader: Json, value: unknown): unknown {
+  const named = new Map<string, JsonObject>();
+  const collect = (schema: Json, into: Map<string, JsonObject>): void => {
+    if (Array.isArray(schema)) return schema.forEach((b) => collect(b, into));
+    if (!isJsonObject(schema)) return;
+    if (typeof schema['name'] === 'string' && ['record', 'enum'].includes(String(schema['type']))) {
+      const ns = typeof schema['namespace'] === 'string' ? `${schema['namespace']}.` : '';
+      into.set(schema['name'].includes('.') ? schema['name'] : ns + schema['name'], schema);
+    }
+    if (Array.isArray(schema['fields']))
+      schema['fields'].forEach((f) => isJsonObject(f) && collect(f['type'] ?? null, into));
+    if (schema['items'] !== undefined) collect(schema['items'], into);
+  };
+  const writerNamed = new Map<string, JsonObject>();
+  collect(writer, writerNamed);
+  collect(reader, named);
+  const deref = (schema: Json, names: Map<string, JsonObject>): Json =>
+    typeof schema === 'string' && names.has(schema) ? names.get(schema)! : schema;
+  const go = (w: Json, r: Json, v: unknown): unknown => {
+    w = deref(w, writerNamed);
+    r = deref(r, named);
+    if (v === null) return null;
+    if (Array.isArray(r)) r = r.find((b) => b !== 'null')!;
+    if (Array.isArray(w)) w = w.find((b) => b !== 'null')!;
+    w = deref(w, writerNamed);
+    r = deref(r, named);
+    if (!isJsonObject(r) || !isJsonObject(w)) return v;
+    if (r['type'] === 'array') return (v as unknown[]).map((x) => go(w['items']!, r['items']!, x));
+    if (r['type'] !== 'record') return v;
+    const writerFields = new Map((w['fields'] as JsonObject[]).map((f) => [f['name'], f]));
+    return Object.fromEntries(
+      (r['fields'] as JsonObject[]).map((f) => {
+        const wf = writerFields.get(f['name']);
+        if (!wf) {
+          assert.ok('default' in f, `${String(r['name'])}.${String(f['name'])} is new and has no default`);
+          return [f['name'], f['default']];
+        }
+        return [f['name'], go(wf['type']!, f['type']!, (v as Record<string, unknown>)[String(f['name'])])];
+      }),
+    );
+  };
+  return go(writer, reader, value);
+}
+
+/** The current schema of RoundStarted with one more field: the pit the table is in, with a default. */
 function roundStartedV2(): JsonObject {
   const schema = structuredClone(eventSchema('RoundStarted'));
   (schema['fields'] as JsonObject[]).push({
-    name: 'dealerId',
+    name: 'pitId',
     type: ['null', 'string'],
     default: null,
-    doc: 'The croupier dealing the round; null when the table did not say.',
+    doc: 'The pit the table is in; null when the table did not say.',
   });
   return schema;
 }
 
-type RoundStartedV2 = F3cpEvents['RoundStarted'] & { dealerId: string | null };
+type RoundStartedV2 = F3cpEvents['RoundStarted'] & { pitId: string | null };
 
 describe('schema evolution through the registry ids', () => {
   let dir: string;
@@ -40,16 +108,16 @@ describe('schema evolution through the registry ids', () => {
     dir = await mkdtemp(join(tmpdir(), 'schemas-evolution-'));
     await copyFile(COMMITTED_REGISTRY_PATH, join(dir, 'registry.json'));
     registry = await FileSchemaRegistry.open(join(dir, 'registry.json'));
-    v1 = await registry.latestIdFor('ta.f3cp.RoundStarted');
+    v1 = await registry.latestIdFor('ta.common.RoundStarted');
     v2 = await registry.register(roundStartedV2());
   });
   after(() => rm(dir, { recursive: true, force: true }));
 
   it('makes a record with an added field a new version with a new id, and the latest', async () => {
     assert.notEqual(v2, v1);
-    assert.equal(await registry.latestIdFor('ta.f3cp.RoundStarted'), v2);
+    assert.equal(await registry.latestIdFor('ta.common.RoundStarted'), v2);
     assert.deepEqual(
-      registry.versionsOf('ta.f3cp.RoundStarted').map((e) => [e.id, e.version]),
+      registry.versionsOf('ta.common.RoundStarted').map((e) => [e.id, e.version]),
       [
         [v1, 1],
         [v2, 2],
@@ -62,11 +130,11 @@ describe('schema evolution through the registry ids', () => {
     assert.equal(bytes.readUInt32BE(1), v1);
     const decoded = await decodeEvent(registry, bytes);
     assert.equal(decoded.writerSchemaId, v1);
-    assert.deepStrictEqual(decoded.data, { ...EXAMPLES.RoundStarted, dealerId: null });
+    assert.deepStrictEqual(decoded.data, { ...EXAMPLES.RoundStarted, pitId: null });
   });
 
   it('reads data written with v2 as v1: the new field is skipped', async () => {
-    const written: RoundStartedV2 = { ...EXAMPLES.RoundStarted, dealerId: 'croupier-2231' };
+    const written: RoundStartedV2 = { ...EXAMPLES.RoundStarted, pitId: 'PIT-3' };
     const bytes = await encodeEvent(registry, 'RoundStarted', written); // the latest: v2
     assert.equal(bytes.readUInt32BE(1), v2);
     const asV1 = await decodeEvent(registry, bytes, { readerIdFor: () => v1 });
@@ -80,7 +148,7 @@ describe('schema evolution through the registry ids', () => {
     const schema = structuredClone(eventSchema('SurveillanceObservation'));
     const kind = (schema['fields'] as JsonObject[]).find((f) => f['name'] === 'kind')!['type'] as JsonObject;
     kind['symbols'] = [...(kind['symbols'] as string[]), 'FACE_COVERED'];
-    const old = await registry.latestIdFor('ta.f3cp.SurveillanceObservation');
+    const old = await registry.latestIdFor('ta.common.SurveillanceObservation');
     const added = await registry.register(schema);
     const observation = {
       ...EXAMPLES.SurveillanceObservation,
@@ -100,7 +168,7 @@ describe('schema evolution through the registry ids', () => {
       assert.match(
         error.message,
         new RegExp(
-          `written with ta\\.f3cp\\.SurveillanceObservation schema id ${added} as ta\\.f3cp\\.SurveillanceObservation schema id ${old}`,
+          `written with ta\\.common\\.SurveillanceObservation schema id ${added} as ta\\.common\\.SurveillanceObservation schema id ${old}`,
         ),
       );
       return true;
@@ -122,6 +190,120 @@ describe('schema evolution through the registry ids', () => {
       return true;
     });
     assert.equal(await readFile(join(dir, 'registry.json'), 'utf8'), before);
-    assert.equal(await registry.latestIdFor('ta.f3cp.RoundStarted'), v2);
+    assert.equal(await registry.latestIdFor('ta.common.RoundStarted'), v2);
   });
 });
+
+describe('data written with every registered writer schema, read with the current reader schemas', () => {
+  let registry: FileSchemaRegistry;
+  before(async () => {
+    registry = await FileSchemaRegistry.open(COMMITTED_REGISTRY_PATH, { readOnly: true });
+  });
+
+  it('decodes, from the wire format, a record written with every version of every record ever registered', async () => {
+    let checked = 0;
+    for (const entry of registry.entries()) {
+      const type = recordTypeOf(entry.fullName)!;
+      assert.ok(type, `${entry.fullName} (id ${entry.id}) is no record of the contract any more`);
+      const bytes = await encodeEvent(registry, type, ALL_EXAMPLES[type] as never, { schemaId: entry.id });
+      assert.equal(bytes.readUInt32BE(1), entry.id);
+      const decoded = await decodeRecord(registry, bytes);
+      const writer = JSON.parse(entry.schema) as Json;
+      const written = (await registry.schemaById(entry.id)).fromBuffer(bytes.subarray(5));
+      assert.equal(decoded.type, type);
+      assert.equal(decoded.writerSchemaId, entry.id);
+      assert.deepStrictEqual(
+        decoded.data,
+        readAs(writer, recordSchema(type), toPlain(written)),
+        `${entry.fullName} v${entry.version} (id ${entry.id})`,
+      );
+      checked += 1;
+    }
+    assert.ok(checked >= 54, `only ${checked} writer schemas`);
+  });
+
+  it('reads the ta.f3cp.* records of ids 1-25 as the ta.common.* records they became, new fields at their defaults', async () => {
+    const fixture = JSON.parse(
+      await readFile(join(FIXTURES, 'written-before-namespaces.wire.json'), 'utf8'),
+    ) as Record<string, string>;
+    assert.deepEqual(Object.keys(fixture), F3CP_EVENT_TYPES.slice(0, 25));
+    for (const [type, hex] of Object.entries(fixture)) {
+      const bytes = Buffer.from(hex, 'hex');
+      const id = bytes.readUInt32BE(1);
+      assert.ok(id >= 1 && id <= 25, `${type} was written with id ${id}`);
+      const decoded = await decodeEvent(registry, bytes);
+      assert.equal(decoded.type, type);
+      assert.deepStrictEqual(decoded.data, withNewFieldsAtDefaults(type as keyof F3cpEvents), type);
+    }
+    const moved = await decodeEvent(registry, Buffer.from(fixture['TableOpened']!, 'hex'));
+    assert.ok(moved.type === 'TableOpened');
+    assert.equal(moved.data.currency, 'MOP');
+    assert.equal(moved.data.game, 'F3CP');
+  });
+
+  it('reads an events file written before the namespaces, as the current records', async () => {
+    const items = [];
+    for await (const item of readEventsFile(join(FIXTURES, 'written-before-namespaces.avro')))
+      items.push(item);
+    assert.deepEqual(
+      items.map((i) => ('error' in i ? String(i.error) : i.type)),
+      F3CP_EVENT_TYPES.slice(0, 25),
+    );
+    for (const item of items) {
+      assert.ok(!('error' in item));
+      assert.deepStrictEqual(item.data, withNewFieldsAtDefaults(item.type), item.type);
+    }
+  });
+
+  it('reads an events file written now back equal, every event type included', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'schemas-evolution-ocf-'));
+    try {
+      const { writeEventsFile } = await import('../src/index.ts');
+      await writeEventsFile(join(dir, 'now.avro'), exampleEvents());
+      const items: F3cpEvent[] = [];
+      for await (const item of readEventsFile(join(dir, 'now.avro'))) {
+        assert.ok(!('error' in item), String('error' in item && item.error));
+        items.push({ type: item.type, data: item.data } as F3cpEvent);
+      }
+      assert.deepStrictEqual(items, exampleEvents());
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('reads a table of a game added later as UNKNOWN (the enum default), never as F3CP', async () => {
+    const schema = structuredClone(eventSchema('TableOpened'));
+    const game = JSON.parse(
+      JSON.stringify(schema).replace(
+        '"symbols":["F3CP","UNKNOWN"]',
+        '"symbols":["F3CP","UNKNOWN","CRAPS","THIRTEEN_CARDS","MAHJONG"]',
+      ),
+    ) as JsonObject;
+    const newer = avro.Type.forSchema(game as avro.Schema);
+    const current = avro.Type.forSchema(eventSchema('TableOpened') as avro.Schema);
+    const written = newer.toBuffer({ ...EXAMPLES.TableOpened, game: 'MAHJONG' });
+    const read = current.fromBuffer(written, current.createResolver(newer)) as F3cpEvents['TableOpened'];
+    assert.equal(read.game, 'UNKNOWN');
+    assert.equal(eventTypeOf('ta.f3cp.TableOpened'), 'TableOpened');
+  });
+
+  it('keeps the audit records and the new fields when a current writer writes them', async () => {
+    for (const type of [...F3CP_EVENT_TYPES, ...AUDIT_RECORD_TYPES]) {
+      const decoded = await decodeRecord(
+        registry,
+        await encodeEvent(registry, type, ALL_EXAMPLES[type] as never),
+      );
+      assert.deepStrictEqual(decoded.data, ALL_EXAMPLES[type], type);
+    }
+  });
+});
+
+/** The current example with every field added since ids 1-25 at its default: what data written then reads as. */
+function withNewFieldsAtDefaults<K extends keyof F3cpEvents>(type: K): F3cpEvents[K] {
+  const registry = JSON.parse(readFileSync(COMMITTED_REGISTRY_PATH, 'utf8')) as Record<
+    string,
+    { fullName: string; schema: string }
+  >;
+  const old = Object.values(registry).find((e) => e.fullName === `ta.f3cp.${type}`)!;
+  return readAs(JSON.parse(old.schema) as Json, eventSchema(type), EXAMPLES[type]) as F3cpEvents[K];
+}

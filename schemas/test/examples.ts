@@ -1,9 +1,11 @@
 /**
- * One realistic example of every event type: a Fortune 3 Card Poker table at a Macau casino on the evening of
+ * One realistic example of every event type (and of every record the pipeline writes): a Fortune 3 Card Poker table at a Macau casino on the evening of
  * 2025-11-20 (Macau time), round 42, seat 3 playing. Shared test fixture: other packages import it too.
  */
 import {
   F3CP_EVENT_TYPES,
+  type AuditRecords,
+  type AuditRecordType,
   type EventHeader,
   type F3cpEvent,
   type F3cpEvents,
@@ -28,6 +30,7 @@ export function exampleHeader(overrides: Partial<EventHeader> = {}): EventHeader
     concessionaire: 'CONCESSIONAIRE-03',
     tableId: EXAMPLE_TABLE_ID,
     roundId: EXAMPLE_ROUND_ID,
+    staffId: null,
     ...overrides,
   };
 }
@@ -42,6 +45,12 @@ const at = (seconds: number, sequence: number, overrides: Partial<EventHeader> =
   });
 
 const outsideRound = { roundId: null };
+/** the dealer (croupier) of round 42 and the pit supervisor on duty */
+export const EXAMPLE_DEALER = 'D-2231';
+export const EXAMPLE_SUPERVISOR = 'PS-0457';
+const dealer = { staffId: EXAMPLE_DEALER };
+export const EXAMPLE_SHUFFLE_ID = 'LP-F3CP-07/2025-11-20/S-19';
+export const EXAMPLE_BET_ID = 'LP-F3CP-07/2025-11-20/42/3-ANTE';
 
 export const EXAMPLES: { readonly [K in F3cpEventType]: F3cpEvents[K] } = {
   TableOpened: {
@@ -68,12 +77,14 @@ export const EXAMPLES: { readonly [K in F3cpEventType]: F3cpEvents[K] } = {
       initialPool: 87_654_321,
     },
     rounding: { unitAvos: 100, mode: 'DOWN' },
+    currency: 'MOP',
   },
   TableClosed: { header: at(7200, 19_950, outsideRound), reason: 'end of shift' },
   ShuffleStarted: {
     header: at(-60, 18_190, { ...outsideRound, sourceKind: 'SHUFFLER', sourceDevice: 'shuffler-SN-40912' }),
     mode: 'AUTOMATIC',
     shufflerId: 'SN-40912',
+    shuffleId: EXAMPLE_SHUFFLE_ID,
   },
   ShuffleCompleted: {
     header: at(-20, 18_191, { ...outsideRound, sourceKind: 'SHUFFLER', sourceDevice: 'shuffler-SN-40912' }),
@@ -82,6 +93,9 @@ export const EXAMPLES: { readonly [K in F3cpEventType]: F3cpEvents[K] } = {
     cutCardUsed: false,
     cutBy: 'NONE',
     cutBySeat: null,
+    shuffleId: EXAMPLE_SHUFFLE_ID,
+    shuffledBy: null,
+    cutById: null,
   },
   ShufflerMalfunction: {
     header: at(40, 18_230, { sourceKind: 'SHUFFLER', sourceDevice: 'shuffler-SN-40912' }),
@@ -95,7 +109,12 @@ export const EXAMPLES: { readonly [K in F3cpEventType]: F3cpEvents[K] } = {
     newShufflerId: 'SN-41377',
   },
   DealingSwitchedToShoe: { header: at(90, 18_240, outsideRound), reason: 'shuffler out of service (E17)' },
-  RoundStarted: { header: at(0, 18_204), roundNumber: 42 },
+  RoundStarted: {
+    header: at(0, 18_204, dealer),
+    roundNumber: 42,
+    dealerId: EXAMPLE_DEALER,
+    shuffleId: EXAMPLE_SHUFFLE_ID,
+  },
   BetPlaced: {
     header: at(5, 18_205, { sourceKind: 'TABLE_CONTROLLER' }),
     seat: 3,
@@ -103,6 +122,7 @@ export const EXAMPLES: { readonly [K in F3cpEventType]: F3cpEvents[K] } = {
     amount: 50_000,
     playerId: 'P-88231',
     carriedOver: false,
+    betId: EXAMPLE_BET_ID,
   },
   BetWithdrawn: {
     header: at(7, 18_206),
@@ -111,8 +131,16 @@ export const EXAMPLES: { readonly [K in F3cpEventType]: F3cpEvents[K] } = {
     amount: 20_000,
     playerId: null,
     reason: 'placed after the call, withdrawn before the first card',
+    betId: 'LP-F3CP-07/2025-11-20/42/5-PAIR_PLUS',
   },
-  CardDealt: { header: at(12, 18_210), card: 'Th', target: 'SEAT', seat: 3, faceUp: false, dealOrder: 1 },
+  CardDealt: {
+    header: at(12, 18_210, dealer),
+    card: 'Th',
+    target: 'SEAT',
+    seat: 3,
+    faceUp: false,
+    dealOrder: 1,
+  },
   CardExposed: { header: at(13, 18_211), card: 'Qs', target: 'BANKER', seat: null, duringDeal: true },
   PlayDecision: { header: at(25, 18_214), seat: 3, decision: 'PLAY' },
   CommunityCardsRevealed: { header: at(31, 18_216), cards: ['As', '9d'] },
@@ -121,14 +149,33 @@ export const EXAMPLES: { readonly [K in F3cpEventType]: F3cpEvents[K] } = {
     bankerHand: 'PAIR',
     bankerQualifies: true,
     seats: [
-      { seat: 1, hand: 'HIGH_CARD', result: 'NONE' },
-      { seat: 3, hand: 'STRAIGHT', result: 'WIN' },
-      { seat: 6, hand: 'PAIR', result: 'LOSE' },
+      { seat: 1, hand: 'HIGH_CARD', result: 'NONE', sixCardHand: null, progressiveHand: null },
+      { seat: 3, hand: 'STRAIGHT', result: 'WIN', sixCardHand: 'STRAIGHT', progressiveHand: 'FLUSH' },
+      { seat: 6, hand: 'PAIR', result: 'LOSE', sixCardHand: 'TWO_PAIR', progressiveHand: null },
     ],
   },
-  PayoutMade: { header: at(40, 18_220), seat: 3, betType: 'ANTE_BONUS', amount: 50_000 },
-  BetCollected: { header: at(41, 18_221), seat: 6, betType: 'PLAY', amount: 30_000 },
-  BetReturned: { header: at(42, 18_222), seat: 4, betType: 'ANTE', amount: 30_000, reason: null },
+  PayoutMade: {
+    header: at(40, 18_220, dealer),
+    seat: 3,
+    betType: 'ANTE_BONUS',
+    amount: 50_000,
+    betId: EXAMPLE_BET_ID,
+  },
+  BetCollected: {
+    header: at(41, 18_221, dealer),
+    seat: 6,
+    betType: 'PLAY',
+    amount: 30_000,
+    betId: 'LP-F3CP-07/2025-11-20/42/6-PLAY',
+  },
+  BetReturned: {
+    header: at(42, 18_222, dealer),
+    seat: 4,
+    betType: 'ANTE',
+    amount: 30_000,
+    reason: null,
+    betId: null,
+  },
   JackpotPoolChanged: {
     header: at(6, 18_207, { sourceDevice: 'jackpot-controller-lp-2' }),
     poolBefore: 87_654_321,
@@ -143,11 +190,13 @@ export const EXAMPLES: { readonly [K in F3cpEventType]: F3cpEvents[K] } = {
     poolBefore: 87_655_821,
     poolAfter: 87_155_821,
     paymentOrder: 1,
+    betId: 'LP-F3CP-07/2025-11-20/42/3-PROGRESSIVE',
   },
   RoundVoided: {
     header: at(14, 18_212),
     reason: 'BANKER_CARD_EXPOSED',
     note: 'banker card Qs flipped by the dealer',
+    authorisedBy: EXAMPLE_SUPERVISOR,
   },
   RoundSettled: { header: at(50, 18_225) },
   SeatOccupied: {
@@ -177,6 +226,24 @@ export const EXAMPLES: { readonly [K in F3cpEventType]: F3cpEvents[K] } = {
     analyst: 'analyst-1187',
     confidence: 80,
     description: 'player at seat 6 tilts his cards towards a standing spectator before deciding',
+    inspectorId: null,
+    evidence: [
+      {
+        camera: 'CAM-LP-F3CP-07-B',
+        clipId: 'CLIP-2025-11-20-07B-1733',
+        clipStart: EXAMPLE_TIME + 15_000,
+        clipEnd: EXAMPLE_TIME + 27_000,
+      },
+    ],
+  },
+  EventCorrected: {
+    header: at(47, 18_224, { staffId: EXAMPLE_SUPERVISOR }),
+    correctedEventId: '01JDB6W3C6S2J7Q5T0EX018205',
+    correctedEventType: 'BetPlaced',
+    corrections: '{"amount":60000}',
+    reason: 'Ante keyed as 500 patacas; the chips on the layout were 600',
+    correctedBy: EXAMPLE_DEALER,
+    authorisedBy: EXAMPLE_SUPERVISOR,
   },
 };
 
@@ -201,3 +268,106 @@ export function manyEvents(count: number): F3cpEvent[] {
     return eventOf(example.type, { ...example.data, header } as F3cpEvents[typeof example.type]);
   });
 }
+
+/** One example of every record the pipeline writes (ta.audit), about round 42 of the example table. */
+export const AUDIT_EXAMPLES: { readonly [K in AuditRecordType]: AuditRecords[K] } = {
+  FindingRaised: {
+    findingId: '5d41402abc4b2a76b9719d911017c592',
+    checkId: 'PAYOUT.AMOUNT',
+    title: 'Payout differs from the rules',
+    severity: 'high',
+    ruleSet: 'f3cp-2025a',
+    casino: 'LOTUS-PALACE',
+    concessionaire: 'CONCESSIONAIRE-03',
+    tableId: EXAMPLE_TABLE_ID,
+    roundId: EXAMPLE_ROUND_ID,
+    seats: [3],
+    players: ['P-88231'],
+    summary: 'seat 3 ANTE_BONUS paid 500.00 MOP, the rules give 0 for a straight under f3cp-2025a',
+    expected: '{"amount":0}',
+    declared: '{"amount":50000}',
+    citations: [
+      { key: '89/2025 art.13 n.1 al.2', reference: 'Despacho n.º 89/2025, artigo 13.º, n.º 1, alínea 2)' },
+    ],
+    interpretations: ['J3'],
+    evidenceEventIds: ['01JDB6W3C6S2J7Q5T0EX018220', '01JDB6W3C6S2J7Q5T0EX018217'],
+    eventTime: EXAMPLE_TIME + 40_000,
+    details: null,
+  },
+  InputRejected: {
+    rejectId: '9e107d9d372bb6826bd81d3542a419d6',
+    receivedTime: EXAMPLE_TIME + 41_000,
+    source: {
+      kind: 'KAFKA',
+      topic: 'ta.tables',
+      partition: 3,
+      offset: '1844674407',
+      path: null,
+      block: null,
+      producer: null,
+      index: null,
+    },
+    sourceText: 'kafka ta.tables[3]@1844674407',
+    code: 'TRUNCATED_PAYLOAD',
+    reason: 'ta.f3cp.BetPlaced (schema id 34) needs at least 61 bytes, the payload has 40',
+    raw: Buffer.from('000000002206c0ffee', 'hex'),
+    decoded: null,
+  },
+  RoundDerived: {
+    roundId: EXAMPLE_ROUND_ID,
+    tableId: EXAMPLE_TABLE_ID,
+    casino: 'LOTUS-PALACE',
+    concessionaire: 'CONCESSIONAIRE-03',
+    game: 'F3CP',
+    ruleSetId: 'f3cp-2025a',
+    macauDate: '2025-11-20',
+    roundStartTime: EXAMPLE_TIME,
+    dealerId: EXAMPLE_DEALER,
+    status: 'SETTLED',
+    statusReason: null,
+    totalStakedAvos: 130_000,
+    expectedPaidAvos: 50_000,
+    declaredPaidAvos: 100_000,
+    houseResultAvos: -70_000,
+    lines: [
+      {
+        seat: 3,
+        betType: 'ANTE',
+        betId: EXAMPLE_BET_ID,
+        stakeAvos: 50_000,
+        expectedOutcome: 'WIN',
+        expectedPayoutAvos: 50_000,
+        expectedNetAvos: 50_000,
+        declaredPayoutAvos: 50_000,
+        declaredNetAvos: 50_000,
+        differenceAvos: 0,
+      },
+      {
+        seat: 3,
+        betType: 'ANTE_BONUS',
+        betId: EXAMPLE_BET_ID,
+        stakeAvos: 50_000,
+        expectedOutcome: 'LOSE',
+        expectedPayoutAvos: 0,
+        expectedNetAvos: 0,
+        declaredPayoutAvos: 50_000,
+        declaredNetAvos: 50_000,
+        differenceAvos: 50_000,
+      },
+      {
+        seat: 6,
+        betType: 'PLAY',
+        betId: null,
+        stakeAvos: 30_000,
+        expectedOutcome: 'LOSE',
+        expectedPayoutAvos: 0,
+        expectedNetAvos: -30_000,
+        declaredPayoutAvos: null,
+        declaredNetAvos: null,
+        differenceAvos: null,
+      },
+    ],
+    findingIds: ['5d41402abc4b2a76b9719d911017c592'],
+    interpretationIds: ['J3'],
+  },
+};

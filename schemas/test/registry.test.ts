@@ -1,12 +1,15 @@
 import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { check, resolveConfig } from 'prettier';
 import {
+  AUDIT_RECORD_TYPES,
   COMMITTED_REGISTRY_PATH,
   eventFullName,
+  IncompatibleSchemaError,
   eventSchema,
   F3CP_EVENT_TYPES,
   FileSchemaRegistry,
@@ -42,12 +45,38 @@ describe('the committed registry.json', () => {
     registry = await FileSchemaRegistry.open(COMMITTED_REGISTRY_PATH, { readOnly: true });
   });
 
-  it('keeps the ids it was first written with: 1-25 are version 1 of the events in F3CP_EVENT_TYPES order', () => {
+  it('keeps the ids it was first written with: 1-25 are version 1 of the events, all then in ta.f3cp', () => {
     const first = registry.entries().slice(0, 25);
     assert.deepEqual(
       first.map((e) => [e.id, e.fullName, e.version]),
-      F3CP_EVENT_TYPES.map((type, i) => [i + 1, eventFullName(type), 1]),
+      F3CP_EVENT_TYPES.slice(0, 25).map((type, i) => [i + 1, `ta.f3cp.${type}`, 1]),
     );
+    // the schemas themselves, as first registered (the fingerprints of ids 1-25 of commit 95a901e)
+    assert.equal(
+      createHash('sha256')
+        .update(first.map((e) => e.fingerprint).join(','))
+        .digest('hex'),
+      'e046a092367b683a1d4c5fe18eee15ba7958f950afd89867eecbe1a8a5654410',
+    );
+  });
+
+  it('registers the records that moved to ta.common as new subjects, leaving the old ones in place', async () => {
+    for (const type of F3CP_EVENT_TYPES) {
+      const current = eventFullName(type);
+      const latest = await registry.latestIdFor(current);
+      assert.ok(latest > 25, `${current} has a version after the namespace change`);
+      if (current.startsWith('ta.common.') && type !== 'EventCorrected') {
+        assert.deepEqual(
+          registry.versionsOf(`ta.f3cp.${type}`).map((e) => e.version),
+          [1],
+        );
+        assert.equal(
+          (await registry.schemaById(await registry.latestIdFor(`ta.f3cp.${type}`))).name,
+          `ta.f3cp.${type}`,
+        );
+      }
+    }
+    for (const type of AUDIT_RECORD_TYPES) assert.ok(await registry.latestIdFor(`ta.audit.${type}`));
   });
 
   it('gives an already registered schema its id, whatever its key order and whitespace', async () => {
@@ -66,7 +95,7 @@ describe('the committed registry.json', () => {
         assert.equal(error.code, 'READ_ONLY_REGISTRY');
         assert.match(
           error.message,
-          /ta\.f3cp\.RoundSettled .* is open read-only; register it with .*register-schemas/,
+          /ta\.common\.RoundSettled .* is open read-only; register it with .*register-schemas/,
         );
         return true;
       },
@@ -100,9 +129,10 @@ describe('a file registry', () => {
     const path = join(dir, 'stable', 'registry.json');
     const registry = await FileSchemaRegistry.open(path); // no file yet: starts empty
     const ids = await registerEventSchemas(registry);
+    const count = F3CP_EVENT_TYPES.length + AUDIT_RECORD_TYPES.length;
     assert.deepEqual(
       Object.values(ids),
-      F3CP_EVENT_TYPES.map((_, i) => i + 1),
+      Array.from({ length: count }, (_, i) => i + 1),
     );
     assert.deepEqual(await registerEventSchemas(registry), ids);
     const firstText = await readFile(path, 'utf8');
@@ -110,24 +140,46 @@ describe('a file registry', () => {
     const v2 = await registry.register(
       withDoc(eventSchema('CardDealt'), 'A card is dealt (v2: doc changed).'),
     );
-    assert.equal(v2, 26);
-    assert.equal(await registry.latestIdFor('ta.f3cp.CardDealt'), 26);
+    assert.equal(v2, count + 1);
+    assert.equal(await registry.latestIdFor('ta.f3cp.CardDealt'), count + 1);
     assert.equal(await registry.register(eventSchema('CardDealt')), ids.CardDealt, 'v1 keeps its id');
 
     const reloaded = await FileSchemaRegistry.open(path, { readOnly: true });
     assert.deepEqual(reloaded.entries(), registry.entries());
-    assert.equal(await reloaded.latestIdFor('ta.f3cp.CardDealt'), 26);
+    assert.equal(await reloaded.latestIdFor('ta.f3cp.CardDealt'), count + 1);
     assert.deepEqual(
       reloaded.versionsOf('ta.f3cp.CardDealt').map((e) => [e.id, e.version]),
       [
         [ids.CardDealt, 1],
-        [26, 2],
+        [count + 1, 2],
       ],
     );
     assert.equal((await reloaded.schemaById(ids.BetPlaced)).name, 'ta.f3cp.BetPlaced');
     // Appending never rewrites what was there: the old entries are the same text, in the same place.
     assert.ok(firstText.endsWith('  }\n}\n'));
     assert.ok((await readFile(path, 'utf8')).startsWith(firstText.slice(0, -'\n}\n'.length)));
+  });
+
+  it('checks a record that moved namespace against the versions of its former name (its alias)', async () => {
+    const registry = await FileSchemaRegistry.open(join(dir, 'moved.json'));
+    const old = structuredClone(eventSchema('RoundStarted'));
+    old['namespace'] = 'ta.f3cp';
+    delete old['aliases'];
+    await registry.register(old);
+    assert.ok(await registry.register(eventSchema('RoundStarted'))); // reads the old data: accepted
+    const breaking = structuredClone(eventSchema('SeatVacated'));
+    const former = { ...structuredClone(breaking), namespace: 'ta.f3cp' } as JsonObject;
+    delete former['aliases'];
+    await registry.register(former);
+    (breaking['fields'] as JsonObject[]).push({ name: 'reasonCode', type: 'string', doc: 'no default' });
+    await assert.rejects(registry.register(breaking), (error: unknown) => {
+      assert.ok(error instanceof IncompatibleSchemaError, String(error));
+      assert.match(
+        error.message,
+        /ta\.common\.SeatVacated \(alias of ta\.f3cp\.SeatVacated\) cannot read data written with version 1 .*reasonCode/,
+      );
+      return true;
+    });
   });
 
   it('gives one id to one schema however many registrations run at once', async () => {

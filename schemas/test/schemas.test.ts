@@ -5,6 +5,8 @@ import {
   createType,
   eventFullName,
   eventSchema,
+  recordFullName,
+  recordSchema,
   eventUnionSchema,
   HEADER_FULL_NAME,
   isJsonObject,
@@ -13,7 +15,7 @@ import {
   type Json,
   type JsonObject,
 } from '../src/avro.ts';
-import { F3CP_EVENT_TYPES } from '../src/events.ts';
+import { AUDIT_RECORD_TYPES, F3CP_EVENT_TYPES } from '../src/events.ts';
 import { COMMITTED_REGISTRY_PATH, FileSchemaRegistry } from '../src/registry.ts';
 
 interface FieldVisit {
@@ -48,6 +50,7 @@ function namedTypesOf(schema: Json): JsonObject[] {
   return [...own, ...nested.flatMap(namedTypesOf)];
 }
 
+const ALL_TYPES = [...F3CP_EVENT_TYPES, ...AUDIT_RECORD_TYPES];
 const TIME = { type: 'long', logicalType: 'timestamp-millis' };
 const isTime = (type: Json | undefined): boolean => JSON.stringify(type) === JSON.stringify(TIME);
 const nonNull = (type: Json | undefined): Json | undefined =>
@@ -56,11 +59,11 @@ const nonNull = (type: Json | undefined): Json | undefined =>
 describe('the .avsc files', () => {
   const definitions = schemaDefinitions();
 
-  it('define the EventHeader and exactly one record per event type, each with the header first', () => {
+  it('define the EventHeader and exactly one record per event and audit record type, events with the header first', () => {
     const records = [...definitions.values()]
       .filter((d) => d.type === 'record')
       .map((d) => `${d['namespace']}.${d.name}`);
-    assert.deepEqual(records.sort(), [HEADER_FULL_NAME, ...F3CP_EVENT_TYPES.map(eventFullName)].sort());
+    assert.deepEqual(records.sort(), [HEADER_FULL_NAME, ...ALL_TYPES.map(recordFullName)].sort());
     for (const type of F3CP_EVENT_TYPES) {
       const first = (definitions.get(eventFullName(type))!['fields'] as JsonObject[])[0]!;
       assert.equal(first['name'], 'header', type);
@@ -68,9 +71,47 @@ describe('the .avsc files', () => {
     }
   });
 
+  it('group the records by namespace: the envelope and shared table events, F3CP, what the pipeline writes', () => {
+    const namespaceOf = (type: string): string => recordFullName(type as never).replace(/\.\w+$/, '');
+    const common = [
+      'TableOpened',
+      'TableClosed',
+      'SeatOccupied',
+      'SeatVacated',
+      'ShuffleStarted',
+      'ShuffleCompleted',
+      'ShufflerMalfunction',
+      'ShufflerReplaced',
+      'DealingSwitchedToShoe',
+      'RoundStarted',
+      'RoundSettled',
+      'RoundVoided',
+      'SurveillanceObservation',
+      'EventCorrected',
+    ];
+    for (const type of ALL_TYPES)
+      assert.equal(
+        namespaceOf(type),
+        AUDIT_RECORD_TYPES.includes(type as never)
+          ? 'ta.audit'
+          : common.includes(type)
+            ? 'ta.common'
+            : 'ta.f3cp',
+        type,
+      );
+    // the table events every game shares do not depend on a game's own types, except TableOpened's F3CP settings
+    for (const type of common.filter((t) => t !== 'TableOpened'))
+      assert.doesNotMatch(JSON.stringify(eventSchema(type as never)), /"namespace":"ta\.f3cp"/, type);
+    assert.match(
+      JSON.stringify(eventSchema('TableOpened')),
+      /"namespace":"ta\.f3cp"/,
+      'the check sees F3CP types',
+    );
+  });
+
   it('give every field and named type a doc, and every named type a ta.* namespace', () => {
-    for (const type of F3CP_EVENT_TYPES) {
-      const schema = eventSchema(type);
+    for (const type of ALL_TYPES) {
+      const schema = recordSchema(type);
       for (const { path, field } of fieldsOf(schema))
         assert.ok(typeof field['doc'] === 'string' && field['doc'].length > 8, `${type}.${path} has no doc`);
       for (const named of namedTypesOf(schema))
@@ -79,13 +120,13 @@ describe('the .avsc files', () => {
       avro.Type.forSchema(schema as avro.Schema, { registry });
       const primitives = ['null', 'boolean', 'int', 'long', 'float', 'double', 'bytes', 'string'];
       for (const fullName of Object.keys(registry).filter((name) => !primitives.includes(name)))
-        assert.match(fullName, /^ta\.(common|f3cp)\.[A-Z]\w+$/, `${fullName} in ${type}`);
+        assert.match(fullName, /^ta\.(common|f3cp|audit)\.[A-Z]\w+$/, `${fullName} in ${type}`);
     }
   });
 
   it('make every nullable field ["null", X] with default null, and nothing else nullable', () => {
-    for (const type of F3CP_EVENT_TYPES)
-      for (const { path, field } of fieldsOf(eventSchema(type))) {
+    for (const type of ALL_TYPES)
+      for (const { path, field } of fieldsOf(recordSchema(type))) {
         if (!Array.isArray(field['type'])) continue;
         assert.equal(field['type'].length, 2, `${type}.${path}`);
         assert.equal(
@@ -101,8 +142,8 @@ describe('the .avsc files', () => {
     const header = fieldsOf(eventSchema('RoundStarted'));
     assert.ok(isTime(header.find((f) => f.path === 'header.eventTime')!.field['type']));
     assert.ok(isTime(nonNull(header.find((f) => f.path === 'header.receivedTime')!.field['type'])));
-    for (const type of F3CP_EVENT_TYPES)
-      for (const { path, field } of fieldsOf(eventSchema(type))) {
+    for (const type of ALL_TYPES)
+      for (const { path, field } of fieldsOf(recordSchema(type))) {
         const doc = String(field['doc']);
         const name = String(field['name']);
         if (nonNull(field['type']) === 'long' && !['sequence', 'roundNumber'].includes(name))
@@ -126,12 +167,12 @@ describe('the .avsc files', () => {
 
   it('are all registered in the committed registry.json, each as the latest version of its record', async () => {
     const registry = await FileSchemaRegistry.open(COMMITTED_REGISTRY_PATH, { readOnly: true });
-    for (const type of F3CP_EVENT_TYPES) {
-      const versions = registry.versionsOf(eventFullName(type));
+    for (const type of ALL_TYPES) {
+      const versions = registry.versionsOf(recordFullName(type));
       assert.equal(
         versions.at(-1)?.fingerprint,
-        schemaFingerprint(eventSchema(type)),
-        `${eventFullName(type)} changed: run \`pnpm --filter @table-audit/schemas register-schemas\` and commit registry.json`,
+        schemaFingerprint(recordSchema(type)),
+        `${recordFullName(type)} changed: run \`pnpm --filter @table-audit/schemas register-schemas\` and commit registry.json`,
       );
     }
   });

@@ -5,9 +5,11 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import fc from 'fast-check';
 import {
+  AUDIT_RECORD_TYPES,
   COMMITTED_REGISTRY_PATH,
   CorruptPayloadError,
   decodeEvent,
+  decodeRecord,
   encodeEvent,
   eventFullName,
   FileSchemaRegistry,
@@ -23,7 +25,7 @@ import {
   WrongSchemaError,
   type F3cpEvents,
 } from '../src/index.ts';
-import { EXAMPLES, exampleEvents } from './examples.ts';
+import { AUDIT_EXAMPLES, EXAMPLES, exampleEvents } from './examples.ts';
 
 describe('the Confluent wire format', () => {
   let registry: FileSchemaRegistry;
@@ -98,7 +100,7 @@ describe('the Confluent wire format', () => {
         assert.equal(error.available, payloadLength - cut);
         assert.ok(error.needed > error.available && error.needed <= payloadLength, `${error.needed}`);
         assert.match(error.message, new RegExp(`${payloadLength - cut} byte\\(s\\) after the 5-byte frame`));
-        assert.match(error.message, /ta\.f3cp\.TableOpened \(schema id \d+\) needs at least \d+/);
+        assert.match(error.message, /ta\.common\.TableOpened \(schema id \d+\) needs at least \d+/);
         return true;
       });
     }
@@ -179,7 +181,7 @@ describe('the Confluent wire format', () => {
       encodeEvent(registry, 'RoundSettled', EXAMPLES.RoundSettled, { schemaId: cardDealtId }),
       (error: unknown) =>
         error instanceof WrongSchemaError &&
-        error.message === `schema id ${cardDealtId} is ta.f3cp.CardDealt, not ta.f3cp.RoundSettled`,
+        error.message === `schema id ${cardDealtId} is ta.f3cp.CardDealt, not ta.common.RoundSettled`,
     );
   });
 
@@ -208,10 +210,28 @@ describe('the Confluent wire format', () => {
     });
   });
 
+  it('round-trips what the pipeline writes (ta.audit), and keeps it apart from table events', async () => {
+    for (const type of AUDIT_RECORD_TYPES) {
+      const bytes = await encodeEvent(registry, type, AUDIT_EXAMPLES[type]);
+      assert.equal(bytes.readUInt32BE(1), await registry.latestIdFor(`ta.audit.${type}`));
+      const decoded = await decodeRecord(registry, bytes);
+      assert.equal(decoded.type, type);
+      assert.deepStrictEqual(decoded.data, AUDIT_EXAMPLES[type]);
+      await assert.rejects(
+        decodeEvent(registry, bytes),
+        (error: unknown) =>
+          error instanceof UnknownEventTypeError &&
+          error.message.includes(`is ta.audit.${type}, a record the pipeline writes, not a table event`),
+      );
+    }
+    const event = await decodeRecord(registry, await encodeEvent(registry, 'BetPlaced', EXAMPLES.BetPlaced));
+    assert.deepStrictEqual(event.data, EXAMPLES.BetPlaced);
+  });
+
   it('reads the frame alone', async () => {
     const bytes = await encodeEvent(registry, 'SeatOccupied', EXAMPLES.SeatOccupied);
     const { schemaId, payload } = readFrame(bytes);
-    assert.equal(schemaId, await registry.latestIdFor('ta.f3cp.SeatOccupied'));
+    assert.equal(schemaId, await registry.latestIdFor('ta.common.SeatOccupied'));
     assert.equal(payload.length, bytes.length - 5);
   });
 });

@@ -1,4 +1,4 @@
-import type { F3cpEvent } from '@table-audit/schemas/events';
+import { F3CP_EVENT_TYPES, type F3cpEvent } from '@table-audit/schemas/events';
 
 /** The games ingest knows, with the bets of each (what may be placed, and what may be paid). */
 const GAMES: ReadonlyMap<string, { bets: ReadonlySet<string>; payouts: ReadonlySet<string> }> = new Map([
@@ -122,6 +122,27 @@ export function meaningProblems(e: F3cpEvent, knownTable: boolean, game = 'F3CP'
         p.push(`confidence ${e.data.confidence} must be 0 to 100`);
       checkSeat(p, 'seat', e.data.seat, false);
       break;
+    case 'EventCorrected': {
+      // a correction must say what it corrects in a form a reader can apply
+      if (!(F3CP_EVENT_TYPES as readonly string[]).includes(e.data.correctedEventType))
+        p.push(`correctedEventType "${e.data.correctedEventType}" is not an event type`);
+      let corrections: unknown;
+      try {
+        corrections = JSON.parse(e.data.corrections);
+      } catch (error) {
+        p.push(`corrections is not JSON (${(error as Error).message})`);
+      }
+      if (
+        corrections !== undefined &&
+        (typeof corrections !== 'object' || corrections === null || Array.isArray(corrections))
+      )
+        p.push('corrections must be a JSON object of field name to corrected value');
+      else if (corrections !== undefined && 'header' in corrections)
+        p.push('corrections cannot change the header of the corrected event');
+      if (!e.data.correctedEventId) p.push('correctedEventId is empty');
+      if (!e.data.correctedBy) p.push('correctedBy is empty: a correction names who made it');
+      break;
+    }
     default:
       break;
   }

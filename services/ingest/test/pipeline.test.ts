@@ -127,6 +127,21 @@ describe('meaning checks: each problem is refused with a reason naming the field
       /^invalid SurveillanceObservation: confidence 101 must be 0 to 100$/,
     ],
     [
+      'a correction whose corrections are not a JSON object',
+      ev('EventCorrected', { corrections: '[60000]' }),
+      /^invalid EventCorrected: corrections must be a JSON object of field name to corrected value$/,
+    ],
+    [
+      'a correction of an event type that does not exist, by nobody',
+      ev('EventCorrected', { correctedEventType: 'CoffeeServed', correctedBy: '' }),
+      /^invalid EventCorrected: correctedEventType "CoffeeServed" is not an event type; correctedBy is empty: a correction names who made it$/,
+    ],
+    [
+      'a table of a game added after this reader (read as UNKNOWN)',
+      ev('TableOpened', { game: 'UNKNOWN' }),
+      /^invalid TableOpened: game UNKNOWN is not a game this pipeline knows/,
+    ],
+    [
       'a table with 4 seats',
       ev('TableOpened', { seats: 4 }),
       /^invalid TableOpened: seats 4: a table has 5 to 7 player seats \(art. 5.º n.º 2\)$/,

@@ -138,6 +138,9 @@ interface DealtCard {
   faceUp: boolean;
 }
 
+/** A bet's id: one bet of each type per seat and round, so the round, seat and type name it. */
+const betIdOf = (roundId: string, seat: number, betType: BetType): string => `${roundId}/${seat}-${betType}`;
+
 class TableSim {
   readonly tableId: string;
   readonly events: F3cpEvent[] = [];
@@ -148,6 +151,9 @@ class TableSim {
   private readonly seats: number;
   private readonly mode: 'MANUAL' | 'AUTOMATIC';
   private config: TableOpened;
+  /** the table's dealer (staff id), and the pit supervisor who authorises voids */
+  private readonly dealer: string;
+  private readonly supervisor: string;
   private clock: number;
   private readonly sequence = new Map<string, number>();
   private readonly occupants = new Map<number, Player>();
@@ -170,6 +176,8 @@ class TableSim {
     this.concessionaire = concessionaire;
     this.tableId = `${casino.split(' ').pop()!.slice(0, 3).toUpperCase()}-F3-${String(index + 1).padStart(3, '0')}`;
     this.clock = start;
+    this.dealer = `D-${this.tableId}`;
+    this.supervisor = `PS-${this.tableId.slice(0, 3)}`;
     this.seats = kind.colluding ? 7 : 5 + r.int(3);
     this.mode = r.next() < 0.3 ? 'MANUAL' : 'AUTOMATIC';
     this.pool = 20_000_000 + r.int(50) * 1_000_000;
@@ -196,6 +204,7 @@ class TableSim {
         initialPool: this.pool,
       },
       rounding: { unitAvos: 100, mode: 'DOWN' },
+      currency: 'MOP',
     }) as TableOpened;
     const initial = kind.colluding ? 7 : 3 + r.int(this.seats - 2);
     for (let seat = 1; seat <= initial; seat++)
@@ -301,20 +310,31 @@ class TableSim {
     // shuffle (art. 9.º)
     const manual = this.mode === 'MANUAL';
     const badShuffle = fault === 'shuffle-procedure';
+    const shuffleId = `${this.tableId}-S${String(this.roundNumber).padStart(5, '0')}`; // one shuffle per round here
     this.emit('ShuffleStarted', manual ? 'TABLE_CONTROLLER' : 'SHUFFLER', null, {
       mode: this.mode,
       shufflerId: manual ? null : this.shufflerId(),
+      shuffleId,
     });
     const cutBySeat = manual ? [...this.occupants.keys()][0]! : null;
+    const cutBy = manual && !badShuffle ? (r.next() < 0.5 ? 'BANKER' : 'PLAYER') : 'NONE';
     this.emit('ShuffleCompleted', manual ? 'TABLE_CONTROLLER' : 'SHUFFLER', null, {
       mode: this.mode,
       shufflerId: manual ? null : this.shufflerId(),
       cutCardUsed: manual ? !badShuffle : badShuffle,
-      cutBy: manual && !badShuffle ? (r.next() < 0.5 ? 'BANKER' : 'PLAYER') : 'NONE',
+      cutBy,
       cutBySeat: manual && !badShuffle ? cutBySeat : null,
+      shuffleId,
+      shuffledBy: manual ? this.dealer : null,
+      cutById:
+        cutBy === 'BANKER' ? this.dealer : cutBy === 'PLAYER' ? this.occupants.get(cutBySeat!)!.id : null,
     });
     if (fault !== 'round-not-started')
-      this.emit('RoundStarted', 'TABLE_CONTROLLER', roundId, { roundNumber: this.roundNumber });
+      this.emit('RoundStarted', 'TABLE_CONTROLLER', roundId, {
+        roundNumber: this.roundNumber,
+        dealerId: this.dealer,
+        shuffleId,
+      });
 
     // bets (art. 10.º): every occupied seat bets an Ante; optional bets on some
     const seatsAsc = [...this.occupants.keys()].sort((a, b) => a - b);
@@ -535,30 +555,49 @@ class TableSim {
             this.carry.push({ seat, amount });
             // the stake goes to the next round and is collected here as well
             if (fault === 'void-progressive-collected')
-              this.emit('BetCollected', 'TABLE_CONTROLLER', roundId, { seat, betType: type, amount });
+              this.emit('BetCollected', 'TABLE_CONTROLLER', roundId, {
+                seat,
+                betType: type,
+                amount,
+                betId: betIdOf(roundId, seat, type),
+              });
             continue;
           }
+          const betId = betIdOf(roundId, seat, type);
           if (fault === 'void-bets-collected' && type === 'ANTE')
-            this.emit('BetCollected', 'TABLE_CONTROLLER', roundId, { seat, betType: type, amount });
+            this.emit('BetCollected', 'TABLE_CONTROLLER', roundId, { seat, betType: type, amount, betId });
           else
             this.emit('BetReturned', 'TABLE_CONTROLLER', roundId, {
               seat,
               betType: type,
               amount,
               reason: 'round voided',
+              betId,
             });
         }
       }
-      this.emit('RoundVoided', 'TABLE_CONTROLLER', roundId, { reason: voidReason, note: null });
+      this.emit('RoundVoided', 'TABLE_CONTROLLER', roundId, {
+        reason: voidReason,
+        note: null,
+        authorisedBy: this.supervisor,
+      });
       if (fault === 'jackpot-not-carried') this.suppressCarry = true;
       if (handled === 'malfunction-handled') {
-        this.emit('ShuffleStarted', 'SHUFFLER', null, { mode: this.mode, shufflerId: this.shufflerId() });
+        const reshuffle = `${shuffleId}-R`; // the shuffler's replacement shuffles again
+        this.emit('ShuffleStarted', 'SHUFFLER', null, {
+          mode: this.mode,
+          shufflerId: this.shufflerId(),
+          shuffleId: reshuffle,
+        });
         this.emit('ShuffleCompleted', 'SHUFFLER', null, {
           mode: this.mode,
           shufflerId: this.shufflerId(),
           cutCardUsed: false,
           cutBy: 'NONE',
           cutBySeat: null,
+          shuffleId: reshuffle,
+          shuffledBy: null,
+          cutById: null,
         });
       }
       return;
@@ -618,6 +657,15 @@ class TableSim {
         playerId: this.occupants.get(seat)!.id,
         camera: `CAM-${this.tableId}-2`,
         analyst: 'analyst-07',
+        inspectorId: null,
+        evidence: [
+          {
+            camera: `CAM-${this.tableId}-2`,
+            clipId: `CLIP-${this.tableId}-${this.clock}`,
+            clipStart: this.clock - 10_000,
+            clipEnd: this.clock + 10_000, // the observation's own time is a little after the clock
+          },
+        ],
         confidence: 70 + r.int(30),
         description:
           observation === 'NOTES'
@@ -680,6 +728,7 @@ class TableSim {
             seat,
             betType: 'PROGRESSIVE',
             amount: b.progressive,
+            betId: betIdOf(roundId, seat, 'PROGRESSIVE'),
           });
     if (fault === 'settlement-repeated' || fault === 'jackpot-paid-twice') {
       const kinds = fault === 'jackpot-paid-twice' ? ['JackpotPaid'] : ['PayoutMade', 'BetCollected'];
@@ -722,6 +771,8 @@ class TableSim {
       .map((x) => ({
         seat: x.seat,
         hand: upper(x.hand),
+        sixCardHand: x.sixCardHand ? upper(x.sixCardHand) : null,
+        progressiveHand: x.progressiveHand ? upper(x.progressiveHand) : null,
         result:
           decisions.get(x.seat) !== 'play'
             ? 'NONE'
@@ -741,7 +792,13 @@ class TableSim {
             !bets.has(e.data.seat!),
         )
         .map((e) => (e.data as F3cpEvents['CardDealt']).seat!)[0]!;
-      seatsDeclared.push({ seat: voidSeat, hand: 'HIGH_CARD', result: 'NONE' });
+      seatsDeclared.push({
+        seat: voidSeat,
+        hand: 'HIGH_CARD',
+        sixCardHand: null,
+        progressiveHand: null,
+        result: 'NONE',
+      });
     }
     this.emit('OutcomeDeclared', 'TABLE_CONTROLLER', roundId, {
       bankerHand: upper(s.banker.hand),
@@ -766,6 +823,7 @@ class TableSim {
         } as const
       )[l.bet];
       if (l.bet === 'progressive' && l.outcome === 'win') continue; // paid below, in payment order
+      const betId = betIdOf(roundId, l.seat, type === 'ANTE_BONUS' ? 'ANTE' : type); // the bonus is paid on the Ante
       if (l === wrongLine) {
         wrongPaid = true;
         if (l.outcome === 'win')
@@ -773,12 +831,14 @@ class TableSim {
             seat: l.seat,
             betType: type,
             amount: l.payout + l.amount,
+            betId,
           });
         else
           this.emit('PayoutMade', 'TABLE_CONTROLLER', roundId, {
             seat: l.seat,
             betType: type as BetType,
             amount: l.amount,
+            betId,
           });
         continue;
       }
@@ -787,12 +847,14 @@ class TableSim {
           seat: l.seat,
           betType: type,
           amount: l.payout,
+          betId,
         });
       else if (l.outcome === 'lose')
         this.emit('BetCollected', 'TABLE_CONTROLLER', roundId, {
           seat: l.seat,
           betType: type as BetType,
           amount: l.amount,
+          betId,
         });
       else
         this.emit('BetReturned', 'TABLE_CONTROLLER', roundId, {
@@ -800,6 +862,7 @@ class TableSim {
           betType: type as BetType,
           amount: l.amount,
           reason: l.outcome === 'push' ? 'push' : 'invalid bet',
+          betId,
         });
     }
     if (fault === 'payout-wrong' && !wrongPaid) throw new Error('payout fault found no line to change');
@@ -813,6 +876,7 @@ class TableSim {
         poolBefore: this.pool,
         poolAfter: fault === 'jackpot-order' ? this.pool : poolAfter,
         paymentOrder: i + 1,
+        betId: betIdOf(roundId, p.seat, 'PROGRESSIVE'),
       });
       if (fault !== 'jackpot-pool' && p.poolAfter !== p.poolBefore) {
         if (p.poolReset) {
@@ -825,6 +889,7 @@ class TableSim {
         seat: p.seat,
         betType: 'PROGRESSIVE',
         amount: line.amount,
+        betId: betIdOf(roundId, p.seat, 'PROGRESSIVE'),
       });
     });
   }
@@ -912,7 +977,14 @@ class TableSim {
     playerId: string,
     carriedOver = false,
   ): void {
-    this.emit('BetPlaced', 'TABLE_CONTROLLER', roundId, { seat, betType, amount, playerId, carriedOver });
+    this.emit('BetPlaced', 'TABLE_CONTROLLER', roundId, {
+      seat,
+      betType,
+      amount,
+      playerId,
+      carriedOver,
+      betId: betIdOf(roundId, seat, betType),
+    });
   }
 
   private poolChange(
@@ -969,6 +1041,8 @@ class TableSim {
       concessionaire: this.concessionaire,
       tableId: this.tableId,
       roundId,
+      // the dealer acts for the table controller within a round (deals, takes decisions, settles)
+      staffId: source === 'TABLE_CONTROLLER' && roundId !== null ? this.dealer : null,
     };
     const data = { header, ...body } as F3cpEvents[K];
     this.events.push({ type, data } as F3cpEvent);

@@ -53,6 +53,15 @@ export const F3CP_EVENT_TYPES = [
   'EventCorrected',
 ] as const satisfies readonly F3cpEventType[];
 
+/**
+ * A table event of any game: what ingest validates and stores in a table's stream, and what the replay folds
+ * with the module of the table's game. A union of every game's events (only Fortune 3 Card Poker so far).
+ */
+export type TableEvent = F3cpEvent;
+export type TableEventType = TableEvent['type'];
+/** Every table event type of every game. */
+export const TABLE_EVENT_TYPES: ReadonlySet<string> = new Set<TableEventType>(F3CP_EVENT_TYPES);
+
 export type AuditRecordType = keyof AuditRecords;
 
 /** A record the pipeline writes: its type name and its data. */

@@ -4,7 +4,10 @@
  * the rule set in force. The services pick a module by the game a table declares (TableOpened.game) and know
  * nothing else about it. In emmett's terms the fold is `evolve` and the checks are `decide`.
  */
+import type { TableEvent } from '@table-audit/schemas/events';
 import type { CheckDefinition, Finding } from './findings.ts';
+
+export type { TableEvent };
 
 /** Why a unit's outcome could not be re-derived: data, so that no caller reads meaning into message text. */
 export interface NotDerived {
@@ -25,12 +28,6 @@ export interface DerivedUnit {
   readonly ruleSet: string | null;
   readonly notDerived: NotDerived | null;
   readonly findings: readonly Finding[];
-}
-
-/** A table event as the services carry it: the Avro record name and the decoded record. */
-export interface TableEvent {
-  readonly type: string;
-  readonly data: { readonly header: { readonly tableId: string; readonly roundId: string | null } };
 }
 
 /** A table's fold: events in, judged units out. Pure state, rebuilt from the table's own stream after a restart. */

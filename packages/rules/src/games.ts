@@ -9,8 +9,5 @@ const BY_TABLE_GAME = new Map(GAME_MODULES.map((m) => [m.tableGame, m]));
 /** The module of the game a table declares, or null when the pipeline knows no such game. */
 export const gameModuleFor = (tableGame: string): GameModule | null => BY_TABLE_GAME.get(tableGame) ?? null;
 
-/** Every event type some game knows: what the services accept as a table event. */
-export const TABLE_EVENT_TYPES: ReadonlySet<string> = new Set(GAME_MODULES.flatMap((m) => [...m.eventTypes]));
-
 /** Every check id of every game. */
 export const ALL_CHECK_IDS: readonly string[] = GAME_MODULES.flatMap((m) => m.checks.map((c) => c.id));

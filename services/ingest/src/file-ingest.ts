@@ -1,6 +1,7 @@
 import { open, stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { NotAnEventsFileError, readEventsFile, type F3cpEvent } from '@table-audit/schemas';
+import { NotAnEventsFileError, readEventsFile } from '@table-audit/schemas';
+import type { TableEvent } from '@table-audit/schemas/events';
 import type { IngestInput, IngestPipeline, IngestResult } from './pipeline.ts';
 
 /** Events per submitted batch: big enough that each table's append carries many events (one transaction each). */
@@ -64,7 +65,7 @@ export async function ingestFiles(
         } else {
           batch.push({
             source: { kind: 'file', path, block: item.block, index: item.index },
-            event: { type: item.type, data: item.data } as F3cpEvent,
+            event: { type: item.type, data: item.data } as TableEvent,
           });
         }
         if (batch.length >= batchSize) {

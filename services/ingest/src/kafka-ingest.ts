@@ -1,4 +1,5 @@
-import { decodeEvent, type F3cpEvent, type SchemaRegistry } from '@table-audit/schemas';
+import { decodeEvent, type SchemaRegistry } from '@table-audit/schemas';
+import type { TableEvent } from '@table-audit/schemas/events';
 import type { EventConsumer, EventMessage } from './consumer.ts';
 import { REJECT_CODES, type IngestInput, type IngestPipeline, type IngestResult } from './pipeline.ts';
 
@@ -27,7 +28,7 @@ export async function decodeMessages(
     }
     try {
       const e = await decodeEvent(registry, m.value);
-      out.push({ source, event: { type: e.type, data: e.data } as F3cpEvent, raw: m.value });
+      out.push({ source, event: { type: e.type, data: e.data } as TableEvent, raw: m.value });
     } catch (err) {
       const e = err as Error & { code?: string };
       if (e.code && TRANSIENT_CODES.has(e.code)) throw err;

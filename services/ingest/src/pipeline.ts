@@ -7,7 +7,7 @@ import {
   type EventData,
   type EventStore,
 } from '@table-audit/eventstore';
-import type { F3cpEvent } from '@table-audit/schemas/events';
+import type { TableEvent } from '@table-audit/schemas/events';
 import { meaningProblems } from './validate.ts';
 
 /** Where an input came from, precisely enough to find it again (`index` absent: a whole damaged block). */
@@ -21,7 +21,7 @@ export type InputSource =
  * failure (e.g. TRUNCATED_PAYLOAD, CORRUPT_BLOCK), used for the reject counts.
  */
 export type IngestInput =
-  | { source: InputSource; event: F3cpEvent; raw?: Uint8Array }
+  | { source: InputSource; event: TableEvent; raw?: Uint8Array }
   | { source: InputSource; error: string; code?: string; raw: Uint8Array | null };
 
 export interface IngestResult {
@@ -59,7 +59,7 @@ export interface RejectData {
   /** the bytes as received, base64; null when there were none (a tombstone) or the reader does not expose them */
   rawBase64: string | null;
   /** the event as decoded, when it decoded but is not acceptable */
-  decoded: F3cpEvent | null;
+  decoded: TableEvent | null;
   /** the decoded event as JSON text, instead of `decoded`, when the store could not keep it as JSON data */
   decodedText?: string;
 }
@@ -78,7 +78,7 @@ export { tableStream } from '@table-audit/schemas/streams';
 
 interface Accepted {
   data: EventData;
-  input: IngestInput & { event: F3cpEvent };
+  input: IngestInput & { event: TableEvent };
 }
 
 interface PendingReject {
@@ -92,7 +92,7 @@ interface TableInfo {
   game: string;
 }
 
-const tableInfo = (e: F3cpEvent & { type: 'TableOpened' }): TableInfo => ({ game: e.data.game });
+const tableInfo = (e: TableEvent & { type: 'TableOpened' }): TableInfo => ({ game: e.data.game });
 
 /**
  * Validates and appends a batch of inputs: good events to their table's stream (idempotent by event id, so a
@@ -285,7 +285,7 @@ export class IngestPipeline {
         table = await this.lookUpTable(tableId);
         if (!table) unknownHere.add(tableId);
       }
-      const problems = meaningProblems(e, table !== null, table?.game);
+      const problems = meaningProblems(e, table?.game ?? null);
       if (problems.length) {
         rejects.push({
           input,

@@ -186,10 +186,10 @@ describe('meaning checks: each problem is refused with a reason naming the field
 
   test('every example event is acceptable, and what the simulator calls faults is not refused here', () => {
     for (const type of Object.keys(EXAMPLES) as F3cpEventType[])
-      assert.deepEqual(meaningProblems(eventOf(type, EXAMPLES[type]), true), [], type);
+      assert.deepEqual(meaningProblems(eventOf(type, EXAMPLES[type]), 'F3CP'), [], type);
     // a bet over the table limit and a wrong payout are findings for replay, not rejects
-    assert.deepEqual(meaningProblems(ev('BetPlaced', { amount: 999_999_999 }), true), []);
-    assert.deepEqual(meaningProblems(ev('PayoutMade', { amount: 1 }), true), []);
+    assert.deepEqual(meaningProblems(ev('BetPlaced', { amount: 999_999_999 }), 'F3CP'), []);
+    assert.deepEqual(meaningProblems(ev('PayoutMade', { amount: 1 }), 'F3CP'), []);
   });
 });
 

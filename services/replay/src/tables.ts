@@ -1,7 +1,6 @@
 import {
   DEFAULT_REPLAY_OPTIONS,
   gameModuleFor,
-  TABLE_EVENT_TYPES,
   type DerivedUnit,
   type GameModule,
   type ReplayOptions,
@@ -9,17 +8,17 @@ import {
   type TableFold,
 } from '@table-audit/rules';
 import type { RecordedEvent } from '@table-audit/eventstore';
+import { TABLE_EVENT_TYPES } from '@table-audit/schemas/events';
 import { isTableStream } from './streams.ts';
 
 /** A table event as stored by ingest: the stream `table-<id>`, the Avro record name as type, the record as data. */
 export function toTableEvent(e: RecordedEvent): TableEvent | null {
   if (!isTableStream(e.stream) || !TABLE_EVENT_TYPES.has(e.type)) return null;
-  return { type: e.type, data: e.data as TableEvent['data'] };
+  return { type: e.type, data: e.data } as TableEvent;
 }
 
 /** The game a TableOpened declares, or null for any other event. */
-export const declaredGame = (e: TableEvent): string | null =>
-  e.type === 'TableOpened' ? String((e.data as { game?: unknown }).game) : null;
+export const declaredGame = (e: TableEvent): string | null => (e.type === 'TableOpened' ? e.data.game : null);
 
 /** Why a table's events could not be judged: no TableOpened yet, or a game no module knows. */
 export interface UnjudgedTable {

@@ -35,6 +35,15 @@ function checkSeat(p: string[], field: string, s: number | null, required: boole
     p.push(`${field} ${s} is not a seat (1 to ${MAX_SEATS})`);
 }
 
+/** This game's events that only make sense inside a round. */
+const ROUND_EVENTS: ReadonlySet<string> = new Set([
+  'BetPlaced',
+  'CardDealt',
+  'PlayDecision',
+  'OutcomeDeclared',
+  'PayoutMade',
+]);
+
 function checkBetType(p: string[], betType: string, payout: boolean): void {
   if (!(payout ? PAYOUTS : BETS).has(betType))
     p.push(`betType ${betType} is not a bet of Fortune 3 Card Poker`);
@@ -100,5 +109,7 @@ export function f3cpEventProblems(e: F3cpEvent): string[] {
     default:
       break;
   }
+  if (e.data.header.roundId === null && ROUND_EVENTS.has(e.type))
+    p.push(`header.roundId is required for ${e.type}`);
   return p;
 }

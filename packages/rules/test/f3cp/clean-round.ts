@@ -62,6 +62,8 @@ export interface TableConfig {
   jackpot?: JackpotSettings | null;
   rounding?: TableOpened['rounding'];
   betLimits?: BetLimit[];
+  /** the share of each new Progressive stake the jackpot system adds to the pool (default 50) */
+  contributionPercent?: number;
   /** the first event's time, e.g. '2025-12-01T14:00:00+08:00' (Macau) */
   start?: string;
 }
@@ -136,6 +138,7 @@ export class TableBuilder {
   private mode: DealingMode;
   pool: number | null;
   private roundNumber = 0;
+  private readonly contributionPercent: number;
 
   constructor(c: TableConfig = {}) {
     this.tableId = c.tableId ?? 'T-01';
@@ -144,6 +147,7 @@ export class TableBuilder {
     this.mode = shuffleMode === 'MANUAL' ? 'SHOE' : 'SHUFFLER';
     const jackpot = c.jackpot === undefined ? DEFAULT_JACKPOT : c.jackpot;
     this.pool = jackpot ? jackpot.initialPool : null;
+    this.contributionPercent = c.contributionPercent ?? 50;
     this.config = this.emit('TableOpened', null, {
       game: 'F3CP',
       seats: c.seats ?? 7,
@@ -292,10 +296,10 @@ export class TableBuilder {
           });
     const anyProgressive = seats.some((s) => (s.progressive ?? 0) > 0);
     let pool = this.pool;
-    // half of each new Progressive stake goes to the pool; a carried-over stake was counted already
+    // a share of each new Progressive stake goes to the pool; a carried-over stake was counted already
     const contribution = seats
       .filter((s) => s.progressive && !s.carriedOver)
-      .reduce((sum, s) => sum + Math.floor(s.progressive! / 2), 0);
+      .reduce((sum, s) => sum + Math.floor((s.progressive! * this.contributionPercent) / 100), 0);
     if (pool !== null && contribution) {
       emit('JackpotPoolChanged', {
         poolBefore: pool,

@@ -1,0 +1,101 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import {
+  change,
+  eventLike,
+  first,
+  insertBefore,
+  is,
+  removeWhere,
+  TableBuilder,
+  voidRound,
+} from './clean-round.ts';
+import { dealt, THREE_HANDS, threeHands } from './fixtures.ts';
+import { given, onlyFinding, replayTable } from './spec.ts';
+
+const HOUR = 3_600_000;
+
+describe('the record: rounds opened and closed, event times, table settings', () => {
+  it('art. 10.º 3): the round’s events without its RoundStarted → ROUND.NOT_STARTED', () => {
+    const events = removeWhere(threeHands(), is('RoundStarted'));
+    given(events).when(replayTable).then(['F3CP.ROUND.NOT_STARTED']).positive('F3CP.ROUND.NOT_STARTED');
+  });
+
+  it('art. 10.º 3): the round opens with RoundStarted → nothing', () => {
+    given(threeHands()).when(replayTable).then([]).negative('F3CP.ROUND.NOT_STARTED');
+  });
+
+  it('arts. 13.º and 17.º n.º 1: a round settled bet by bet but never closed, ended by the table closing → ROUND.NOT_CLOSED', () => {
+    const events = removeWhere(threeHands(), is('RoundSettled'));
+    const t = given(events)
+      .when(replayTable)
+      .then(['F3CP.ROUND.NOT_CLOSED'])
+      .positive('F3CP.ROUND.NOT_CLOSED');
+    assert.match(onlyFinding(t, 'F3CP.ROUND.NOT_CLOSED').summary, /TableClosed/);
+  });
+
+  it('art. 17.º n.º 1: a round closed by RoundVoided (two player cards exposed) → nothing', () => {
+    const base = threeHands();
+    const exposed = (n: number) => {
+      const d = first(base, 'CardDealt', (x) => x.dealOrder === n);
+      return eventLike(d, 'CardExposed', { card: d.card, target: 'SEAT', seat: d.seat, duringDeal: true });
+    };
+    const events = voidRound(insertBefore(base, dealt(6), exposed(2), exposed(5)), {
+      reason: 'PLAYER_CARDS_EXPOSED',
+    });
+    given(events).when(replayTable).then([]).negative('F3CP.ROUND.NOT_CLOSED');
+  });
+
+  it('despacho n.º 3 and 5: one BetPlaced stamped a year late → EVENT.TIME_OUT_OF_LINE', () => {
+    const events = change(
+      threeHands(),
+      'BetPlaced',
+      () => true,
+      (b) => (b.header.eventTime += 365 * 24 * HOUR),
+      0,
+    );
+    const t = given(events)
+      .when(replayTable)
+      .then(['F3CP.EVENT.TIME_OUT_OF_LINE'])
+      .positive('F3CP.EVENT.TIME_OUT_OF_LINE');
+    assert.equal(t.replay.rounds[0]!.ruleSet, 'f3cp-2025a'); // dated by its other events
+  });
+
+  it('despacho n.º 3 and 5: one BetPlaced stamped five hours late, inside the six-hour span → nothing', () => {
+    const events = change(
+      threeHands(),
+      'BetPlaced',
+      () => true,
+      (b) => (b.header.eventTime += 5 * HOUR),
+      0,
+    );
+    given(events).when(replayTable).then([]).negative('F3CP.EVENT.TIME_OUT_OF_LINE');
+  });
+
+  it('art. 10.º 1): the table opened again without closing, the Ante maximum raised to MOP 30,000 → TABLE.RECONFIGURED', () => {
+    const t = new TableBuilder();
+    t.round(THREE_HANDS);
+    const { header: _h, ...settings } = t.config;
+    t.emit('TableOpened', null, {
+      ...settings,
+      jackpot: settings.jackpot && { ...settings.jackpot, initialPool: t.pool! },
+      betLimits: settings.betLimits.map((l) => (l.betType === 'ANTE' ? { ...l, maximum: 3_000_000 } : l)),
+    });
+    t.round(THREE_HANDS);
+    given(t.close()).when(replayTable).then(['F3CP.TABLE.RECONFIGURED']).positive('F3CP.TABLE.RECONFIGURED');
+  });
+
+  it('art. 10.º 1): the table closed, then opened with the new maximum → nothing', () => {
+    const t = new TableBuilder();
+    t.round(THREE_HANDS);
+    t.emit('TableClosed', null, { reason: 'limits changed' });
+    const { header: _h, ...settings } = t.config;
+    t.emit('TableOpened', null, {
+      ...settings,
+      jackpot: settings.jackpot && { ...settings.jackpot, initialPool: t.pool! },
+      betLimits: settings.betLimits.map((l) => (l.betType === 'ANTE' ? { ...l, maximum: 3_000_000 } : l)),
+    });
+    t.round(THREE_HANDS);
+    given(t.close()).when(replayTable).then([]).negative('F3CP.TABLE.RECONFIGURED');
+  });
+});

@@ -7,8 +7,19 @@ export const implemented = (codeRefs: CodeRef[], tests: string[], checks: string
   status: 'implemented',
   code: codeRefs,
   checks,
-  tests,
+  tests: [...new Set([...tests, ...codeRefs.flatMap((c) => givenWhenThenTests(c.file))])],
 });
+
+/** A check family's Given/When/Then tests sit beside it in packages/rules/test, one file per family. */
+const givenWhenThenTests = (file: string): string[] =>
+  file.includes('/src/f3cp/checks/')
+    ? [
+        file
+          .replace('/src/f3cp/checks/', '/test/f3cp/')
+          .replace('art-18-collusion', 'art-18-conduct')
+          .replace(/\.ts$/, '.test.ts'),
+      ]
+    : [];
 export const noCode = (reason: string): Status => ({ status: 'no-code-needed', reason });
 export const notImplemented = (...ruleSets: string[]): Status => ({ status: 'not-implemented', ruleSets });
 

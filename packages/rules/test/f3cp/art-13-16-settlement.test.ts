@@ -72,7 +72,7 @@ describe('arts. 7.º and 13.º–16.º: outcome and payouts', () => {
     const events = insertAfter(
       base,
       is('BetCollected', (b) => b.seat === 3),
-      eventLike(once, 'BetCollected', { seat: 3, betType: 'ANTE', amount: 20_000 }),
+      eventLike(once, 'BetCollected', { seat: 3, betType: 'ANTE', amount: 20_000, betId: null }),
     );
     given(events)
       .when(replayTable)

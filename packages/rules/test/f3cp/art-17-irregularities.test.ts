@@ -94,7 +94,7 @@ describe('art. 17.º: irregularities and how the table handles them', () => {
     const events = insertBefore(
       t.close(),
       is('RoundVoided'),
-      eventLike(voided, 'BetCollected', { seat: 1, betType: 'PROGRESSIVE', amount: 5_000 }),
+      eventLike(voided, 'BetCollected', { seat: 1, betType: 'PROGRESSIVE', amount: 5_000, betId: null }),
     );
     const then = given(events)
       .when(replayTable)
@@ -210,7 +210,14 @@ describe('art. 17.º: irregularities and how the table handles them', () => {
       events,
       'OutcomeDeclared',
       () => true,
-      (o) => o.seats.push({ seat: 2, hand: 'HIGH_CARD', result: 'NONE' }),
+      (o) =>
+        o.seats.push({
+          seat: 2,
+          hand: 'HIGH_CARD',
+          result: 'NONE',
+          sixCardHand: null,
+          progressiveHand: null,
+        }),
     );
     given(events)
       .when(replayTable)

@@ -150,6 +150,7 @@ export class TableBuilder {
     this.contributionPercent = c.contributionPercent ?? 50;
     this.config = this.emit('TableOpened', null, {
       game: 'F3CP',
+      currency: 'MOP',
       seats: c.seats ?? 7,
       betLimits: c.betLimits ?? DEFAULT_LIMITS,
       shuffleMode,
@@ -173,6 +174,7 @@ export class TableBuilder {
     this.sequences.set(device, sequence);
     const header: EventHeader = {
       eventId: `${device}-${sequence}`,
+      staffId: null,
       eventTime: this.clock,
       receivedTime: null,
       sourceKind: source,
@@ -193,13 +195,16 @@ export class TableBuilder {
     const manual = mode === 'MANUAL';
     const source = manual ? 'TABLE_CONTROLLER' : 'SHUFFLER';
     const shufflerId = manual ? null : `SH-${this.tableId}`;
-    this.emit('ShuffleStarted', null, { mode, shufflerId }, source);
+    this.emit('ShuffleStarted', null, { mode, shufflerId, shuffleId: null }, source);
     this.emit(
       'ShuffleCompleted',
       null,
       {
         mode,
         shufflerId,
+        shuffleId: null,
+        shuffledBy: null,
+        cutById: null,
         cutCardUsed: manual,
         cutBy: manual ? 'BANKER' : 'NONE',
         cutBySeat: null,
@@ -275,7 +280,7 @@ export class TableBuilder {
     ) => this.emit(type, roundId, body, source, out);
     const rules = ruleSetFor('f3cp', this.clock);
     if (rules.status !== 'implemented') throw new Error(`no implemented rules at ${this.clock}`);
-    emit('RoundStarted', { roundNumber: this.roundNumber });
+    emit('RoundStarted', { roundNumber: this.roundNumber, dealerId: null, shuffleId: null });
 
     const seats = [...spec.seats].sort((a, b) => a.seat - b.seat);
     const playerOf = (s: SeatSpec) => (s.player === undefined ? `P${s.seat}` : s.player);
@@ -292,6 +297,7 @@ export class TableBuilder {
             betType,
             amount,
             playerId: playerOf(s),
+            betId: null,
             carriedOver: betType === 'PROGRESSIVE' && s.carriedOver === true,
           });
     const anyProgressive = seats.some((s) => (s.progressive ?? 0) > 0);
@@ -379,6 +385,7 @@ export class TableBuilder {
           betType: 'PLAY',
           amount: s.ante,
           playerId: playerOf(s),
+          betId: null,
           carriedOver: false,
         });
     }
@@ -417,6 +424,8 @@ export class TableBuilder {
         .map((x) => ({
           seat: x.seat,
           hand: eventHand(x.hand) as F3cpEvents['OutcomeDeclared']['bankerHand'],
+          sixCardHand: null,
+          progressiveHand: null,
           result:
             x.decision !== 'play'
               ? 'NONE'
@@ -433,14 +442,20 @@ export class TableBuilder {
       const d = expected.get(declaredKey(l.seat, LINE_TYPE[l.bet]))!;
       const betType = LINE_TYPE[l.bet] as BetType;
       if (d.payout)
-        emit('PayoutMade', { seat: l.seat, betType: LINE_TYPE[l.bet] as BetType, amount: d.payout });
-      if (d.collected) emit('BetCollected', { seat: l.seat, betType, amount: d.collected });
+        emit('PayoutMade', {
+          seat: l.seat,
+          betType: LINE_TYPE[l.bet] as BetType,
+          amount: d.payout,
+          betId: null,
+        });
+      if (d.collected) emit('BetCollected', { seat: l.seat, betType, amount: d.collected, betId: null });
       if (d.returned)
         emit('BetReturned', {
           seat: l.seat,
           betType,
           amount: d.returned,
           reason: l.outcome === 'push' ? 'push' : 'void',
+          betId: null,
         });
     }
     for (const p of settlement.jackpot?.payments ?? []) {
@@ -451,6 +466,7 @@ export class TableBuilder {
         poolBefore: p.poolBefore,
         poolAfter: p.poolAfter,
         paymentOrder: p.order,
+        betId: null,
       });
       if (p.poolReset) {
         emit('JackpotPoolChanged', { poolBefore: p.poolBefore, poolAfter: 0, reason: 'PAYMENT' });
@@ -458,7 +474,7 @@ export class TableBuilder {
       } else if (p.poolAfter !== p.poolBefore)
         emit('JackpotPoolChanged', { poolBefore: p.poolBefore, poolAfter: p.poolAfter, reason: 'PAYMENT' });
       const stake = expected.get(declaredKey(p.seat, 'PROGRESSIVE'))!;
-      emit('BetCollected', { seat: p.seat, betType: 'PROGRESSIVE', amount: stake.collected });
+      emit('BetCollected', { seat: p.seat, betType: 'PROGRESSIVE', amount: stake.collected, betId: null });
     }
     emit('RoundSettled', {});
     return {
@@ -663,9 +679,10 @@ function closing(
         betType: e.data.betType,
         amount: e.data.amount,
         reason: 'round voided',
+        betId: null,
       }),
     );
   }
-  out.push(eventLike(anchor, 'RoundVoided', { reason: opts.reason, note: null }));
+  out.push(eventLike(anchor, 'RoundVoided', { reason: opts.reason, note: null, authorisedBy: null }));
   return out;
 }

@@ -51,6 +51,8 @@ export const observation = (
       analyst: 'analyst-07',
       confidence,
       description: 'seen on camera 2',
+      inspectorId: null,
+      evidence: [],
     },
     { sourceKind: 'SURVEILLANCE', sourceDevice: 'CAM-T-01' },
   );

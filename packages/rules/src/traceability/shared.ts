@@ -55,7 +55,7 @@ export const RULES = {
   three: 'packages/rules/src/poker/three-card.ts',
   five: 'packages/rules/src/poker/five-card.ts',
   ruleSet: 'packages/rules/src/f3cp/rule-set.ts',
-  settle: 'packages/rules/src/f3cp/settle.ts',
+  settle: 'packages/rules/src/f3cp/settle/index.ts',
   facts: 'packages/rules/src/f3cp/facts.ts',
   events: 'packages/rules/src/f3cp/events.ts',
   table: 'packages/rules/src/f3cp/table.ts',

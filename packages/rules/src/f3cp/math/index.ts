@@ -1,6 +1,6 @@
-import { formatCard, RANK_CHARS, rankOf, suitOf, type Card } from '../cards.ts';
-import { add, compare, div, fraction, neg, toJson, type Fraction } from '../fraction.ts';
-import { bestFiveClassId, FIVE_CARD_CLASSES, type FiveCardClass } from '../poker/five-card.ts';
+import { formatCard, RANK_CHARS, rankOf, suitOf, type Card } from '../../cards.ts';
+import { add, compare, div, fraction, neg, toJson, type Fraction } from '../../fraction.ts';
+import { bestFiveClassId, FIVE_CARD_CLASSES, type FiveCardClass } from '../../poker/five-card.ts';
 import {
   classifyThree,
   classOfThree,
@@ -8,10 +8,10 @@ import {
   THREE_CARD_CLASSES,
   valueUnder,
   type ThreeCardClass,
-} from '../poker/three-card.ts';
-import type { F3cpRoundFacts } from './facts.ts';
-import type { F3cpRuleSet } from './rule-set.ts';
-import { settleF3cpRound } from './settle.ts';
+} from '../../poker/three-card.ts';
+import type { F3cpRoundFacts } from '../facts.ts';
+import type { F3cpRuleSet } from '../rule-set.ts';
+import { settleF3cpRound } from '../settle/index.ts';
 
 /**
  * Exact house figures for Fortune 3 Card Poker, computed by full enumeration with the engine itself: hands are

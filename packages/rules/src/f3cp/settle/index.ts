@@ -1,7 +1,7 @@
-import { cite, type Citation } from '../citations/citation.ts';
-import type { Card } from '../cards.ts';
-import { winnings, type Avos, type Ratio } from '../money.ts';
-import { bestFiveClassId, FIVE_CARD_CLASSES, type FiveCardClass } from '../poker/five-card.ts';
+import { cite, type Citation } from '../../citations/citation.ts';
+import type { Card } from '../../cards.ts';
+import { winnings, type Avos, type Ratio } from '../../money.ts';
+import { bestFiveClassId, FIVE_CARD_CLASSES, type FiveCardClass } from '../../poker/five-card.ts';
 import {
   classifyThree,
   classOfThree,
@@ -9,7 +9,7 @@ import {
   THREE_CARD_CLASSES,
   valueUnder,
   type ThreeCardClass,
-} from '../poker/three-card.ts';
+} from '../../poker/three-card.ts';
 import {
   checkRoundFacts,
   InvalidRoundFacts,
@@ -17,10 +17,10 @@ import {
   type F3cpRoundFacts,
   type F3cpSeatFacts,
   type F3cpVoidReason,
-} from './facts.ts';
-import { INTERPRETATIONS } from '../interpretations.ts';
-import { jackpotShare } from './events.ts';
-import type { F3cpRuleSet, JackpotHand } from './rule-set.ts';
+} from '../facts.ts';
+import { INTERPRETATIONS } from '../../interpretations.ts';
+import { jackpotShare } from '../events.ts';
+import type { F3cpRuleSet, JackpotHand } from '../rule-set.ts';
 
 export type F3cpBetLine = 'ante' | 'play' | 'anteBonus' | 'pairPlus' | 'sixCardBonus' | 'progressive';
 

@@ -56,6 +56,8 @@ export const RULES = {
   five: 'packages/rules/src/poker/five-card.ts',
   ruleSet: 'packages/rules/src/f3cp/rule-set.ts',
   settle: 'packages/rules/src/f3cp/settle/index.ts',
+  settleJackpot: 'packages/rules/src/f3cp/settle/jackpot.ts',
+  settleVoid: 'packages/rules/src/f3cp/settle/void.ts',
   facts: 'packages/rules/src/f3cp/facts.ts',
   events: 'packages/rules/src/f3cp/events.ts',
   table: 'packages/rules/src/f3cp/table.ts',

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
-import { enumerateBestFive } from '../src/f3cp/math.ts';
+import { enumerateBestFive } from '../src/f3cp/math/index.ts';
 import { bestFiveClass, bestFiveClassId } from '../src/poker/five-card.ts';
 import { cards } from './helpers.ts';
 

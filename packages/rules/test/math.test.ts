@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { compareAntePlay, f3cpMathReport, type F3cpMathReport } from '../src/f3cp/math.ts';
+import { compareAntePlay, f3cpMathReport, type F3cpMathReport } from '../src/f3cp/math/index.ts';
 import { F3CP_2025, F3CP_2025A } from '../src/f3cp/rule-set.ts';
 import { fraction, toDecimal } from '../src/fraction.ts';
 

@@ -6,7 +6,7 @@ import { allProvisions } from '../src/citations/index.ts';
 import type { F3cpRoundFacts, F3cpSeatFacts, JackpotConfig } from '../src/f3cp/facts.ts';
 import { checkRoundFacts, InvalidRoundFacts, roundFactsAreValid } from '../src/f3cp/facts.ts';
 import { F3CP_2025, F3CP_2025A, type F3cpRuleSet } from '../src/f3cp/rule-set.ts';
-import { settleF3cpRound, type F3cpSettlement, type SettlementLine } from '../src/f3cp/settle.ts';
+import { settleF3cpRound, type F3cpSettlement, type SettlementLine } from '../src/f3cp/settle/index.ts';
 import { INTERPRETATIONS } from '../src/interpretations.ts';
 import { cards } from './helpers.ts';
 

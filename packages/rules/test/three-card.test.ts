@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import { F3CP_2025, F3CP_2025A } from '../src/f3cp/rule-set.ts';
-import { threeCardCounts } from '../src/f3cp/math.ts';
+import { threeCardCounts } from '../src/f3cp/math/index.ts';
 import {
   classifyThree,
   classOfThree,

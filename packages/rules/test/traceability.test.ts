@@ -8,7 +8,7 @@ import { allProvisions } from '../src/citations/index.ts';
 import { parseCard, type Card } from '../src/cards.ts';
 import type { F3cpRoundFacts, F3cpSeatFacts, F3cpVoidReason } from '../src/f3cp/facts.ts';
 import { F3CP_RULE_SETS, type F3cpRuleSet } from '../src/f3cp/rule-set.ts';
-import { settleF3cpRound } from '../src/f3cp/settle.ts';
+import { settleF3cpRound } from '../src/f3cp/settle/index.ts';
 import { RULE_SETS } from '../src/registry.ts';
 import {
   citationProblems,

@@ -8,7 +8,7 @@ import { checkRoundClosed } from './checks/record.ts';
 import { jackpotConfigOf, type F3cpRoundFacts, type F3cpSeatFacts } from './facts.ts';
 import type { RoundView } from './fold.ts';
 import { cardsWhere, judgeRound, type JudgedRound, type SettledRound } from './round.ts';
-import { settleF3cpRound, type F3cpSettlement } from './settle.ts';
+import { settleF3cpRound, type F3cpSettlement } from './settle/index.ts';
 
 /** What the replay derived for one round: the rule set, the facts, the engine's settlement, the findings. */
 export interface RoundDerivation {

@@ -7,7 +7,7 @@ import type { BetType, CardDealt, JackpotHand as EventJackpotHand } from '@table
 import { proportion } from '../money.ts';
 import type { JackpotConfig } from './facts.ts';
 import type { JackpotHand } from './rule-set.ts';
-import type { F3cpBetLine, F3cpSettlement, SettlementLine } from './settle.ts';
+import type { F3cpBetLine, F3cpSettlement, SettlementLine } from './settle/index.ts';
 
 /** A settlement line's bet, as the events name it (the Ante bonus is paid on the Ante as ANTE_BONUS). */
 export const LINE_TYPE: Readonly<Record<F3cpBetLine, string>> = Object.freeze({

@@ -5,7 +5,7 @@ import { BANKER, COMMUNITY, DISCARD, prescribedDealOrder, targetCode, type Deali
 import type { JackpotConfig, F3cpRoundFacts } from './facts.ts';
 import type { RoundView, SeatBets } from './fold.ts';
 import type { F3cpRuleSet } from './rule-set.ts';
-import type { F3cpSettlement } from './settle.ts';
+import type { F3cpSettlement } from './settle/index.ts';
 
 /** The cards of a round, sorted into good, impossible, repeated and void (dealt to a hand without bets). */
 export interface CardAnalysis {

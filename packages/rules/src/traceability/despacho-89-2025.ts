@@ -52,8 +52,8 @@ const RECORD = (...symbols: string[]) => code(CHECKS.record, ...symbols);
 const TABLE = code(RULES.table, 'F3cpTable');
 const SHUFFLE = code(CHECKS.shuffle, 'checkShuffle');
 const REPEATED = 'F3CP.PAYOUT.REPEATED';
-const VOID = code(RULES.settle, 'voidSeat');
-const PAY_JACKPOT = code(RULES.settle, 'payJackpot');
+const VOID = code(RULES.settleVoid, 'voidSeat');
+const PAY_JACKPOT = code(RULES.settleJackpot, 'payJackpot');
 
 const PAYOUT = 'F3CP.PAYOUT.MISMATCH';
 const OUTCOME = 'F3CP.OUTCOME.MISDECLARED';
@@ -142,7 +142,7 @@ const rows: TraceRow[] = [
     3,
     { numero: 4 },
     implemented(
-      [code(RULES.settle, 'invalidAdditional'), BET_CHECKS('checkAdditionalWithoutBasic')],
+      [code(RULES.settleVoid, 'invalidAdditional'), BET_CHECKS('checkAdditionalWithoutBasic')],
       [T.settle, T.detection],
       [WITHOUT_BASIC],
     ),
@@ -156,7 +156,7 @@ const rows: TraceRow[] = [
     4,
     { numero: 2 },
     implemented(
-      [code(RULES.settle, 'invalidAdditional'), BET_CHECKS('checkAdditionalWithoutBasic')],
+      [code(RULES.settleVoid, 'invalidAdditional'), BET_CHECKS('checkAdditionalWithoutBasic')],
       [T.settle, T.detection],
       [WITHOUT_BASIC],
     ),
@@ -165,7 +165,7 @@ const rows: TraceRow[] = [
     4,
     { numero: 3 },
     implemented(
-      [code(RULES.settle, 'invalidAdditional'), BET_CHECKS('checkAdditionalWithoutBasic')],
+      [code(RULES.settleVoid, 'invalidAdditional'), BET_CHECKS('checkAdditionalWithoutBasic')],
       [T.settle, T.detection],
       [WITHOUT_BASIC],
     ),

@@ -4,7 +4,7 @@ import { parseCard } from '../../src/cards.ts';
 import { jackpotShare } from '../../src/f3cp/events.ts';
 import { jackpotConfigOf } from '../../src/f3cp/facts.ts';
 import { F3CP_2025A } from '../../src/f3cp/rule-set.ts';
-import { settleF3cpRound } from '../../src/f3cp/settle.ts';
+import { settleF3cpRound } from '../../src/f3cp/settle/index.ts';
 import {
   change,
   cleanRound,

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { formatCard } from '../../src/cards.ts';
-import { playDecisionOracle } from '../../src/f3cp/math.ts';
+import { playDecisionOracle } from '../../src/f3cp/math/index.ts';
 import { F3CP_2025A } from '../../src/f3cp/rule-set.ts';
 import {
   eventLike,

@@ -30,7 +30,7 @@ import {
   type DealingMode,
 } from '../../src/f3cp/events.ts';
 import { jackpotConfigOf, type F3cpRoundFacts } from '../../src/f3cp/facts.ts';
-import { settleF3cpRound, type F3cpSettlement } from '../../src/f3cp/settle.ts';
+import { settleF3cpRound, type F3cpSettlement } from '../../src/f3cp/settle/index.ts';
 import { classifyThree } from '../../src/poker/three-card.ts';
 import { ruleSetFor } from '../../src/registry.ts';
 

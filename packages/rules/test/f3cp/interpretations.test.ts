@@ -28,11 +28,11 @@ describe('every interpretation a check or a settlement line can carry is in the 
   });
 
   it('every interpretation id written in the F3CP sources (extra interpretations of findings, settlement lines)', () => {
+    // every source file of the module, at any depth (settle/, math/, checks/ …)
     const files = [
-      ...readdirSync(join(src, 'f3cp'))
+      ...readdirSync(join(src, 'f3cp'), { recursive: true, encoding: 'utf8' })
         .filter((f) => f.endsWith('.ts'))
         .map((f) => join(src, 'f3cp', f)),
-      ...readdirSync(join(src, 'f3cp/checks')).map((f) => join(src, 'f3cp/checks', f)),
       join(src, 'findings.ts'),
     ];
     const ids = new Set(

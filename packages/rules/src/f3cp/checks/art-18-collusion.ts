@@ -2,7 +2,7 @@ import { rankOf, type Card } from '../../cards.ts';
 import { cite } from '../../citations/citation.ts';
 import { defineCheck, makeFinding, type Finding, type FindingContext } from '../../findings.ts';
 import { classifyThree } from '../../poker/three-card.ts';
-import { playDecisionOracle } from '../math.ts';
+import { playDecisionOracle } from '../math/index.ts';
 import { F3CP_2025A, F3CP_2025_DIPLOMA as D, type F3cpRuleSet } from '../rule-set.ts';
 import type { SettledRound } from '../round.ts';
 

@@ -1,0 +1,238 @@
+import type { Card } from '../../cards.ts';
+import { compare, fraction, type Fraction } from '../../fraction.ts';
+import { classifyThree, qualifiesQueenHigh, valueUnder } from '../../poker/three-card.ts';
+import type { F3cpRoundFacts } from '../facts.ts';
+import type { F3cpRuleSet } from '../rule-set.ts';
+import { allThreeCardHands, canonicalHands, cardsOf, handIndex, HANDS, SUIT_PERMUTATIONS } from './hands.ts';
+import { netOf } from './house-edge.ts';
+
+/**
+ * The exact play decision (art. 12.º): whether playing beats folding for a hand when some other cards are known
+ * not to be the banker's, as an exact value (playValue) and fast enough for every decision of a replay
+ * (PlayDecisionOracle, one per rule set: playDecisionOracle).
+ */
+
+interface DecisionTables {
+  cardsOf(hand: number, i: number): Card;
+  value: Int32Array;
+  qualifies: Uint8Array;
+  /** net of Ante + Play + Ante bonus for one unit of Ante, per bucket: 0 not qualified, 1 higher, 2 equal, 3 lower */
+  netCache: Map<number, Int32Array>;
+}
+
+const decisionTables = new WeakMap<F3cpRuleSet, DecisionTables>();
+
+function tablesFor(rules: F3cpRuleSet): DecisionTables {
+  let d = decisionTables.get(rules);
+  if (!d) {
+    const t = allThreeCardHands();
+    const value = new Int32Array(HANDS);
+    const qualifies = new Uint8Array(HANDS);
+    for (let i = 0; i < HANDS; i++) {
+      value[i] = valueUnder(t.classified[i]!, rules.handOrder);
+      qualifies[i] = qualifiesQueenHigh(t.classified[i]!) ? 1 : 0;
+    }
+    d = { value, qualifies, netCache: new Map(), cardsOf: (h, i) => t.cards[h * 3 + i]! };
+    decisionTables.set(rules, d);
+  }
+  return d;
+}
+
+/**
+ * The value of playing a hand when some other cards are known not to be the banker's (the cards of other hands
+ * a player has seen): expected net of Ante + Play + Ante bonus per unit of Ante over every banker hand from the
+ * remaining cards, against -1 for a fold. Bucket payoffs come from settleF3cpRound, as in analyseAntePlay.
+ */
+export function playValue(
+  rules: F3cpRuleSet,
+  player: readonly Card[],
+  known: readonly Card[],
+): { evPlay: Fraction; evFold: Fraction; play: boolean } {
+  const t = allThreeCardHands();
+  const d = tablesFor(rules);
+  let lo = 0;
+  let hi = 0;
+  for (const c of [...player, ...known]) {
+    if (c < 32) lo |= 1 << c;
+    else hi |= 1 << (c - 32);
+  }
+  const pv = valueUnder(classifyThree(player[0]!, player[1]!, player[2]!), rules.handOrder);
+  const count = [0, 0, 0, 0];
+  const representative = [-1, -1, -1, -1];
+  for (let b = 0; b < HANDS; b++) {
+    if ((t.lo[b]! & lo) !== 0 || (t.hi[b]! & hi) !== 0) continue;
+    const bucket = d.qualifies[b] === 0 ? 0 : pv > d.value[b]! ? 1 : pv === d.value[b]! ? 2 : 3;
+    count[bucket]!++;
+    if (representative[bucket] === -1) representative[bucket] = b;
+  }
+  let total = 0n;
+  let n = 0;
+  for (let k = 0; k < 4; k++) {
+    if (count[k] === 0) continue;
+    const facts: F3cpRoundFacts = {
+      seats: [{ seat: 1, cards: [...player], bets: { ante: 1, play: 1 }, decision: 'play' }],
+      banker: cardsOf(t, representative[k]!),
+    };
+    total += BigInt(count[k]!) * netOf(facts, rules);
+    n += count[k]!;
+  }
+  const evPlay = fraction(total, n);
+  const evFold = fraction(-1);
+  return { evPlay, evFold, play: compare(evPlay, evFold) > 0 };
+}
+
+/**
+ * The same decision as playValue, fast enough to run on every decision of a replay. For a player hand it keeps,
+ * per bucket, how many banker hands hold each other card; the banker hands ruled out by a set of known cards are
+ * then counted by inclusion and exclusion over single known cards, pairs and triples. Exact; property-tested
+ * against playValue.
+ */
+export class PlayDecisionOracle {
+  private readonly tables: DecisionTables;
+  private readonly byHand = new Map<
+    number,
+    { total: Int32Array; perCard: Int32Array; perPair: Int32Array; nets: Int32Array }
+  >();
+  private readonly index: Int32Array;
+  private readonly canonical: { hand: Int32Array; perm: Uint8Array };
+  // scratch (value() is synchronous: nothing survives a call)
+  private readonly ks: Card[] = [];
+  private readonly counts = new Int32Array(4);
+  private readonly ownDecision = new Uint8Array(HANDS);
+
+  constructor(private readonly rules: F3cpRuleSet) {
+    this.tables = tablesFor(rules);
+    this.index = handIndex();
+    this.canonical = canonicalHands();
+  }
+
+  /** Whether playing beats folding for `player` when `known` cards are not the banker's. */
+  plays(player: readonly Card[], known: readonly Card[]): boolean {
+    if (known.length === 0) {
+      // the decision on the hand alone: remembered per hand (0 = not yet known, 1 = fold, 2 = play)
+      const pi = this.indexOf(player[0]!, player[1]!, player[2]!);
+      const cached = this.ownDecision[pi]!;
+      if (cached !== 0) return cached === 2;
+      const { num, den } = this.value(player, known);
+      this.ownDecision[pi] = num > -den ? 2 : 1;
+      return num > -den;
+    }
+    const { num, den } = this.value(player, known);
+    return num > -den; // EV(play) = num / den > -1 = EV(fold)
+  }
+
+  /** EV(play) as num / den (per unit of Ante). */
+  value(player: readonly Card[], known: readonly Card[]): { num: number; den: number } {
+    // Work in the hand's suit-pattern class: renaming the suits of every card changes no value.
+    const pi = this.indexOf(player[0]!, player[1]!, player[2]!);
+    const ci = this.canonical.hand[pi]!;
+    const perm = SUIT_PERMUTATIONS[this.canonical.perm[pi]!]!;
+    const rename = (c: Card): Card => (c & ~3) | perm[c & 3]!;
+    const p = this.hand(ci);
+    const cp0 = this.tables.cardsOf(ci, 0);
+    const cp1 = this.tables.cardsOf(ci, 1);
+    const cp2 = this.tables.cardsOf(ci, 2);
+    const pv = this.tables.value[ci]!;
+    const ks = this.ks;
+    ks.length = 0;
+    for (const k of known) if (k !== player[0] && k !== player[1] && k !== player[2]) ks.push(rename(k));
+    // banker hands left = all − those holding a known card (inclusion–exclusion: + pairs − triples)
+    const counts = this.counts;
+    counts.set(p.total);
+    for (let i = 0; i < ks.length; i++) {
+      const ki = ks[i]!;
+      for (let b = 0; b < 4; b++) counts[b]! -= p.perCard[ki * 4 + b]!;
+      for (let j = i + 1; j < ks.length; j++) {
+        const kj = ks[j]!;
+        const pair = (ki < kj ? ki * 52 + kj : kj * 52 + ki) * 4;
+        for (let b = 0; b < 4; b++) counts[b]! += p.perPair[pair + b]!;
+        for (let l = j + 1; l < ks.length; l++) {
+          const kl = ks[l]!;
+          if (kl !== cp0 && kl !== cp1 && kl !== cp2) counts[this.bucket(pv, this.indexOf(ki, kj, kl))]!--;
+        }
+      }
+    }
+    let num = 0;
+    let den = 0;
+    for (let b = 0; b < 4; b++) {
+      num += counts[b]! * p.nets[b]!;
+      den += counts[b]!;
+    }
+    return { num, den };
+  }
+
+  /**
+   * Builds the tables of every suit-pattern class that `wanted` accepts, now rather than on first sight: a live
+   * replay calls this before following events, so no round waits for a table build.
+   */
+  warm(wanted: (cards: readonly Card[]) => boolean = () => true): number {
+    const t = allThreeCardHands();
+    const built = new Set<number>();
+    for (let i = 0; i < HANDS; i++) {
+      const ci = this.canonical.hand[i]!;
+      if (built.has(ci) || !wanted(cardsOf(t, ci))) continue;
+      built.add(ci);
+      this.hand(ci);
+    }
+    return built.size;
+  }
+
+  private bucket(pv: number, b: number): number {
+    return this.tables.qualifies[b] === 0
+      ? 0
+      : pv > this.tables.value[b]!
+        ? 1
+        : pv === this.tables.value[b]!
+          ? 2
+          : 3;
+  }
+
+  private indexOf(a: number, b: number, c: number): number {
+    return this.index[a * 2704 + b * 52 + c]!;
+  }
+
+  private hand(pi: number) {
+    let h = this.byHand.get(pi);
+    if (h) return h;
+    const t = allThreeCardHands();
+    const pv = this.tables.value[pi]!;
+    const total = new Int32Array(4);
+    const perCard = new Int32Array(52 * 4);
+    const perPair = new Int32Array(52 * 52 * 4); // [lower card * 52 + higher card] × bucket
+    const representative = [-1, -1, -1, -1];
+    for (let b = 0; b < HANDS; b++) {
+      if ((t.lo[b]! & t.lo[pi]!) !== 0 || (t.hi[b]! & t.hi[pi]!) !== 0) continue;
+      const k = this.bucket(pv, b);
+      const [x, y, z] = [t.cards[b * 3]!, t.cards[b * 3 + 1]!, t.cards[b * 3 + 2]!]; // ascending
+      total[k]!++;
+      perCard[x * 4 + k]!++;
+      perCard[y * 4 + k]!++;
+      perCard[z * 4 + k]!++;
+      perPair[(x * 52 + y) * 4 + k]!++;
+      perPair[(x * 52 + z) * 4 + k]!++;
+      perPair[(y * 52 + z) * 4 + k]!++;
+      if (representative[k] === -1) representative[k] = b;
+    }
+    const nets = new Int32Array(4);
+    for (let k = 0; k < 4; k++) {
+      if (representative[k] === -1) continue;
+      const facts: F3cpRoundFacts = {
+        seats: [{ seat: 1, cards: cardsOf(t, pi), bets: { ante: 1, play: 1 }, decision: 'play' }],
+        banker: cardsOf(t, representative[k]!),
+      };
+      nets[k] = Number(netOf(facts, this.rules));
+    }
+    h = { total, perCard, perPair, nets };
+    this.byHand.set(pi, h);
+    return h;
+  }
+}
+
+const oracles = new WeakMap<F3cpRuleSet, PlayDecisionOracle>();
+
+/** One oracle per rule set for the whole process: its per-hand tables are costly to build and never change. */
+export function playDecisionOracle(rules: F3cpRuleSet): PlayDecisionOracle {
+  let o = oracles.get(rules);
+  if (!o) oracles.set(rules, (o = new PlayDecisionOracle(rules)));
+  return o;
+}

@@ -1,5 +1,5 @@
 import type { EventStore } from '@table-audit/eventstore';
-import { formatCitation, formatMop, ruleSetById, type Citation } from '@table-audit/rules';
+import { formatCitation, formatMacauTime, formatMop, ruleSetById, type Citation } from '@table-audit/rules';
 import type { F3cpEvent } from '@table-audit/schemas/events';
 import type { Finding } from './finding.ts';
 import { LINE_TYPE } from './round-checks.ts';
@@ -213,6 +213,19 @@ function describeEvent(e: F3cpEvent): string {
   }
 }
 
+/**
+ * The checks write amounts in findings' summaries as bare avos ("paid 200000", "bet of 500 avos"); shown to people,
+ * those are MOP. Only numbers after the money words the checks use are rewritten; the stored finding is unchanged.
+ */
+const inMop = (summary: string): string =>
+  summary
+    .replace(/\b(\d+) avos\b/g, (_m, n: string) => formatMop(Number(n)))
+    .replace(
+      /\b(paid|collected|returned|due|fixed|pool of|pool was|leaves|should leave|shows|left|limits|fell back to) (\d+)(?:–(\d+))?\b/g,
+      (_m, word: string, a: string, b: string | undefined) =>
+        `${word} ${formatMop(Number(a))}${b === undefined ? '' : `–${formatMop(Number(b))}`}`,
+    );
+
 export function explanationText(x: Explanation): string {
   const out: string[] = [];
   out.push(`Round ${x.roundId} — table ${x.tableId}, ${x.casino}`);
@@ -221,8 +234,10 @@ export function explanationText(x: Explanation): string {
       ? `Rules: ${x.ruleSet.id} (Despacho ${x.ruleSet.diplomas.join(' + ')}); dealing from the ${x.dealingMode === 'SHOE' ? 'shoe' : 'automatic shuffler'}`
       : `Rules: none implemented for this round (${x.notDerived})`,
   );
-  out.push('', 'Events:');
-  for (const s of x.steps) out.push(`  ${s.time.slice(11, 19)}  ${s.text}   [${s.eventId}]`);
+  // the JSON keeps UTC; people read Macau time, the date once, then each event's clock time
+  const macau = x.steps.map((s) => formatMacauTime(Date.parse(s.time)));
+  out.push('', macau.length ? `Events, from ${macau[0]}:` : 'Events: none');
+  x.steps.forEach((s, i) => out.push(`  ${macau[i]!.slice(11, 23)}  ${s.text}   [${s.eventId}]`));
   if (x.notDerived) out.push('', `Not re-derived: ${x.notDerived}`);
   if (x.banker) {
     out.push('', 'Re-derived:');
@@ -262,7 +277,7 @@ export function explanationText(x: Explanation): string {
   }
   out.push('', x.findings.length ? `Findings (${x.findings.length}):` : 'Findings: none');
   for (const f of x.findings) {
-    out.push(`  [${f.severity}] ${f.checkId}: ${f.summary}`);
+    out.push(`  [${f.severity}] ${f.checkId}: ${inMop(f.summary)}`);
     out.push(
       `      ${f.citations.map((c) => c.reference).join('; ')}${f.interpretations.length ? ` [${f.interpretations.join(', ')}]` : ''}; evidence ${f.evidenceEventIds.length} event(s); id ${f.findingId}`,
     );

@@ -9,8 +9,16 @@ export class UsageError extends Error {
   override readonly name = 'UsageError';
 }
 
-export const out = (text: string): void =>
-  void process.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
+let write = (text: string): void => void process.stdout.write(text);
+
+/** Where out() writes (stdout); a test swaps it in-process, where stdout carries the test runner's own reports. */
+export function redirectOutput(to: (text: string) => void): (text: string) => void {
+  const before = write;
+  write = to;
+  return before;
+}
+
+export const out = (text: string): void => write(text.endsWith('\n') ? text : `${text}\n`);
 
 /** JSON with BigInt written as strings. */
 export const json = (value: unknown): string =>

@@ -17,7 +17,7 @@ import {
 } from '@table-audit/rules';
 import { F3CP_CHECKS } from '@table-audit/replay';
 import { parseJsonWithPlaces, type Place } from '../json-input.ts';
-import { json, out, UsageError, type Command } from './command.ts';
+import { drained, json, out, UsageError, type Command } from './command.ts';
 
 const BET_KEYS = ['ante', 'play', 'pairPlus', 'sixCardBonus', 'progressive'] as const;
 const ROUND_KEYS = ['id', 'date', 'seats', 'banker', 'community', 'jackpot', 'voided'];
@@ -242,6 +242,7 @@ export const settleCommand: Command = {
         result = { index: i, line: place?.line ?? null, id, error: e.message };
       }
       if (values.json) out(`${json(result).replace(/^/gm, '  ')}${i < rounds.length - 1 ? ',' : ''}`);
+      await drained();
     }
     if (values.json) out(']');
     if (rejected || withFindings)

@@ -11,7 +11,7 @@ const files = readdirSync('bench')
 let failed = 0;
 for (const f of files) {
   console.error(`bench/${f} …`);
-  const r = spawnSync(process.execPath, ['--import', './packages/cli/bin/register-ts.mjs', `bench/${f}`], {
+  const r = spawnSync(process.execPath, ['--import', './apps/cli/bin/register-ts.mjs', `bench/${f}`], {
     stdio: 'inherit',
   });
   if (r.status !== 0) failed++;

@@ -1,13 +1,13 @@
 #!/usr/bin/env node
 // Runs every *.test.ts of the workspace with Node's own test runner, TypeScript loaded through
-// packages/cli/bin/register-ts.mjs. Node 20 does not expand globs after --test, so this finds the files.
+// apps/cli/bin/register-ts.mjs. Node 20 does not expand globs after --test, so this finds the files.
 // Two phases: everything else two files at a time (two cores), then the files that start a Kafka broker one at a
 // time (consumer-group timing does not survive a starved CPU). Every test has a time limit, so a hang fails.
 import { spawnSync } from 'node:child_process';
 import { lstatSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-const roots = ['packages', 'services', 'schemas', 'infra', 'test', 'bench'];
+const roots = ['apps', 'packages', 'services', 'schemas', 'infra', 'test', 'bench'];
 const skip = new Set(['node_modules', 'dist', '.git']);
 const files = [];
 const walk = (dir) => {
@@ -47,7 +47,7 @@ for (const phase of phases) {
     process.execPath,
     [
       '--import',
-      './packages/cli/bin/register-ts.mjs',
+      './apps/cli/bin/register-ts.mjs',
       '--test',
       `--test-concurrency=${phase.concurrency}`,
       '--test-timeout=300000',

@@ -607,7 +607,7 @@ test('harness: command errors are reported, stop() is idempotent, a killed paren
     process.execPath,
     [
       '--import',
-      new URL('../../packages/cli/bin/register-ts.mjs', import.meta.url).href,
+      new URL('../../apps/cli/bin/register-ts.mjs', import.meta.url).href,
       '--input-type=module',
       '-e',
       script,

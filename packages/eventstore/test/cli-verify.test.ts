@@ -1,5 +1,5 @@
 /**
- * `table-audit verify` end to end: the real command line (packages/cli/bin/table-audit.js) on a store file that is
+ * `table-audit verify` end to end: the real command line (apps/cli/bin/table-audit.js) on a store file that is
  * intact, then tampered with behind its back.
  */
 import assert from 'node:assert/strict';
@@ -12,10 +12,10 @@ import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import { SqliteEventStore } from '../src/index.ts';
 
-const bin = fileURLToPath(new URL('../../cli/bin/table-audit.js', import.meta.url));
+const bin = fileURLToPath(new URL('../../../apps/cli/bin/table-audit.js', import.meta.url));
 // The CLI imports this package by name; pnpm links it into the CLI's node_modules on install.
 const linked = existsSync(
-  fileURLToPath(new URL('../../cli/node_modules/@table-audit/eventstore', import.meta.url)),
+  fileURLToPath(new URL('../../../apps/cli/node_modules/@table-audit/eventstore', import.meta.url)),
 );
 
 const dir = mkdtempSync(join(tmpdir(), 'ta-cli-verify-'));
@@ -44,7 +44,7 @@ async function makeStore(name: string): Promise<string> {
 
 describe(
   'table-audit verify',
-  { skip: linked ? false : '@table-audit/eventstore is not linked into packages/cli yet: run pnpm install' },
+  { skip: linked ? false : '@table-audit/eventstore is not linked into apps/cli yet: run pnpm install' },
   () => {
     it('says ok and exits 0 for an intact store, in text and JSON, from --store or TABLE_AUDIT_STORE', async () => {
       const path = await makeStore('intact.sqlite');

@@ -1,5 +1,7 @@
 export * from './cards.ts';
 export * from './money.ts';
+export * from './present.ts';
+export * from './dates.ts';
 export * from './poker/three-card.ts';
 export * from './poker/five-card.ts';
 export * from './registry.ts';

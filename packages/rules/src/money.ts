@@ -54,9 +54,3 @@ export const winnings = (stake: Avos, ratio: Ratio): Avos => {
     );
   return (stake / ratio.per) * ratio.win;
 };
-
-export const formatMop = (avos: Avos): string => {
-  const sign = avos < 0 ? '-' : '';
-  const a = Math.abs(avos);
-  return `${sign}MOP ${Math.floor(a / 100).toLocaleString('en-US')}.${String(a % 100).padStart(2, '0')}`;
-};

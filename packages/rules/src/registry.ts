@@ -1,3 +1,4 @@
+import { parseMacauDate } from './dates.ts';
 import { F3CP_2025, F3CP_2025A, type F3cpRuleSet } from './f3cp/rule-set.ts';
 
 /**
@@ -131,8 +132,6 @@ export function macauDate(utcMillis: number): string {
   return new Date(utcMillis + MACAU_OFFSET_MS).toISOString().slice(0, 10);
 }
 
-const DATE = /^\d{4}-\d{2}-\d{2}$/;
-
 const DAY_MS = 24 * 60 * 60 * 1000;
 const byDay = new Map<string, RuleSetLookup>();
 
@@ -153,7 +152,7 @@ function lookupCached(game: Game, when: string | number): RuleSetLookup {
 }
 
 function lookup(game: Game, localDate: string): RuleSetLookup {
-  if (!DATE.test(localDate)) throw new Error(`"${localDate}" is not a date of the form YYYY-MM-DD`);
+  parseMacauDate(localDate, `the Macau date of a ${game} round`);
   const entry = RULE_SETS.find(
     (e) => e.game === game && e.from <= localDate && (e.to === null || localDate <= e.to),
   );

@@ -139,7 +139,7 @@ const cli = (args: string[]) =>
   new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
     execFile(
       process.execPath,
-      [join(ROOT, 'packages/cli/bin/table-audit.js'), ...args],
+      [join(ROOT, 'apps/cli/bin/table-audit.js'), ...args],
       { cwd: ROOT },
       (err, stdout, stderr) => resolve({ code: err ? ((err.code as number) ?? 1) : 0, stdout, stderr }),
     );

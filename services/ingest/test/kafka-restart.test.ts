@@ -26,7 +26,7 @@ function ingestProcess(brokers: string[], groupId: string, store: string): Inges
   const child = spawn(
     process.execPath,
     [
-      join(ROOT, 'packages/cli/bin/table-audit.js'),
+      join(ROOT, 'apps/cli/bin/table-audit.js'),
       'ingest',
       '--kafka',
       brokers.join(','),

@@ -24,7 +24,7 @@ const session = simulateSession({
   bettingSystemTables: 1,
 });
 const expectedIds = new Set(replayEvents(session.events).findings.map((f) => f.findingId));
-const cli = fileURLToPath(new URL('../../../packages/cli/bin/table-audit.js', import.meta.url));
+const cli = fileURLToPath(new URL('../../../apps/cli/bin/table-audit.js', import.meta.url));
 
 async function storeWithSession(
   events: readonly F3cpEvent[] = session.events,

@@ -1,7 +1,7 @@
 import { formatCitation, type Citation } from '../citations/citation.ts';
 import type { Finding } from '../findings.ts';
 import type { NotDerived } from '../game.ts';
-import { formatMop } from '../money.ts';
+import { formatMacauTime, formatMop } from '../present.ts';
 import { macauDate, ruleSetById } from '../registry.ts';
 import type { F3cpEvent } from '@table-audit/schemas/events';
 import { declaredKey, LINE_TYPE } from './events.ts';
@@ -228,8 +228,9 @@ export function explanationText(x: Explanation): string {
       ? `Rules: ${x.ruleSet.id} (Despacho ${x.ruleSet.diplomas.join(' + ')}); dealing from the ${x.dealingMode === 'SHOE' ? 'shoe' : 'automatic shuffler'}`
       : `Rules: none implemented for this round (${x.notDerived?.message ?? 'no rule set'})`,
   );
-  out.push('', 'Events (Macau time, UTC+8):');
-  for (const s of x.steps) out.push(`  ${macauClock(Date.parse(s.time))}  ${s.text}   [${s.eventId}]`);
+  const macau = x.steps.map((s) => formatMacauTime(Date.parse(s.time)));
+  out.push('', macau.length ? `Events, from ${macau[0]}:` : 'Events: none');
+  x.steps.forEach((s, i) => out.push(`  ${macau[i]!.slice(11, 23)}  ${s.text}   [${s.eventId}]`));
   if (x.ruleSet) out.push(`  why: ${x.ruleSet.why}`);
   if (x.notDerived) out.push('', `Not re-derived: ${x.notDerived.message}`);
   if (x.voided) {
@@ -302,6 +303,3 @@ export function explanationText(x: Explanation): string {
   }
   return out.join('\n');
 }
-
-/** The clock time in Macau (UTC+8, no daylight saving) of an instant in UTC ms. */
-const macauClock = (utcMs: number): string => new Date(utcMs + 8 * 3_600_000).toISOString().slice(11, 23);

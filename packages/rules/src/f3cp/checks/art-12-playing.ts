@@ -1,7 +1,7 @@
 import type { SurveillanceObservation } from '@table-audit/schemas/events';
 import { cite } from '../../citations/citation.ts';
 import { defineCheck, evidenceOf, type FindingInput } from '../../findings.ts';
-import { formatMop } from '../../money.ts';
+import { formatMop } from '../../present.ts';
 import { F3CP_2025_DIPLOMA as D } from '../rule-set.ts';
 import type { JudgedRound } from '../round.ts';
 import { observed } from './observations.ts';

@@ -1,6 +1,6 @@
 import { cite } from '../../citations/citation.ts';
 import { defineCheck, evidenceOf, type Evidence, type FindingInput } from '../../findings.ts';
-import { formatMop } from '../../money.ts';
+import { formatMop } from '../../present.ts';
 import { declaredKey, eventHand, expectedDeclarations } from '../events.ts';
 import type { RoundView } from '../fold.ts';
 import { F3CP_2025_DIPLOMA as D } from '../rule-set.ts';

@@ -1,6 +1,6 @@
 import { cite } from '../../citations/citation.ts';
 import { defineCheck, evidenceOf, type FindingInput } from '../../findings.ts';
-import { formatMop } from '../../money.ts';
+import { formatMop } from '../../present.ts';
 import { engineJackpotHand, jackpotShare } from '../events.ts';
 import { F3CP_2025_DIPLOMA as D } from '../rule-set.ts';
 import type { JudgedRound, SettledRound } from '../round.ts';

@@ -1,7 +1,7 @@
 import type { BetPlaced } from '@table-audit/schemas/events';
 import { cite, type Citation } from '../../citations/citation.ts';
 import { defineCheck, evidenceOf, type Evidence, type FindingInput } from '../../findings.ts';
-import { formatMop } from '../../money.ts';
+import { formatMop } from '../../present.ts';
 import { BET_TYPES, BET_FIELD, declaredKey } from '../events.ts';
 import { F3CP_2025_DIPLOMA as D } from '../rule-set.ts';
 import type { JudgedRound } from '../round.ts';

@@ -8,7 +8,7 @@ import {
   type FindingInput,
   makeFinding,
 } from '../../findings.ts';
-import { formatMop } from '../../money.ts';
+import { formatMop } from '../../present.ts';
 import { F3CP_2025_DIPLOMA as D } from '../rule-set.ts';
 import type { JudgedRound, SettledRound } from '../round.ts';
 import { observed } from './observations.ts';

@@ -1,11 +1,14 @@
 import { parseArgs } from 'node:util';
-import { RULE_SETS, ruleSetFor, type Game } from '@table-audit/rules';
+import { parseMacauDate, RULE_SETS, ruleSetFor, type Game } from '@table-audit/rules';
 import { json, out, UsageError, type Command } from './command.ts';
+import { instant } from './numbers.ts';
 
 const usage = `Usage: table-audit rules [--game f3cp] [--date YYYY-MM-DD | --at ISO-8601-INSTANT] [--json]
 
 Without --date/--at: lists the rule-set registry. With them: the rule set that governs a round of --game on that
-Macau local date (UTC+8), or at that instant (e.g. --at 2025-11-17T16:30:00Z is 2025-11-18 in Macau).`;
+Macau local date (UTC+8), or at that instant (e.g. --at 2025-11-17T16:30:00Z is 2025-11-18 in Macau).
+Exit 0 when an implemented rule set governs the date, 1 when none does (or it is not implemented), 2 for a usage
+error (an impossible date such as 2025-02-30, an instant without its time zone).`;
 
 export const rulesCommand: Command = {
   name: 'rules',
@@ -38,12 +41,22 @@ export const rulesCommand: Command = {
           );
       return 0;
     }
+    const games = [...new Set(RULE_SETS.map((e) => e.game))];
+    if (!games.includes(values.game as Game))
+      throw new UsageError(
+        `--game "${values.game}" is not a game of the registry; the games are ${games.join(', ')}`,
+      );
+    if (values.date !== undefined && values.at !== undefined)
+      throw new UsageError('give --date or --at, not both');
     let when: string | number;
-    if (values.at !== undefined) {
-      when = Date.parse(values.at);
-      if (Number.isNaN(when))
-        throw new UsageError(`--at "${values.at}" is not an ISO-8601 instant such as 2025-11-17T16:30:00Z`);
-    } else when = values.date!;
+    if (values.at !== undefined) when = instant('--at', values.at);
+    else {
+      try {
+        when = parseMacauDate(values.date, '--date');
+      } catch (e) {
+        throw new UsageError((e as Error).message);
+      }
+    }
     const found = ruleSetFor(values.game as Game, when);
     if (values.json) out(json(found.status === 'implemented' ? { ...found, rules: found.rules.id } : found));
     else if (found.status === 'implemented')

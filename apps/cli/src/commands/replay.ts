@@ -22,7 +22,8 @@ export const replayCommand: Command = {
       allowPositionals: true,
       options: { store: { type: 'string' }, json: { type: 'boolean' }, live: { type: 'boolean' } },
     });
-    const store = openStore(storePath(values.store), { mustExist: true });
+    const opened = openStore(storePath(values.store), { mustExist: true });
+    const store = opened.store;
     try {
       if (positionals.length) {
         const x = await explainRound(store, positionals.join(' '));
@@ -60,7 +61,7 @@ export const replayCommand: Command = {
       for (const [c, n] of [...byCheck].sort()) out(`  ${c.padEnd(48)} ${n}`);
       return 0;
     } finally {
-      await store.close();
+      await opened.close(false);
     }
   },
 };

@@ -1,4 +1,5 @@
 import { commands, type Command } from './commands/index.ts';
+import { DEFAULT_STORE } from './commands/store.ts';
 
 function help(): string {
   const width = Math.max(...commands.map((c) => c.name.length));
@@ -10,10 +11,18 @@ function help(): string {
     'Commands:',
     ...commands.map((c: Command) => `  ${c.name.padEnd(width)}  ${c.summary}`),
     '',
+    'Exit status:',
+    '  0  done, and nothing to report',
+    '  1  findings, a failed proof, input rejected (each named on stderr), or a command that could not finish',
+    '  2  usage error: an unknown command or option, or an option value out of range',
+    '',
+    `The event store of every command is ${DEFAULT_STORE} (--store PATH or TABLE_AUDIT_STORE to change it).`,
+    'Money is shown in MOP (files carry avos, 1/100 MOP); times in Macau time, UTC+8 (files carry UTC ms).',
+    '',
   ].join('\n');
 }
 
-/** Runs one command line; returns the process exit code (0 ok, 1 failure, 2 usage error). */
+/** Runs one command line; returns the process exit code (0 ok, 1 findings or failure, 2 usage error). */
 export async function main(argv: string[]): Promise<number> {
   const [name, ...rest] = argv;
   if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
@@ -32,9 +41,13 @@ export async function main(argv: string[]): Promise<number> {
   try {
     return await command.run(rest);
   } catch (err) {
-    const e = err as Error;
+    const e = err instanceof Error ? err : new Error(String(err));
     const usage = e.name === 'UsageError' || (e as { code?: string }).code?.startsWith('ERR_PARSE_ARGS');
-    process.stderr.write(`table-audit ${name}: ${e.message}\n${usage ? `\n${command.usage}\n` : ''}`);
+    // the causes too: an error that wraps another must not hide it
+    let text = e.message;
+    for (let c = e.cause; c !== undefined; c = c instanceof Error ? c.cause : undefined)
+      text += `\n  caused by: ${c instanceof Error ? c.message : String(c)}`;
+    process.stderr.write(`table-audit ${name}: ${text}\n${usage ? `\n${command.usage}\n` : ''}`);
     return usage ? 2 : 1;
   }
 }

@@ -2,14 +2,16 @@ import { parseArgs } from 'node:util';
 import { FileSchemaRegistry } from '@table-audit/schemas';
 import { IngestPipeline, ingestFiles, KafkaIngest, KafkajsEventConsumer } from '@table-audit/ingest';
 import { out, UsageError, type Command } from './command.ts';
-import { openStore, progress, progressDone, storePath } from './store.ts';
+import { DEFAULT_STORE, openStore, progress, progressDone, storePath } from './store.ts';
 
 const usage = `Usage: table-audit ingest FILE.avro… [--store PATH]
        table-audit ingest --kafka BROKERS [--topic TOPIC] [--group GROUP] [--idle-exit MS] [--store PATH]
 
-Decodes, validates and appends table events to the event store (default ${'data/events.sqlite'}, or $TABLE_AUDIT_STORE).
+Decodes, validates and appends table events to the event store (default ${DEFAULT_STORE}, or $TABLE_AUDIT_STORE).
 Anything that cannot be decoded or validated is kept in the stream "ingest-rejects" with its bytes, source and
-reason. From Kafka, offsets are committed only once the events are durable; --idle-exit stops after that many
+reason. Events already stored (same event id, same content) are counted, not appended twice. Exit 0 when
+everything was accepted or already stored, 1 when anything was rejected or ingest could not finish (a store file
+it created is then removed if nothing was appended to it), 2 for a usage error. From Kafka, offsets are committed only once the events are durable; --idle-exit stops after that many
 milliseconds without a message (otherwise it runs until interrupted).`;
 
 export const ingestCommand: Command = {
@@ -29,8 +31,16 @@ export const ingestCommand: Command = {
       },
     });
     if (!positionals.length === !values.kafka) throw new UsageError('give Avro files, or --kafka BROKERS');
-    const store = openStore(storePath(values.store));
+    let idle: number | null = null;
+    if (values['idle-exit'] !== undefined) {
+      idle = Number(values['idle-exit']);
+      if (!Number.isSafeInteger(idle) || idle < 1)
+        throw new UsageError(`--idle-exit takes whole milliseconds from 1 up, got "${values['idle-exit']}"`);
+    }
+    const opened = openStore(storePath(values.store));
+    const store = opened.store;
     const pipeline = new IngestPipeline(store);
+    let failed = true;
     try {
       await pipeline.loadKnownTables();
       const t0 = performance.now();
@@ -43,6 +53,7 @@ export const ingestCommand: Command = {
         out(
           `accepted ${r.accepted}, already stored ${r.alreadyStored}, rejected ${r.rejected} in ${s.toFixed(1)} s (${Math.round((r.accepted + r.alreadyStored + r.rejected) / s).toLocaleString('en-US')} events/s)`,
         );
+        failed = false;
         return r.rejected ? 1 : 0;
       }
       const registry = await FileSchemaRegistry.open(undefined, { readOnly: true });
@@ -60,7 +71,6 @@ export const ingestCommand: Command = {
       });
       await ingest.start();
       last = Date.now(); // the idle clock starts once the group is joined, not before
-      const idle = values['idle-exit'] ? Number(values['idle-exit']) : null;
       let timer: NodeJS.Timeout | undefined;
       let stop: (() => void) | undefined;
       await new Promise<void>((resolve) => {
@@ -78,9 +88,10 @@ export const ingestCommand: Command = {
       progressDone();
       const t = pipeline.totals;
       out(`accepted ${t.accepted}, already stored ${t.alreadyStored}, rejected ${t.rejected}`);
-      return 0;
+      failed = false;
+      return t.rejected ? 1 : 0;
     } finally {
-      await store.close();
+      await opened.close(failed);
     }
   },
 };

@@ -1,4 +1,4 @@
-// `node --import ./packages/cli/bin/register-ts.mjs file.ts`: runs TypeScript through ts-hooks.mjs.
+// `node --import ./apps/cli/bin/register-ts.mjs file.ts`: runs TypeScript through ts-hooks.mjs.
 import { register } from 'node:module';
 
 process.setSourceMapsEnabled(true);

@@ -1,13 +1,22 @@
 import { parseArgs } from 'node:util';
-import { allProvisions, textDiscrepancies, traceabilityMatrix, traceabilityText } from '@table-audit/rules';
+import {
+  allProvisions,
+  citationKey,
+  parseCitation,
+  textDiscrepancies,
+  traceabilityMatrix,
+  traceabilityText,
+} from '@table-audit/rules';
 import { json, out, UsageError, type Command } from './command.ts';
 
-const usage = `Usage: table-audit cite KEY [--json]     e.g. table-audit cite "89/2025 art.13 al.4"
+const usage = `Usage: table-audit cite CITATION [--json]     e.g. table-audit cite "89/2025 art.13 al.4"
        table-audit cite --list | --discrepancies
        table-audit cite --matrix [--diploma D] [--status implemented|no-code-needed|not-implemented] [--json]
 
-Prints the official Portuguese and Chinese text of a cited provision; --matrix prints the traceability
-matrix: every provision of every seed diploma with its code and tests, or why it needs none, or its rule set.`;
+Prints the official Portuguese and Chinese text of a cited provision. CITATION is its key ("89/2025 art.15 n.5",
+"89/2025 art.7 n.1 al.2 [94/2025]") or the Portuguese form findings print, pasted back
+("Despacho n.º 89/2025, art. 13.º, alínea 4), (1)"). --matrix prints the traceability matrix: every provision of
+every seed diploma with its code and tests, or why it needs none, or the rule set that will implement it.`;
 
 export const citeCommand: Command = {
   name: 'cite',
@@ -46,10 +55,19 @@ export const citeCommand: Command = {
       for (const d of textDiscrepancies) out(`${d.key}: ${d.note}\n`);
       return 0;
     }
-    const key = positionals.join(' ');
-    if (!key) throw new UsageError('name a provision');
+    const text = positionals.join(' ');
+    if (!text) throw new UsageError('name a provision');
+    let key: string;
+    try {
+      key = citationKey(parseCitation(text));
+    } catch (e) {
+      throw new UsageError((e as Error).message);
+    }
     const p = allProvisions().find((x) => x.key === key);
-    if (!p) throw new UsageError(`no provision "${key}" in the citation files; see table-audit cite --list`);
+    if (!p)
+      throw new Error(
+        `no provision ${key}${key === text ? '' : ` (read from "${text}")`} in the citation files; see table-audit cite --list`,
+      );
     if (values.json) out(json(p));
     else
       out(

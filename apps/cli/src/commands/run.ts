@@ -1,0 +1,308 @@
+import { existsSync, readdirSync, rmdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import type { EventStore } from '@table-audit/eventstore';
+import { IngestPipeline, ingestFiles, REJECTS_STREAM, type RejectData } from '@table-audit/ingest';
+import {
+  explainRound,
+  findingStream,
+  FINDING_EVENT_TYPE,
+  ReplayService,
+  tableStream,
+  toTableEvent,
+} from '@table-audit/replay';
+import { f3cpMathReport, f3cpRules, formatMacauTime, toDecimal, type Finding } from '@table-audit/rules';
+import {
+  ROUND_FAULTS,
+  simulateSession,
+  writeSessionFile,
+  type GroundTruth,
+  type Session,
+} from '@table-audit/simulator';
+import { json, out, UsageError, type Command } from './command.ts';
+import { wholeNumber } from './numbers.ts';
+import { DEFAULT_STORE, makeDirectories, openStore, storePath } from './store.ts';
+
+/** Marks a directory as made by `table-audit run`; only such a directory is ever cleared by a later run. */
+export const RUN_MARKER = '.table-audit-run';
+const ARTEFACTS = ['session.avro', 'truth.json'];
+
+const usage = `Usage: table-audit run [--dir DIR] [--store PATH] [--tables N] [--rounds N] [--seed S] [--math]
+
+The main job end to end on the embedded defaults: the simulator writes seeded table sessions with labelled faults
+to an Avro object container file; ingest validates them into the event store; the replay re-derives every round
+under the rules in force, appends its findings, and they are compared with the simulator's ground truth (every
+labelled fault found under its check id, no finding on a clean round); one disputed hand is explained step by step.
+
+  --dir DIR      where the session (session.avro) and its labels (truth.json) go (default data/run). A new or
+                 empty directory is taken and marked with ${RUN_MARKER}; a directory with that marker is reused
+                 (only the files a run wrote are replaced); any other directory is refused, never cleared
+  --store PATH   the event store (default $TABLE_AUDIT_STORE, else ${DEFAULT_STORE}, as for every command).
+                 Running again with the same options appends nothing new: events and findings are stored once
+  --tables N     tables (1 to 999, default 40)      --rounds N   rounds per table (1 to 10000, default 50)
+  --seed S       seed (0 to 4294967295, default 2025)
+  --math         adds the exact math report (about 10 s)
+
+Exit 0 when the proof holds, 1 when a labelled fault was missed, a finding fell on a clean round (each is named on
+stderr) or the run could not finish, 2 for a usage error. ClickHouse, the API and the UI join this command later.`;
+
+interface RunDir {
+  /** what this run made: removed again if the run fails */
+  made: string[];
+  /** the outermost directory this run created, if it created one */
+  createdDir: string | undefined;
+}
+
+/** Takes DIR for this run, refusing any directory a run did not make. See --dir in the usage. */
+function takeRunDir(dir: string): RunDir {
+  const marker = join(dir, RUN_MARKER);
+  if (!existsSync(dir)) {
+    const createdDir = makeDirectories(dir, `--dir ${dir}`);
+    writeFileSync(marker, json({ createdBy: 'table-audit run', files: ARTEFACTS }));
+    return { made: [marker], createdDir };
+  }
+  if (!statSync(dir).isDirectory()) throw new UsageError(`--dir ${dir} is a file, not a directory`);
+  if (existsSync(marker)) {
+    // only what a run wrote here is replaced; anything else in the directory is left alone
+    for (const f of ARTEFACTS) rmSync(join(dir, f), { force: true });
+    return { made: [], createdDir: undefined };
+  }
+  const entries = readdirSync(dir);
+  if (entries.length)
+    throw new UsageError(
+      `--dir ${dir}: the directory is not empty and was not made by table-audit run (it has no ${RUN_MARKER} ` +
+        `marker), so the run will not write into it or clear it (it holds ${entries.slice(0, 3).join(', ')}${entries.length > 3 ? ', …' : ''}). ` +
+        `Give a new or empty directory, e.g. --dir ${join(dir, 'run')}; or, if it is an earlier run's directory, ` +
+        `move aside what you want to keep and remove it yourself`,
+    );
+  writeFileSync(marker, json({ createdBy: 'table-audit run', files: ARTEFACTS }));
+  return { made: [marker], createdDir: undefined };
+}
+
+/** After a failed run: removes the files this run wrote and the directories it created (only while empty). */
+function undoRunDir(dir: string, taken: RunDir): void {
+  for (const f of [...ARTEFACTS.map((a) => join(dir, a)), ...taken.made]) rmSync(f, { force: true });
+  if (taken.createdDir === undefined) return;
+  const top = resolve(taken.createdDir);
+  for (let d = resolve(dir); ; d = dirname(d)) {
+    try {
+      rmdirSync(d);
+    } catch {
+      return;
+    }
+    if (d === top) return;
+  }
+}
+
+/** The findings stored for the session's tables, whenever they were appended (this run or an earlier one). */
+async function storedFindings(store: EventStore, tableIds: readonly string[]): Promise<Finding[]> {
+  const found: Finding[] = [];
+  for (const t of tableIds)
+    for await (const e of store.readStream(findingStream(t)))
+      if (e.type === FINDING_EVENT_TYPE) found.push(e.data as Finding);
+  return found;
+}
+
+/**
+ * Whether the store already holds other events under this session's table ids (another seed, other sizes, or
+ * table-audit simulate): the simulator names tables and events by position, not by seed. Ingesting them would mix
+ * two sessions in one table's stream, so the run stops before appending anything. The first events of each table
+ * decide it: they carry the seeded times and table settings.
+ */
+async function otherSession(store: EventStore, session: Session): Promise<string | null> {
+  for (const t of session.tables) {
+    let k = 0;
+    for await (const e of store.readStream(tableStream(t.tableId), { maxCount: 20 })) {
+      const mine = t.events[k++];
+      const stored = toTableEvent(e);
+      const at = `table ${t.tableId}, revision ${e.revision}: the store holds ${e.type} ${e.eventId}`;
+      if (!mine || !stored) return `${at}, where this session has no such event`;
+      if (stored.type !== mine.type || stored.data.header.eventId !== mine.data.header.eventId)
+        return `${at}, where this session has ${mine.type} ${mine.data.header.eventId}`;
+      if (stored.data.header.eventTime !== mine.data.header.eventTime)
+        return `${at} at ${formatMacauTime(stored.data.header.eventTime)}, where this session has it at ${formatMacauTime(mine.data.header.eventTime)}`;
+    }
+  }
+  return null;
+}
+
+/** The latest rejects' reasons, to say why a run's events were refused. */
+async function lastRejects(store: EventStore, count: number): Promise<string[]> {
+  const reasons: string[] = [];
+  for await (const e of store.readStream(REJECTS_STREAM, { direction: 'backwards', maxCount: count }))
+    reasons.push((e.data as RejectData).reason);
+  return reasons.reverse();
+}
+
+export const runCommand: Command = {
+  name: 'run',
+  summary: 'the main job end to end on the embedded defaults',
+  usage,
+  async run(args) {
+    const { values } = parseArgs({
+      args,
+      options: {
+        dir: { type: 'string', default: 'data/run' },
+        store: { type: 'string' },
+        tables: { type: 'string', default: '40' },
+        rounds: { type: 'string', default: '50' },
+        seed: { type: 'string', default: '2025' },
+        math: { type: 'boolean' },
+      },
+    });
+    const tables = wholeNumber('--tables', values.tables!, 1, 999);
+    const rounds = wholeNumber('--rounds', values.rounds!, 1, 10_000);
+    const seed = wholeNumber('--seed', values.seed!, 0, 2 ** 32 - 1);
+    const dir = values.dir!;
+    if (!dir) throw new UsageError('--dir needs a directory, e.g. --dir data/run');
+    const storeFile = storePath(values.store);
+    const file = join(dir, 'session.avro');
+    const truthFile = join(dir, 'truth.json');
+
+    const taken = takeRunDir(dir);
+    let failed = true;
+    try {
+      const code = await mainJob();
+      failed = false;
+      return code;
+    } finally {
+      if (failed) undoRunDir(dir, taken);
+    }
+
+    async function mainJob(): Promise<number> {
+      let t = performance.now();
+      const session = simulateSession({
+        seed,
+        tables,
+        roundsPerTable: rounds,
+        faultRate: 0.1,
+        faults: ROUND_FAULTS,
+        handledRate: 0.05,
+        bettingSystemTables: 1,
+        collusionTables: 1,
+        collusionRounds: 400,
+      });
+      const written = await writeSessionFile(file, session.events);
+      writeFileSync(truthFile, json(session.truth));
+      out(
+        `1. simulator: ${tables} tables x ${rounds} rounds (+1 table of 400 rounds with colluders), ${written.events.toLocaleString('en-US')} events → ${file}; ${session.truth.length} labelled faults → ${truthFile} (${ms(t)})`,
+      );
+
+      const opened = openStore(storeFile);
+      const store = opened.store;
+      let storeFailed = true;
+      try {
+        t = performance.now();
+        const conflict = await otherSession(store, session);
+        if (conflict)
+          throw new Error(
+            `${storeFile} already holds another simulation under the same table ids (${conflict}); nothing was ` +
+              `appended. Give this run its own store with --store PATH, or run with the options that made that one`,
+          );
+        const pipeline = new IngestPipeline(store);
+        await pipeline.loadKnownTables();
+        const ingested = await ingestFiles([file], pipeline);
+        const again = ingested.alreadyStored
+          ? `, ${ingested.alreadyStored.toLocaleString('en-US')} already stored`
+          : '';
+        out(
+          `2. ingest: ${ingested.accepted.toLocaleString('en-US')} events appended to ${storeFile}${again}, ${ingested.rejected} rejected (${ms(t)}, ${Math.round((ingested.accepted + ingested.alreadyStored) / ((performance.now() - t) / 1000)).toLocaleString('en-US')} events/s)`,
+        );
+        if (ingested.rejected) {
+          const reasons = await lastRejects(store, Math.min(ingested.rejected, 3));
+          throw new Error(
+            `${ingested.rejected} of the session's events were rejected by ingest, so the proof cannot be made; ` +
+              `e.g. ${reasons.join(' | ')}. An event id already stored with different content means ${storeFile} ` +
+              `holds another simulation (other --seed, --tables or --rounds, or table-audit simulate): give this ` +
+              `run its own store with --store PATH (the rejects are kept in the store's "${REJECTS_STREAM}" stream)`,
+          );
+        }
+
+        t = performance.now();
+        const replay = new ReplayService({ store });
+        await replay.catchUp();
+        await replay.finish();
+        const s = replay.stats;
+        out(
+          s.rounds
+            ? `3. replay: ${s.rounds.toLocaleString('en-US')} rounds re-derived, ${s.findingsAppended} findings appended (${ms(t)}, ${Math.round(s.rounds / ((performance.now() - t) / 1000)).toLocaleString('en-US')} rounds/s)`
+            : `3. replay: nothing new to re-derive: these events were replayed before and their findings are in the store (${ms(t)})`,
+        );
+
+        // the proof, on the findings stored for this session's tables (also those appended by an earlier run)
+        const roundIds = new Set<string>();
+        for (const e of session.events) if (e.data.header.roundId) roundIds.add(e.data.header.roundId);
+        const findings = (
+          await storedFindings(
+            store,
+            session.tables.map((x) => x.tableId),
+          )
+        ).filter((f) => f.roundId === null || roundIds.has(f.roundId));
+        // a round fault by round and check id; conduct over many rounds by table and check id
+        const matches = (x: GroundTruth, f: Finding) =>
+          x.roundId ? f.roundId === x.roundId : f.tableId === x.tableId;
+        const missed = session.truth.flatMap((x) =>
+          x.checkIds
+            .filter((c) => !findings.some((f) => f.checkId === c && matches(x, f)))
+            .map((c) => ({ x, c })),
+        );
+        const unexpected = findings.filter(
+          (f) => !session.truth.some((x) => x.checkIds.includes(f.checkId) && matches(x, f)),
+        );
+        out(
+          `4. findings by check (labelled faults missed: ${missed.length}, findings on clean rounds: ${unexpected.length}):`,
+        );
+        const count = (key: (f: Finding) => string) => {
+          const m = new Map<string, number>();
+          for (const f of findings) m.set(key(f), (m.get(key(f)) ?? 0) + 1);
+          return [...m].sort();
+        };
+        for (const [c, n] of count((f) => f.checkId)) out(`     ${c.padEnd(48)} ${String(n).padStart(4)}`);
+        out('   by casino:');
+        for (const [c, n] of count((f) => `${f.casino} (${f.concessionaire})`))
+          out(`     ${c.padEnd(48)} ${String(n).padStart(4)}`);
+
+        const disputed =
+          findings.find((f) => f.checkId === 'F3CP.PAYOUT.MISMATCH') ?? findings.find((f) => f.roundId);
+        if (disputed?.roundId) {
+          out(
+            `\n5. disputed hand ${disputed.roundId} (table-audit replay ${disputed.roundId}${values.store === undefined ? '' : ` --store ${storeFile}`}):\n`,
+          );
+          out((await explainRound(store, disputed.roundId)).text);
+        }
+
+        if (values.math) {
+          const rules = f3cpRules('f3cp-2025a');
+          const m = f3cpMathReport(rules, () => performance.now());
+          const pct = (f: { num: bigint; den: bigint }) =>
+            `${toDecimal({ num: f.num * 100n, den: f.den }, 4)}%`;
+          out(
+            `\n6. exact math (${rules.id}): play ${m.antePlay.weakestPlayed} or better; Ante house edge ${pct(m.antePlay.houseEdge)}, element of risk ${pct(m.antePlay.elementOfRisk)}; Pair Plus ${pct(m.pairPlus.houseEdge)}; Six Card Bonus ${pct(m.sixCardBonus.houseEdge)} (table-audit math f3cp for the full report)`,
+          );
+        }
+        storeFailed = false;
+
+        if (missed.length || unexpected.length) {
+          const lines = [
+            `table-audit run: the proof failed: ${missed.length} labelled fault(s) missed, ${unexpected.length} finding(s) on clean rounds (labels in ${truthFile})`,
+            ...missed.map(
+              ({ x, c }) =>
+                `  missed: table ${x.tableId}${x.roundId ? ` round ${x.roundId}` : ''}, fault ${x.fault}: no ${c} finding`,
+            ),
+            ...unexpected.map(
+              (f) =>
+                `  finding on a clean round: table ${f.tableId}${f.roundId ? ` round ${f.roundId}` : ''}, ${f.checkId} (finding ${f.findingId}): ${f.summary}`,
+            ),
+          ];
+          process.stderr.write(`${lines.join('\n')}\n`);
+          return 1;
+        }
+        return 0;
+      } finally {
+        await opened.close(storeFailed);
+      }
+    }
+  },
+};
+
+const ms = (t0: number): string => `${((performance.now() - t0) / 1000).toFixed(1)} s`;

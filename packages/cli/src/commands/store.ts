@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { SqliteEventStore } from '@table-audit/eventstore';
+import { SqliteEventStore } from '@table-audit/eventstore/sqlite';
 
 /** The embedded default store: a SQLite file (ARCHITECTURE.md). --store wins over TABLE_AUDIT_STORE. */
 export const DEFAULT_STORE = 'data/events.sqlite';

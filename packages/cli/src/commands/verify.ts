@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { SqliteEventStore, verify } from '@table-audit/eventstore';
+import { verify } from '@table-audit/eventstore';
+import { SqliteEventStore } from '@table-audit/eventstore/sqlite';
 import { json, out, type Command } from './command.ts';
 
 const DEFAULT_STORE = './data/events.sqlite';

@@ -5,3 +5,13 @@ export * from './errors.ts';
 export { canonicalJson, NotCanonicalJson } from './canonical-json.ts';
 export { eventHash, GENESIS_HASH, type HashedContent } from './hash-chain.ts';
 export { verify, type BrokenLink, type VerifyOptions, type VerifyReport } from './verify.ts';
+export {
+  ProcessorHandlerFailed,
+  runProcessor,
+  runProcessors,
+  type BatchContext,
+  type EventFilter,
+  type Processor,
+  type ProcessorRunOptions,
+  type ProcessorRunReport,
+} from './processor.ts';

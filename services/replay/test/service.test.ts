@@ -172,6 +172,42 @@ describe('replay service over the event store', () => {
     assert.ok(seen.length >= expectedIds.size - 5, `${seen.length} findings reported live`);
   });
 
+  it('refuses to run again after a failed run, whose tables may be ahead of its checkpoint', async (t) => {
+    const { store } = await storeWithSession(session.events.slice(0, 4_000));
+    t.after(() => store.close());
+    let diskFull = true;
+    const flaky: EventStore = {
+      append: (stream, events, options) => store.append(stream, events, options),
+      readStream: (stream, options) => store.readStream(stream, options),
+      readAll: (options) => store.readAll(options),
+      subscribeToAll: (options) => store.subscribeToAll(options),
+      saveCheckpoint: async (name, position) => {
+        if (diskFull) throw new Error('disk full');
+        return store.saveCheckpoint(name, position);
+      },
+      loadCheckpoint: (name) => store.loadCheckpoint(name),
+      close: () => store.close(),
+    };
+    const service = new ReplayService({ store: flaky, checkpointEvery: 1_000 });
+    await assert.rejects(service.catchUp(), /disk full/);
+    diskFull = false;
+    // its tables hold the batch whose checkpoint failed: replaying it again in them would be wrong
+    await assert.rejects(service.catchUp(), /failed during an earlier run.*start a new ReplayService/);
+    const fresh = new ReplayService({ store: flaky, checkpointEvery: 1_000 });
+    await fresh.catchUp();
+    assert.equal(
+      fresh.stats.tableEvents,
+      4_000,
+      'a new service resumes from the checkpoint: here, the start',
+    );
+    assert.ok(service.stats.findingsAppended > 0, 'the failed run stored its first batch’s findings');
+    assert.equal(
+      fresh.stats.findingsAlreadyStored,
+      service.stats.findingsAppended,
+      'and they are not stored twice',
+    );
+  });
+
   it('explains a disputed hand from the store alone, as JSON and as text', async (t) => {
     const { store } = await storeWithSession();
     t.after(() => store.close());

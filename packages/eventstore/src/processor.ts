@@ -188,8 +188,8 @@ export async function runProcessors(
     }
   };
 
-  // catch-up: one bounded read per batch, so no read stays open across a handler's writes
-  // from the checkpoint furthest behind (none: from the beginning)
+  // catch-up from the checkpoint furthest behind (none: the beginning), one bounded read per batch so that no read
+  // stays open across a handler's writes
   let after: bigint | null = running[0]!.checkpoint;
   for (const { checkpoint } of running)
     if (after !== null && (checkpoint === null || checkpoint < after)) after = checkpoint;

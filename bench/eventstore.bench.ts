@@ -7,7 +7,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { SqliteEventStore, type EventData } from '@table-audit/eventstore';
+import type { EventData } from '@table-audit/eventstore';
+import { SqliteEventStore } from '@table-audit/eventstore/sqlite';
 
 const APPENDS_OF_1 = Number(process.env.BENCH_APPENDS_OF_1 ?? 2_000);
 const APPENDS_OF_100 = Number(process.env.BENCH_APPENDS_OF_100 ?? 200);

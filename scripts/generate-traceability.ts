@@ -1,5 +1,5 @@
 // Writes docs/traceability.md from the traceability matrix in packages/rules/src/traceability/.
-// Run: node --import ./packages/cli/bin/register-ts.mjs scripts/generate-traceability.ts
+// Run: node --import ./apps/cli/bin/register-ts.mjs scripts/generate-traceability.ts
 import { writeFileSync } from 'node:fs';
 import { traceabilityCounts, traceabilityMarkdown } from '../packages/rules/src/traceability/index.ts';
 

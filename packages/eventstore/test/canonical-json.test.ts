@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
-import { canonicalJson, eventUuid, NotCanonicalJson } from '../src/index.ts';
+import { eventUuid } from '../src/eventstoredb-event-store.ts';
+import { canonicalJson, NotCanonicalJson } from '../src/index.ts';
 import { hashedText, metadataJson } from '../src/hash-chain.ts';
 
 /** JSON the store accepts: no floats, only safe integers. */

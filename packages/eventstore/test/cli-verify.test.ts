@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
-import { SqliteEventStore } from '../src/index.ts';
+import { SqliteEventStore } from '../src/sqlite-event-store.ts';
 
 const bin = fileURLToPath(new URL('../../../apps/cli/bin/table-audit.js', import.meta.url));
 // The CLI imports this package by name; pnpm links it into the CLI's node_modules on install.

@@ -11,12 +11,9 @@ import {
   CHAIN_METADATA_KEY,
   eventUuid,
   EventStoreDbEventStore,
-  InvalidArgument,
-  InvalidEventData,
-  verify,
-  WrongExpectedRevision,
   type EventStoreDbEventStoreOptions,
-} from '../src/index.ts';
+} from '../src/eventstoredb-event-store.ts';
+import { InvalidArgument, InvalidEventData, verify, WrongExpectedRevision } from '../src/index.ts';
 import { FakeEventStoreDb } from './fake-eventstoredb-client.ts';
 
 const shared = new FakeEventStoreDb();

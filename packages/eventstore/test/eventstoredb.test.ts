@@ -5,7 +5,7 @@
  */
 import { describe, it } from 'node:test';
 import { eventStoreConformance } from '../src/conformance.ts';
-import { EventStoreDbEventStore } from '../src/index.ts';
+import { EventStoreDbEventStore } from '../src/eventstoredb-event-store.ts';
 
 const url = process.env.EVENTSTORE_URL;
 

@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { collect, eventStoreConformance } from '../src/conformance.ts';
-import { EventIdConflict, SqliteEventStore, type EventStore } from '../src/index.ts';
+import { EventIdConflict, type EventStore } from '../src/index.ts';
+import { SqliteEventStore } from '../src/sqlite-event-store.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'ta-eventstore-'));
 after(() => rmSync(dir, { recursive: true, force: true }));

@@ -8,7 +8,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import Database from 'better-sqlite3';
-import { eventHash, SqliteEventStore, verify, type VerifyReport } from '../src/index.ts';
+import { eventHash, verify, type VerifyReport } from '../src/index.ts';
+import { SqliteEventStore } from '../src/sqlite-event-store.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'ta-tamper-'));
 after(() => rmSync(dir, { recursive: true, force: true }));

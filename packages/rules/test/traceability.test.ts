@@ -332,7 +332,7 @@ describe('traceability matrix', () => {
     assert.match(traceabilityText(only), /53\/2010 art\.7 n\.2 +no-code-needed/);
   });
 
-  it('docs/traceability.md is the generated matrix (regenerate: node --import ./packages/cli/bin/register-ts.mjs scripts/generate-traceability.ts)', () => {
+  it('docs/traceability.md is the generated matrix (regenerate: node --import ./apps/cli/bin/register-ts.mjs scripts/generate-traceability.ts)', () => {
     const doc = readFileSync(join(root, 'docs/traceability.md'), 'utf8');
     assert.equal(doc, traceabilityMarkdown());
   });

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, test } from 'node:test';
-import { SqliteEventStore } from '@table-audit/eventstore';
+import { SqliteEventStore } from '@table-audit/eventstore/sqlite';
 import { readEventsFile, type F3cpEvent } from '@table-audit/schemas';
 import { simulateSession, writeSessionFile } from '@table-audit/simulator';
 import { IngestPipeline, ingestFiles, tableStream } from '../src/index.ts';

@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
-import { SqliteEventStore } from '@table-audit/eventstore';
+import { SqliteEventStore } from '@table-audit/eventstore/sqlite';
 import { encodeEvent, frame, type F3cpEvent } from '@table-audit/schemas';
 import { ApiKey, ErrorCode } from '@table-audit/infra/kafka-mock';
 import { simulateSession } from '@table-audit/simulator';

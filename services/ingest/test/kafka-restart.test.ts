@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, test } from 'node:test';
-import { SqliteEventStore } from '@table-audit/eventstore';
+import { SqliteEventStore } from '@table-audit/eventstore/sqlite';
 import { simulateSession } from '@table-audit/simulator';
 import { assertExactlyOnce, rejectsIn, tableEventCount, waitFor } from './helpers.ts';
 import { cluster, TOPIC, waitForCommits } from './kafka.ts';

@@ -1,7 +1,7 @@
 // The ingest pipeline on its own: Given inputs, Then what the store holds and what was rejected, and why.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { SqliteEventStore } from '@table-audit/eventstore';
+import { SqliteEventStore } from '@table-audit/eventstore/sqlite';
 import type { EventHeader, F3cpEvent, F3cpEvents, F3cpEventType } from '@table-audit/schemas/events';
 import { EXAMPLE_TABLE_ID, EXAMPLES, eventOf } from '../../../schemas/test/examples.ts';
 import { IngestPipeline, meaningProblems, REJECT_CODES, type IngestInput } from '../src/index.ts';

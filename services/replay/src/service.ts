@@ -1,4 +1,10 @@
-import type { EventStore, RecordedEvent } from '@table-audit/eventstore';
+import {
+  runProcessor,
+  type EventStore,
+  type Processor,
+  type ProcessorRunOptions,
+  type RecordedEvent,
+} from '@table-audit/eventstore';
 import {
   DEFAULT_REPLAY_OPTIONS,
   GAME_MODULES,
@@ -35,15 +41,18 @@ export interface ReplayServiceOptions {
 }
 
 /**
- * The replay service: reads the store in global order from its durable checkpoint, replays every table, and
- * appends findings to `findings-<table>`. Findings have deterministic ids and the store is idempotent by id, so a
- * re-run appends nothing new. The checkpoint is saved only after the findings of the events before it are
- * durable; after a restart each table's state is rebuilt from its own stream up to the checkpoint.
+ * The replay service: a processor (`runProcessor` of @table-audit/eventstore) that reads the store in global order
+ * from its durable checkpoint, replays every table, and appends findings to `findings-<table>`. Each batch's
+ * findings are durable before its checkpoint is saved; findings have deterministic ids and the store is idempotent
+ * by id, so a batch replayed again after a crash, or a re-run, appends nothing new. After a restart each table's
+ * state is rebuilt from its own stream up to the checkpoint.
  */
 export class ReplayService {
   private readonly tables: TableFolds;
   private readonly name: string;
   private resumeFrom: bigint | null = null;
+  /** Set when a run failed: the tables' state may then be ahead of the checkpoint (a batch handled, not saved). */
+  private failed: { cause: unknown } | null = null;
   readonly stats: ReplayStats = {
     events: 0,
     tableEvents: 0,
@@ -62,15 +71,7 @@ export class ReplayService {
 
   /** Replays everything stored after the checkpoint, then returns. */
   async catchUp(): Promise<ReplayStats> {
-    this.resumeFrom = await this.o.store.loadCheckpoint(this.name);
-    const batch: RecordedEvent[] = [];
-    for await (const e of this.o.store.readAll(
-      this.resumeFrom === null ? {} : { fromPosition: this.resumeFrom },
-    )) {
-      batch.push(e);
-      if (batch.length >= (this.o.checkpointEvery ?? 5_000)) await this.process(batch.splice(0));
-    }
-    await this.process(batch);
+    await this.run({});
     return this.stats;
   }
 
@@ -81,76 +82,62 @@ export class ReplayService {
   async live(signal: AbortSignal, flushMs = 50): Promise<ReplayStats> {
     if ((this.o.replay ?? DEFAULT_REPLAY_OPTIONS).collusion.enabled !== false)
       for (const m of GAME_MODULES) m.warm?.();
-    await this.catchUp();
-    const sub = this.o.store.subscribeToAll(
-      this.stats.lastPosition === null ? {} : { fromPosition: this.stats.lastPosition },
-    );
-    const stop = () => void sub.close();
-    signal.addEventListener('abort', stop, { once: true });
-    const timer = setInterval(() => void this.flush().catch(() => undefined), flushMs);
-    try {
-      for await (const e of sub) {
-        await this.apply(e);
-        if (this.pendingEvents >= (this.o.checkpointEvery ?? 5_000)) await this.flush();
-        if (signal.aborted) break;
-      }
-    } finally {
-      clearInterval(timer);
-      signal.removeEventListener('abort', stop);
-      await sub.close();
-      await this.flush();
-    }
+    await this.run({ live: true, signal, flushMs });
     return this.stats;
   }
 
-  private pending: { finding: Finding; event: RecordedEvent | null }[] = [];
-  private pendingEvents = 0;
-  private pendingPosition: bigint | null = null;
-  private flushing: Promise<void> = Promise.resolve();
-
-  private async process(events: RecordedEvent[]): Promise<void> {
-    for (const e of events) await this.apply(e);
-    await this.flush();
-  }
-
-  /** Replays one stored event in memory; its findings wait for the next flush. */
-  private async apply(stored: RecordedEvent): Promise<void> {
-    this.stats.events++;
-    this.pendingEvents++;
-    this.pendingPosition = stored.position;
-    const e = toTableEvent(stored);
-    if (!e) return;
-    this.stats.tableEvents++;
-    const replayer = await this.replayerFor(e, stored.position);
-    if (!replayer) {
-      this.stats.unjudgedEvents++;
-      return;
-    }
-    for (const round of replayer.apply(e)) {
-      this.stats.rounds++;
-      if (round.notDerived && round.notDerived.code !== 'voided') this.stats.notDerived++;
-      for (const f of round.findings) this.pending.push({ finding: f, event: stored });
+  private async run(options: ProcessorRunOptions): Promise<void> {
+    if (this.failed !== null)
+      throw new Error(
+        `replay service "${this.name}" failed during an earlier run, so its tables may be ahead of its checkpoint: start a new ReplayService to resume`,
+        { cause: this.failed.cause },
+      );
+    const processor: Processor = {
+      name: this.name,
+      onStart: ({ checkpoint }) => void (this.resumeFrom = checkpoint),
+      handle: (batch) => this.handle(batch),
+      onCheckpoint: (position) => void (this.stats.lastPosition = position),
+    };
+    try {
+      await runProcessor(this.o.store, processor, {
+        ...options,
+        batchSize: this.o.checkpointEvery ?? 5_000,
+      });
+    } catch (err) {
+      this.failed = { cause: err };
+      throw err;
     }
   }
 
-  /** Appends the pending findings, then saves the checkpoint: in that order, so a crash loses nothing. */
-  flush(): Promise<void> {
-    this.flushing = this.flushing.then(async () => {
-      const found = this.pending.splice(0);
-      const position = this.pendingPosition;
-      this.pendingEvents = 0;
-      await this.appendFindings(found);
-      if (position !== null && position !== this.stats.lastPosition) {
-        await this.o.store.saveCheckpoint(this.name, position);
-        this.stats.lastPosition = position;
+  /** Replays a batch in memory, then appends its findings; the processor saves the checkpoint after. */
+  private async handle(batch: readonly RecordedEvent[]): Promise<void> {
+    const found: { finding: Finding; event: RecordedEvent | null }[] = [];
+    for (const stored of batch) {
+      this.stats.events++;
+      const e = toTableEvent(stored);
+      if (!e) continue;
+      this.stats.tableEvents++;
+      const replayer = await this.replayerFor(e, stored.position);
+      if (!replayer) {
+        this.stats.unjudgedEvents++;
+        continue;
       }
-    });
-    return this.flushing;
+      for (const round of replayer.apply(e)) {
+        this.stats.rounds++;
+        if (round.notDerived && round.notDerived.code !== 'voided') this.stats.notDerived++;
+        for (const f of round.findings) found.push({ finding: f, event: stored });
+      }
+    }
+    await this.appendFindings(found);
   }
 
   private async appendFindings(found: { finding: Finding; event: RecordedEvent | null }[]): Promise<void> {
     const byTable = new Map<string, typeof found>();
-    for (const x of found) byTable.set(x.finding.tableId, [...(byTable.get(x.finding.tableId) ?? []), x]);
+    for (const x of found) {
+      const list = byTable.get(x.finding.tableId);
+      if (list) list.push(x);
+      else byTable.set(x.finding.tableId, [x]);
+    }
     for (const [tableId, list] of byTable) {
       const result = await this.o.store.append(
         findingStream(tableId),
@@ -200,8 +187,7 @@ export class ReplayService {
       const end = t.finish();
       out.push(...end.units.flatMap((r) => r.findings), ...end.findings);
     }
-    this.pending.push(...out.map((finding) => ({ finding, event: null })));
-    await this.flush();
+    await this.appendFindings(out.map((finding) => ({ finding, event: null })));
     return out;
   }
 }

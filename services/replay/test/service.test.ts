@@ -5,7 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { SqliteEventStore, type EventStore } from '@table-audit/eventstore';
+import type { EventStore } from '@table-audit/eventstore';
+import { SqliteEventStore } from '@table-audit/eventstore/sqlite';
 import { IngestPipeline } from '@table-audit/ingest';
 import type { F3cpEvent } from '@table-audit/schemas/events';
 import { simulateSession } from '@table-audit/simulator';
@@ -170,6 +171,42 @@ describe('replay service over the event store', () => {
       { missing: [], extra: [], events: service.stats.events },
     );
     assert.ok(seen.length >= expectedIds.size - 5, `${seen.length} findings reported live`);
+  });
+
+  it('refuses to run again after a failed run, whose tables may be ahead of its checkpoint', async (t) => {
+    const { store } = await storeWithSession(session.events.slice(0, 4_000));
+    t.after(() => store.close());
+    let diskFull = true;
+    const flaky: EventStore = {
+      append: (stream, events, options) => store.append(stream, events, options),
+      readStream: (stream, options) => store.readStream(stream, options),
+      readAll: (options) => store.readAll(options),
+      subscribeToAll: (options) => store.subscribeToAll(options),
+      saveCheckpoint: async (name, position) => {
+        if (diskFull) throw new Error('disk full');
+        return store.saveCheckpoint(name, position);
+      },
+      loadCheckpoint: (name) => store.loadCheckpoint(name),
+      close: () => store.close(),
+    };
+    const service = new ReplayService({ store: flaky, checkpointEvery: 1_000 });
+    await assert.rejects(service.catchUp(), /disk full/);
+    diskFull = false;
+    // its tables hold the batch whose checkpoint failed: replaying it again in them would be wrong
+    await assert.rejects(service.catchUp(), /failed during an earlier run.*start a new ReplayService/);
+    const fresh = new ReplayService({ store: flaky, checkpointEvery: 1_000 });
+    await fresh.catchUp();
+    assert.equal(
+      fresh.stats.tableEvents,
+      4_000,
+      'a new service resumes from the checkpoint: here, the start',
+    );
+    assert.ok(service.stats.findingsAppended > 0, 'the failed run stored its first batch’s findings');
+    assert.equal(
+      fresh.stats.findingsAlreadyStored,
+      service.stats.findingsAppended,
+      'and they are not stored twice',
+    );
   });
 
   it('explains a disputed hand from the store alone, as JSON and as text', async (t) => {

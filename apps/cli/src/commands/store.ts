@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, rmdirSync, rmSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { SqliteEventStore } from '@table-audit/eventstore';
+import { SqliteEventStore } from '@table-audit/eventstore/sqlite';
 import { UsageError } from './command.ts';
 
 // better-sqlite3 reads this once, when its addon loads at the first open: with it, a "file:" name is an SQLite URI,

@@ -132,7 +132,7 @@ export function traceabilityMarkdown(): string {
     '',
     'Every provision of every seed diploma, with the code and tests that implement it, the reason it needs no code,',
     'or the rule set that will implement it. Generated from `packages/rules/src/traceability/` by',
-    '`node --import ./packages/cli/bin/register-ts.mjs scripts/generate-traceability.ts`; do not edit by hand.',
+    '`node --import ./apps/cli/bin/register-ts.mjs scripts/generate-traceability.ts`; do not edit by hand.',
     'Also: `table-audit cite --matrix [--diploma D] [--status S] [--json]`. The citation key of each provision is',
     'what findings and settlement lines cite (`table-audit cite KEY` prints the PT and ZH text of the 2025 rules).',
     '',

@@ -1,0 +1,279 @@
+/**
+ * The one catch-up-and-follow loop over the event-store port, shared by replay, analytics projections and the API
+ * (after emmett's consumers and processors): each processor has a name (its durable checkpoint), an optional
+ * filter and a batch handler.
+ *
+ *   await runProcessor(store, { name: 'replay', handle: async (batch) => { ...durable writes... } });
+ *   await runProcessors(store, [replay, projection], { live: true, signal, flushMs: 20 });
+ *
+ * For each batch, in global order: every processor's handler runs, and only once it has resolved — its writes
+ * durable — is that processor's checkpoint saved. A crash in between re-delivers the same batch on restart, so
+ * handlers must be idempotent (deterministic event ids make appends so; projections upsert). Events a filter
+ * leaves out still advance the checkpoint. Several processors share one read; each resumes from its own
+ * checkpoint, and a failing processor stops the run (the others keep what they checkpointed).
+ */
+import { InvalidArgument } from './errors.ts';
+import type { EventStore, RecordedEvent, Subscription } from './port.ts';
+
+/** Which events a processor's handler receives; the others only advance its checkpoint. */
+export type EventFilter =
+  | {
+      /** Only events of streams starting with (one of) this prefix. */
+      streamPrefix?: string | readonly string[];
+      /** Only events of these types. */
+      eventTypes?: readonly string[];
+    }
+  | ((event: RecordedEvent) => boolean);
+
+export interface BatchContext {
+  /** 'catch-up' while reading what was stored before the run started, then 'live'. */
+  mode: 'catch-up' | 'live';
+  /** The position the checkpoint will be saved at once the handler resolves: the batch's last event read, filtered or not. */
+  position: bigint;
+  /** Events read for this batch, including those the filter left out. */
+  read: number;
+}
+
+export interface Processor {
+  /** The checkpoint's name: a processor resumes after the last batch it completed under this name. */
+  readonly name: string;
+  readonly filter?: EventFilter;
+  /**
+   * Handles a batch (never empty) in global order. Resolves only once its writes are durable; may be given the same
+   * batch again after a crash, so it must be idempotent. A rejection stops the run without saving the checkpoint.
+   */
+  handle(batch: readonly RecordedEvent[], context: BatchContext): Promise<void> | void;
+  /** Before the first read, with the checkpoint the processor resumes from (null: from the beginning). */
+  onStart?(context: { checkpoint: bigint | null }): Promise<void> | void;
+  /** After its checkpoint is durable (metrics, health, progress). */
+  onCheckpoint?(position: bigint): void;
+  /** Once everything stored before the run started is handled (and before following live). */
+  onCaughtUp?(context: { position: bigint | null }): Promise<void> | void;
+}
+
+export interface ProcessorRunOptions {
+  /** After catching up, follow new events until `signal` aborts. Default false: return once caught up. */
+  live?: boolean;
+  /** Stops the run: during catch-up after the current batch, when live after a final flush of what was received. */
+  signal?: AbortSignal;
+  /** Events read per batch (filtered ones included), in catch-up and at most in live mode. Default 1000. */
+  batchSize?: number;
+  /** Live: a batch is handled at most this long after its first event arrived. Default 50. */
+  flushMs?: number;
+}
+
+export interface ProcessorRunReport {
+  /** Events read in this run, filtered ones included. */
+  read: number;
+  /** Batches handed over (per run, not per processor). */
+  batches: number;
+  /** Each processor's checkpoint at the end of the run. */
+  checkpoints: Record<string, bigint | null>;
+  /** True when the signal stopped the run before catch-up finished. */
+  aborted: boolean;
+}
+
+/** A handler rejected: names the processor and the batch, whose checkpoint was not saved. */
+export class ProcessorHandlerFailed extends Error {
+  override readonly name = 'ProcessorHandlerFailed';
+  readonly firstPosition: bigint;
+  readonly lastPosition: bigint;
+  readonly firstEventId: string;
+  readonly lastEventId: string;
+  constructor(
+    readonly processor: string,
+    batch: readonly RecordedEvent[],
+    override readonly cause: unknown,
+  ) {
+    const first = batch[0]!;
+    const last = batch.at(-1)!;
+    const range =
+      batch.length === 1
+        ? `event "${first.eventId}" (stream "${first.stream}", position ${first.position})`
+        : `${batch.length} events from "${first.eventId}" (position ${first.position}) to "${last.eventId}" (position ${last.position})`;
+    super(
+      `processor "${processor}" failed on ${range}: ${cause instanceof Error ? cause.message : String(cause)}; its checkpoint was not saved`,
+      { cause },
+    );
+    this.firstPosition = first.position;
+    this.lastPosition = last.position;
+    this.firstEventId = first.eventId;
+    this.lastEventId = last.eventId;
+  }
+}
+
+function matcher(filter: EventFilter | undefined): (e: RecordedEvent) => boolean {
+  if (filter === undefined) return () => true;
+  if (typeof filter === 'function') return filter;
+  const prefixes =
+    filter.streamPrefix === undefined
+      ? null
+      : typeof filter.streamPrefix === 'string'
+        ? [filter.streamPrefix]
+        : [...filter.streamPrefix];
+  const types = filter.eventTypes === undefined ? null : new Set(filter.eventTypes);
+  return (e) =>
+    (prefixes === null || prefixes.some((p) => e.stream.startsWith(p))) &&
+    (types === null || types.has(e.type));
+}
+
+interface Running {
+  processor: Processor;
+  matches: (e: RecordedEvent) => boolean;
+  checkpoint: bigint | null;
+}
+
+export function runProcessor(
+  store: EventStore,
+  processor: Processor,
+  options: ProcessorRunOptions = {},
+): Promise<ProcessorRunReport> {
+  return runProcessors(store, [processor], options);
+}
+
+/** Catches up every processor from its checkpoint over one read of the store, then (live) follows it. */
+export async function runProcessors(
+  store: EventStore,
+  processors: readonly Processor[],
+  options: ProcessorRunOptions = {},
+): Promise<ProcessorRunReport> {
+  const batchSize = options.batchSize ?? 1000;
+  const flushMs = options.flushMs ?? 50;
+  if (!Number.isSafeInteger(batchSize) || batchSize < 1)
+    throw new InvalidArgument(`batchSize must be a positive integer, got ${String(batchSize)}`);
+  if (!Number.isFinite(flushMs) || flushMs < 0)
+    throw new InvalidArgument(`flushMs must be a finite number ≥ 0, got ${String(flushMs)}`);
+  if (processors.length === 0) throw new InvalidArgument('runProcessors needs at least one processor');
+  const names = new Set<string>();
+  for (const p of processors) {
+    if (names.has(p.name))
+      throw new InvalidArgument(`two processors are named "${p.name}": they would share one checkpoint`);
+    names.add(p.name);
+  }
+  const { signal } = options;
+
+  const running: Running[] = [];
+  for (const processor of processors) {
+    const checkpoint = await store.loadCheckpoint(processor.name);
+    await processor.onStart?.({ checkpoint });
+    running.push({ processor, matches: matcher(processor.filter), checkpoint });
+  }
+  const report: ProcessorRunReport = { read: 0, batches: 0, checkpoints: {}, aborted: false };
+  const finish = () => {
+    for (const r of running) report.checkpoints[r.processor.name] = r.checkpoint;
+    return report;
+  };
+
+  /** Hands a batch to each processor in turn, saving each one's checkpoint after its handler resolved. */
+  const deliver = async (batch: readonly RecordedEvent[], mode: BatchContext['mode']) => {
+    const last = batch.at(-1);
+    if (last === undefined) return;
+    report.read += batch.length;
+    report.batches++;
+    for (const r of running) {
+      const { checkpoint } = r;
+      // a processor whose checkpoint is ahead of the shared read has handled these already
+      if (checkpoint !== null && last.position <= checkpoint) continue;
+      const mine = batch.filter((e) => (checkpoint === null || e.position > checkpoint) && r.matches(e));
+      if (mine.length > 0) {
+        try {
+          await r.processor.handle(mine, { mode, position: last.position, read: batch.length });
+        } catch (err) {
+          throw new ProcessorHandlerFailed(r.processor.name, mine, err);
+        }
+      }
+      await store.saveCheckpoint(r.processor.name, last.position);
+      r.checkpoint = last.position;
+      r.processor.onCheckpoint?.(last.position);
+    }
+  };
+
+  // catch-up from the checkpoint furthest behind (none: the beginning), one bounded read per batch so that no read
+  // stays open across a handler's writes
+  let after: bigint | null = running[0]!.checkpoint;
+  for (const { checkpoint } of running)
+    if (after !== null && (checkpoint === null || checkpoint < after)) after = checkpoint;
+  for (;;) {
+    if (signal?.aborted) {
+      report.aborted = true;
+      return finish();
+    }
+    const batch: RecordedEvent[] = [];
+    for await (const e of store.readAll({
+      ...(after === null ? {} : { fromPosition: after }),
+      maxCount: batchSize,
+    }))
+      batch.push(e);
+    await deliver(batch, 'catch-up');
+    if (batch.length > 0) after = batch.at(-1)!.position;
+    if (batch.length < batchSize) break;
+  }
+  for (const r of running) await r.processor.onCaughtUp?.({ position: r.checkpoint });
+  if (!options.live || signal?.aborted) return finish();
+
+  await follow(store, after, { batchSize, flushMs, signal }, (batch) => deliver(batch, 'live'));
+  return finish();
+}
+
+/**
+ * Live: a subscription from `after`; received events are handed over at most `flushMs` after the first of them, or
+ * as soon as `batchSize` are waiting (then reading waits for the handlers: back-pressure). On abort, what was
+ * received is handed over in a final flush. A failed flush ends the subscription and is thrown.
+ */
+async function follow(
+  store: EventStore,
+  after: bigint | null,
+  o: { batchSize: number; flushMs: number; signal: AbortSignal | undefined },
+  deliver: (batch: readonly RecordedEvent[]) => Promise<void>,
+): Promise<void> {
+  const sub: Subscription = store.subscribeToAll(after === null ? {} : { fromPosition: after });
+  let pending: RecordedEvent[] = [];
+  let timer: NodeJS.Timeout | null = null;
+  let flushing: Promise<void> = Promise.resolve();
+  let failure: { error: unknown } | null = null;
+
+  const flush = (): Promise<void> => {
+    if (timer !== null) clearTimeout(timer);
+    timer = null;
+    const batch = pending;
+    pending = [];
+    flushing = flushing.then(async () => {
+      if (failure !== null || batch.length === 0) return;
+      try {
+        await deliver(batch);
+      } catch (error) {
+        failure = { error };
+        await sub.close();
+      }
+    });
+    return flushing;
+  };
+  const stop = () => void sub.close();
+  o.signal?.addEventListener('abort', stop, { once: true });
+  try {
+    if (o.signal?.aborted) return;
+    for await (const e of sub) {
+      pending.push(e);
+      if (pending.length >= o.batchSize) await flush();
+      else if (timer === null) timer = setTimeout(() => void flush(), o.flushMs);
+      if (failure !== null) break;
+    }
+    // the final flush: what was received before the abort is handled and checkpointed
+    await flush();
+  } catch (error) {
+    // the subscription itself failed: hand over what it delivered, then report its error (and a failed flush's)
+    await flush();
+    const flushFailure = failure as { error: unknown } | null;
+    failure = {
+      error:
+        flushFailure === null
+          ? error
+          : new AggregateError([flushFailure.error, error], 'the live subscription and a flush both failed'),
+    };
+  } finally {
+    if (timer !== null) clearTimeout(timer);
+    o.signal?.removeEventListener('abort', stop);
+    await sub.close();
+  }
+  if (failure !== null) throw (failure as { error: unknown }).error;
+}

@@ -127,8 +127,8 @@ export function swapDealt(events: readonly F3cpEvent[], a: number, b: number, ro
 }
 
 /**
- * One more card dealt, as the `position`-th card of the deal (1 = first); the cards after it move one place on
- * in the deal order. The card is placed among the events just before the card it displaces.
+ * One more card dealt, as the `position`-th card of the deal (1 = first; one past the last card appends it); the
+ * cards after it move one place on in the deal order.
  */
 export function insertDealt(
   events: readonly F3cpEvent[],
@@ -136,13 +136,27 @@ export function insertDealt(
   card: Pick<F3cpEvents['CardDealt'], 'card' | 'target' | 'seat'>,
 ): F3cpEvent[] {
   const out = copy(events);
-  const at = out.findIndex(is('CardDealt', (d) => d.dealOrder === position));
-  if (at < 0) throw new Error(`no card dealt as number ${position}`);
-  const displaced = out[at]!.data as F3cpEvents['CardDealt'];
+  const displaced = out.findIndex(is('CardDealt', (d) => d.dealOrder === position));
+  const previous = out.findIndex(is('CardDealt', (d) => d.dealOrder === position - 1));
+  if (displaced < 0 && previous < 0) throw new Error(`no card dealt as number ${position}`);
+  // before the card it displaces, a moment earlier; or, appended, right after the last card
+  const at = displaced >= 0 ? displaced : previous + 1;
+  const neighbour = out[displaced >= 0 ? displaced : previous]!.data as F3cpEvents['CardDealt'];
   for (const e of out) if (e.type === 'CardDealt' && e.data.dealOrder >= position) e.data.dealOrder++;
-  const added = eventLike(displaced, 'CardDealt', { ...card, faceUp: false, dealOrder: position });
-  added.data.header.eventTime = displaced.header.eventTime - 1;
+  const added = eventLike(neighbour, 'CardDealt', { ...card, faceUp: false, dealOrder: position });
+  added.data.header.eventTime = neighbour.header.eventTime + (displaced >= 0 ? -1 : 1);
   out.splice(at, 0, added);
+  return out;
+}
+
+/** The cards matching `pred` taken out of the deal; the others keep their order, numbered 1, 2, … again. */
+export function removeDealt(
+  events: readonly F3cpEvent[],
+  pred: (d: F3cpEvents['CardDealt']) => boolean,
+): F3cpEvent[] {
+  const out = removeWhere(events, (e) => e.type === 'CardDealt' && pred(e.data));
+  let n = 0;
+  for (const e of out) if (e.type === 'CardDealt') e.data.dealOrder = ++n;
   return out;
 }
 

@@ -18,12 +18,21 @@ export interface TablePlace {
 /** A table's clock and devices: each event a little after the last (0.2 to 1.5 s), one sequence per device. */
 export class SimulatedClock implements TableClock {
   private readonly sequences = new Map<string, number>();
+  private readonly devices: Readonly<Record<SourceKind, string>>;
 
   constructor(
     private readonly rng: Rng,
     private time: number,
     private readonly place: TablePlace,
-  ) {}
+  ) {
+    const device = (source: SourceKind) => `${DEVICE_PREFIX[source]}-${place.tableId}`;
+    this.devices = {
+      TABLE_CONTROLLER: device('TABLE_CONTROLLER'),
+      SHUFFLER: device('SHUFFLER'),
+      SEAT_SENSOR: device('SEAT_SENSOR'),
+      SURVEILLANCE: device('SURVEILLANCE'),
+    };
+  }
 
   now(): number {
     return this.time;
@@ -35,7 +44,7 @@ export class SimulatedClock implements TableClock {
 
   stamp(source: SourceKind, roundId: string | null, staffId: string | null): EventHeader {
     this.time += 200 + this.rng.int(1_300);
-    const device = `${DEVICE_PREFIX[source]}-${this.place.tableId}`;
+    const device = this.devices[source];
     const sequence = (this.sequences.get(device) ?? 0) + 1;
     this.sequences.set(device, sequence);
     return {

@@ -7,7 +7,17 @@ import type { EventHeader, F3cpEvent, F3cpEvents, VoidReason } from '@table-audi
 export type Transform = (events: F3cpEvent[]) => F3cpEvent[];
 type Pred = (e: F3cpEvent, i: number) => boolean;
 
-export const copy = (events: readonly F3cpEvent[]): F3cpEvent[] => structuredClone(events) as F3cpEvent[];
+export const copy = (events: readonly F3cpEvent[]): F3cpEvent[] => events.map(deepCopy);
+
+// events are plain data (objects, arrays, strings, numbers, booleans, null): copied by hand, several times faster
+// than structuredClone
+function deepCopy<T>(value: T): T {
+  if (typeof value !== 'object' || value === null) return value;
+  if (Array.isArray(value)) return value.map(deepCopy) as T;
+  const out: Record<string, unknown> = {};
+  for (const k in value) out[k] = deepCopy((value as Record<string, unknown>)[k]);
+  return out as T;
+}
 
 export const is =
   <K extends keyof F3cpEvents>(type: K, where: (d: F3cpEvents[K]) => boolean = () => true) =>

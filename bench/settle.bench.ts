@@ -3,12 +3,11 @@
  * Bonus, Progressive Jackpot), pre-generated so only settleF3cpRound is timed. One core (the main thread).
  * Target: at least 200,000 rounds/s. Prints rounds/s per run, the median, and peak RSS.
  */
-import { settleF3cpRound, F3CP_2025A } from '@table-audit/rules';
-import { EVERY_BET, randomF3cpRound, rng } from '@table-audit/simulator';
+import { EVERY_BET, F3CP_2025A, randomF3cpRound, seededRng, settleF3cpRound } from '@table-audit/rules';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 20_000);
 const RUNS = Number(process.env.BENCH_RUNS ?? 7);
-const r = rng(7);
+const r = seededRng(7);
 const rounds = Array.from({ length: ROUNDS }, () => randomF3cpRound(r, { seats: 7, ...EVERY_BET }));
 
 let sink = 0;

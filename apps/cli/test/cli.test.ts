@@ -359,7 +359,7 @@ describe('table-audit command line', () => {
     assert.match(r.stdout, /labelled faults missed: 1/);
     assert.match(
       r.stderr,
-      /the proof failed: 1 labelled fault\(s\) missed.*\n {2}missed: table MAC-F3-002, fault betting-system: no F3CP\.CONDUCT\.BETTING_SYSTEM finding/,
+      /the proof failed: 1 labelled fault\(s\) missed.*\n {2}missed: table MAC-F3CP-002, fault betting-system: no F3CP\.CONDUCT\.BETTING_SYSTEM finding/,
     );
   });
 

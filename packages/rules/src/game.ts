@@ -4,8 +4,9 @@
  * the rule set in force. The services pick a module by the game a table declares (TableOpened.game) and know
  * nothing else about it. In emmett's terms the fold is `evolve` and the checks are `decide`.
  */
-import type { TableEvent } from '@table-audit/schemas/events';
+import type { EventHeader, SourceKind, TableEvent } from '@table-audit/schemas/events';
 import type { CheckDefinition, Finding } from './findings.ts';
+import type { Rng } from './rng.ts';
 
 export type { TableEvent };
 
@@ -81,4 +82,71 @@ export interface GameModule<U extends DerivedUnit = DerivedUnit> {
   newTable(tableId: string, options?: ReplayOptions): TableFold<U>;
   /** warms what the fold computes lazily (decision tables), so a live replay's first rounds do not pay for it */
   warm?(): void;
+  /** how the simulator plays the game's tables, clean and with labelled faults; absent: not simulated yet */
+  readonly simulation?: GameSimulation;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Simulation: the game-neutral simulator owns tables, seeds, the clock, casinos, the fault schedule and the ground
+// truth; the game owns what a round is, how a correct table reports it and what each fault changes in it.
+
+/** A fault the simulator injects and the checks that must find it; also a conduct played over a whole session. */
+export interface FaultLabel {
+  readonly name: string;
+  readonly checkIds: readonly string[];
+}
+
+/** Conduct over many rounds, played by the players the game seats at a table (art. 18.º for F3CP). */
+export type SessionConduct = 'betting-system' | 'collusion';
+
+/** The simulated table's clock and devices, kept by the simulator: every event's header comes from here. */
+export interface TableClock {
+  /** the time now, UTC ms (the rule set in force follows from it) */
+  now(): number;
+  /** a pause: between rounds, while players sit down */
+  pause(ms: number): void;
+  /** the header of the next event: the clock moves on a little, the device's sequence by one */
+  stamp(source: SourceKind, roundId: string | null, staffId: string | null): EventHeader;
+}
+
+export interface SimulatedTableSpec {
+  readonly tableId: string;
+  readonly rng: Rng;
+  readonly clock: TableClock;
+  /** the conduct the table's players show over the session, or null for ordinary players */
+  readonly conduct: SessionConduct | null;
+}
+
+/** What one call to `playRound` produced: the events in emission order and the rounds that carry the fault. */
+export interface PlayedRounds {
+  readonly events: TableEvent[];
+  /** the round that carries the injected fault (null: none was injected) */
+  readonly faultyRoundId: string | null;
+}
+
+export interface SimulatedTable {
+  /** the players whose conduct (if any) the checks must find, by player id */
+  readonly conductPlayers: readonly string[];
+  /** the table's opening events: the table opened, the first players seated */
+  open(): TableEvent[];
+  /** whether the next round can show this fault (enough seats, the right dealing, not the last round, …) */
+  canInject(fault: string, lastRound: boolean): boolean;
+  /** whether the next round can show this correctly handled irregularity */
+  canHandle(irregularity: string): boolean;
+  /**
+   * Plays the next round, clean or with one fault or one handled irregularity; a fault may need rounds before
+   * it (two shuffler failures before the round that should not have been dealt). Players then come and go.
+   */
+  playRound(fault: string | null, handled: string | null): PlayedRounds;
+  close(): TableEvent[];
+}
+
+export interface GameSimulation {
+  /** every fault the game can inject into a round, with the check ids that must find it */
+  readonly roundFaults: readonly FaultLabel[];
+  /** irregularities the table handles as the law says: negative controls that must raise nothing */
+  readonly handledIrregularities: readonly string[];
+  /** the check ids that must find each conduct over a session */
+  readonly conduct: Readonly<Record<SessionConduct, FaultLabel>>;
+  openTable(spec: SimulatedTableSpec): SimulatedTable;
 }

@@ -9,6 +9,7 @@ export * from './interpretations.ts';
 export * from './citations/index.ts';
 export * from './fraction.ts';
 export * from './findings.ts';
+export * from './rng.ts';
 export * from './game.ts';
 export * from './games.ts';
 export * from './f3cp/index.ts';

@@ -1,8 +1,9 @@
-import { encodeEvent, writeEventsFile, type F3cpEvent, type SchemaRegistry } from '@table-audit/schemas';
+import { encodeEvent, writeEventsFile, type SchemaRegistry } from '@table-audit/schemas';
 import { Kafka, logLevel, type Producer } from 'kafkajs';
+import type { TableEvent } from '@table-audit/schemas/events';
 
 /** Writes a session to an Avro object container file (the embedded default between simulator and ingest). */
-export const writeSessionFile = (path: string, events: Iterable<F3cpEvent>) => writeEventsFile(path, events);
+export const writeSessionFile = (path: string, events: Iterable<TableEvent>) => writeEventsFile(path, events);
 
 /** The project's producer port: keyed messages to one topic, acknowledged by all in-sync replicas. */
 export interface EventProducer {
@@ -39,7 +40,7 @@ export async function publishEvents(
   producer: EventProducer,
   registry: SchemaRegistry,
   topic: string,
-  events: Iterable<F3cpEvent>,
+  events: Iterable<TableEvent>,
   batchSize = 500,
 ): Promise<number> {
   let batch: { key: string; value: Buffer }[] = [];

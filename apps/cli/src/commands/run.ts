@@ -176,7 +176,8 @@ export const runCommand: Command = {
         tables,
         roundsPerTable: rounds,
         faultRate: 0.1,
-        faults: ROUND_FAULTS,
+        // a payout dispute first: it is the hand the summary explains step by step
+        faults: ['payout-wrong', ...ROUND_FAULTS.filter((f) => f !== 'payout-wrong')],
         handledRate: 0.05,
         bettingSystemTables: 1,
         collusionTables: 1,

@@ -10,5 +10,6 @@ export * from './table.ts';
 export * from './explain.ts';
 export * from './validate.ts';
 export * from './module.ts';
+export * from './simulation/index.ts';
 export * from './checks/index.ts';
 export { binomialUpperTail, CollusionTracker, warmCollusionTables } from './checks/art-18-collusion.ts';

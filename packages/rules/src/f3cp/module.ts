@@ -4,6 +4,7 @@ import { F3CP_CHECKS } from './checks/index.ts';
 import { warmCollusionTables } from './checks/art-18-collusion.ts';
 import { F3cpTable, type ReplayedRound } from './table.ts';
 import { f3cpEventProblems } from './validate.ts';
+import { F3CP_SIMULATION } from './simulation/index.ts';
 
 /** Fortune 3 Card Poker: Despacho 89/2025 (rule sets f3cp-2025 and f3cp-2025a); the 2008 rules are not built yet. */
 export const F3CP_MODULE: GameModule<ReplayedRound> = {
@@ -15,4 +16,8 @@ export const F3CP_MODULE: GameModule<ReplayedRound> = {
   validate: (event) => f3cpEventProblems(event as F3cpEvent),
   newTable: (tableId, options) => new F3cpTable(tableId, options),
   warm: () => void warmCollusionTables(),
+  // read when asked for: the simulation imports the engine through the module's index, which imports this file
+  get simulation() {
+    return F3CP_SIMULATION;
+  },
 };

@@ -1,10 +1,11 @@
-import {
-  classifyThree,
-  type F3cpRoundFacts,
-  type F3cpSeatFacts,
-  type JackpotConfig,
-} from '@table-audit/rules';
-import { shuffledDeck, type Rng } from './rng.ts';
+/**
+ * Settlement facts of random rounds, for the benchmarks and property tests of the engine: every seat bets, plays
+ * by the published Q-6-4 strategy, and nothing else of a table is simulated.
+ */
+import { classifyThree } from '../../poker/three-card.ts';
+import { shuffledDeck, type Rng } from '../../rng.ts';
+import { Q64 } from '../events.ts';
+import type { F3cpRoundFacts, F3cpSeatFacts, JackpotConfig } from '../facts.ts';
 
 export interface F3cpRoundOptions {
   /** number of player seats with bets (5 to 7) */
@@ -17,27 +18,9 @@ export interface F3cpRoundOptions {
   readonly pool: number;
 }
 
-export const DEFAULT_JACKPOT: JackpotConfig = {
-  fixed: {
-    'royal-flush': 5_000_000,
-    'straight-flush': 500_000,
-    'four-of-a-kind': 100_000,
-    'full-house': 20_000,
-    flush: 10_000,
-  },
-  resetAmount: 10_000_000,
-  rounding: { unit: 1, mode: 'down' },
-};
-
-/** Q-6-4 as classifyThree encodes it (high card, ranks Q=10, 6=4, 4=2): any higher code is a better hand. */
-const Q64 = 10 * 256 + 4 * 16 + 2;
-
 const STAKES = [10_000, 20_000, 50_000, 100_000, 200_000]; // MOP 100 .. 2,000
 
-/**
- * One dealt round with bets on every seat, play/fold by the published Q-6-4 strategy (a realistic player),
- * facts only: settlement is left to the rules engine.
- */
+/** One dealt round with bets on every seat, play/fold by Q-6-4; facts only, settlement is the engine's. */
 export function randomF3cpRound(r: Rng, o: F3cpRoundOptions): F3cpRoundFacts {
   const deck = shuffledDeck(r);
   let next = 0;
@@ -71,10 +54,21 @@ export function randomF3cpRound(r: Rng, o: F3cpRoundOptions): F3cpRoundFacts {
   };
 }
 
+/** Every bet type on every seat, with a jackpot pool: the heaviest rounds to settle. */
 export const EVERY_BET: Omit<F3cpRoundOptions, 'seats'> = {
   pairPlusRate: 1,
   sixCardRate: 1,
   progressiveRate: 1,
-  jackpot: DEFAULT_JACKPOT,
+  jackpot: {
+    fixed: {
+      'royal-flush': 5_000_000,
+      'straight-flush': 500_000,
+      'four-of-a-kind': 100_000,
+      'full-house': 20_000,
+      flush: 10_000,
+    },
+    resetAmount: 10_000_000,
+    rounding: { unit: 1, mode: 'down' },
+  },
   pool: 25_000_000,
 };

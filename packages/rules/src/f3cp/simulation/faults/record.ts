@@ -1,0 +1,46 @@
+/** The record itself: every round opened and closed, event times in line, the table's settings kept. */
+import { tableEvent } from '../script.ts';
+import { defineFaults } from '../fault.ts';
+import { change, removeWhere } from '../transforms.ts';
+
+const A_YEAR = 365 * 24 * 3_600_000;
+
+export const RECORD_FAULTS = defineFaults(
+  {
+    name: 'round-not-started',
+    checkIds: ['F3CP.ROUND.NOT_STARTED'],
+    events: (events) => removeWhere(events, (e) => e.type === 'RoundStarted'),
+  },
+  {
+    name: 'round-not-closed',
+    checkIds: ['F3CP.ROUND.NOT_CLOSED'],
+    events: (events) => removeWhere(events, (e) => e.type === 'RoundSettled'),
+  },
+  {
+    name: 'event-time-off',
+    checkIds: ['F3CP.EVENT.TIME_OUT_OF_LINE'],
+    // a controller whose clock jumped a year ahead for one event; the event arrives in its place all the same
+    events: (events) =>
+      change(
+        events,
+        'BetPlaced',
+        () => true,
+        (b) => void (b.header.eventTime += A_YEAR),
+        0,
+      ),
+  },
+  {
+    name: 'table-reconfigured',
+    checkIds: ['F3CP.TABLE.RECONFIGURED'],
+    // opened again mid-session, without TableClosed, with a higher Ante maximum (and the pool as it stands)
+    before: ({ table, clock }) => {
+      const { header: _, ...settings } = table.config;
+      const betLimits = settings.betLimits.map((l) =>
+        l.betType === 'ANTE' ? { ...l, maximum: 3_000_000 } : l,
+      );
+      const jackpot =
+        settings.jackpot && table.pool !== null ? { ...settings.jackpot, initialPool: table.pool } : null;
+      return [tableEvent(table, clock, 'TableOpened', { ...settings, betLimits, jackpot })];
+    },
+  },
+);

@@ -10,9 +10,11 @@ import {
 import { DEFAULT_REPLAY_OPTIONS, type DerivedUnit, type ReplayOptions, type TableFold } from '../game.ts';
 import { checkShuffle } from './checks/art-09-shuffle.ts';
 import { checkCarriedOver, checkPlayAfterSecondFailure } from './checks/art-17-irregularities.ts';
-import { BettingSystemTracker } from './checks/art-18-conduct.ts';
 import { CollusionTracker } from './checks/art-18-collusion.ts';
-import { checkReopened } from './checks/record.ts';
+import { NON_SEATED_OBSERVED } from './checks/art-12-playing.ts';
+import { BettingSystemTracker, CARD_REVEAL_OBSERVED, RECORDING_OBSERVED } from './checks/art-18-conduct.ts';
+import { judgeObservation } from './checks/observations.ts';
+import { checkEventAfterClose, checkReopened } from './checks/record.ts';
 import { deriveRound, type RoundDerivation } from './derive.ts';
 import type { DealingMode } from './events.ts';
 import { explainF3cpRound, explanationText, type Explanation } from './explain.ts';
@@ -53,8 +55,18 @@ interface CarryOver {
   evidence: Evidence[];
 }
 
-/** Round ids a table remembers as closed, so a late event of one does not open it again. */
+/** Rounds a table remembers as closed, so a late event of one is judged as late and does not open it again. */
 const CLOSED_MEMORY = 1_000;
+
+/** A closed round as the table remembers it: what closed it, and the context its findings carry. */
+interface ClosedRound {
+  readonly closedBy: string;
+  /** null when the round was not judged (no implemented rule set): its late events are not either */
+  readonly ctx: FindingContext | null;
+}
+
+/** Observations a late SurveillanceObservation is judged by, as it would have been inside its round. */
+const OBSERVATION_RULES = [RECORDING_OBSERVED, CARD_REVEAL_OBSERVED, NON_SEATED_OBSERVED];
 
 /**
  * Folds one table's events, in order, into rounds, and runs the per-round and cross-round checks. Its state is
@@ -73,7 +85,9 @@ export class F3cpTable implements TableFold<ReplayedRound> {
   private pendingForNextRound: FindingInput[] = [];
   private carryOver: CarryOver | null = null;
   private open: OpenRound | null = null;
-  private readonly closedRounds = new Set<string>();
+  private readonly closedRounds = new Map<string, ClosedRound>();
+  /** findings about closed rounds from their late events, reported with the next round (or at the end) */
+  private lateFindings: Finding[] = [];
   private readonly bettingSystem: BettingSystemTracker;
   private readonly collusion: CollusionTracker;
   /** events that belong to no round and to no table state (kept, never dropped) */
@@ -94,6 +108,14 @@ export class F3cpTable implements TableFold<ReplayedRound> {
   apply(e: F3cpEvent): ReplayedRound[] {
     const done: ReplayedRound[] = [];
     const h = e.data.header;
+    const tableState = TABLE_STATE_EVENTS.has(e.type);
+    if (h.roundId !== null && !tableState && h.roundId !== this.open?.roundId) {
+      const closed = this.closedRounds.get(h.roundId);
+      if (closed) {
+        this.lateEvent(e, closed);
+        return done;
+      }
+    }
     if (e.type === 'RoundStarted') {
       if (this.open) done.push(this.closeRound(`RoundStarted of ${h.roundId ?? h.eventId}`));
       this.startRound(e, h.roundId ?? h.eventId);
@@ -101,9 +123,7 @@ export class F3cpTable implements TableFold<ReplayedRound> {
       // an event of another round while this one is open: the open round ended without its closing event
       done.push(this.closeRound(`${e.type} of round ${h.roundId}`));
     }
-    const tableState = TABLE_STATE_EVENTS.has(e.type);
-    if (!this.open && h.roundId !== null && !tableState && !this.closedRounds.has(h.roundId))
-      this.startRound(e, h.roundId); // a round whose RoundStarted never came
+    if (!this.open && h.roundId !== null && !tableState) this.startRound(e, h.roundId); // a round whose RoundStarted never came
     if (e.type === 'TableClosed' && this.open) done.push(this.closeRound('TableClosed'));
     this.applyTableState(e);
     if (this.open && (h.roundId === this.open.roundId || h.roundId === null)) {
@@ -119,7 +139,7 @@ export class F3cpTable implements TableFold<ReplayedRound> {
   /** Closes what is open and returns the table-level findings (collusion) that the events so far support. */
   finish(): { units: ReplayedRound[]; findings: Finding[] } {
     const units = this.open ? [this.closeRound('the end of the events')] : [];
-    return { units, findings: this.collusion.evaluate(true) };
+    return { units, findings: [...this.lateFindings.splice(0), ...this.collusion.evaluate(true)] };
   }
 
   /** A round this table replayed, step by step (the units it returned are its own ReplayedRounds). */
@@ -194,14 +214,15 @@ export class F3cpTable implements TableFold<ReplayedRound> {
   private closeRound(endedBy: string | null): ReplayedRound {
     const o = this.open!;
     this.open = null;
-    this.closedRounds.add(o.roundId);
-    if (this.closedRounds.size > CLOSED_MEMORY)
-      this.closedRounds.delete(this.closedRounds.values().next().value!);
     const view = buildRoundView(o.roundId, o.events, o.context, o.pools, endedBy);
     if (!o.events.length) return this.emptyRound(o.roundId, view);
     const derivation = deriveRound(view, o.pending);
     const ctx = derivation.context;
-    const findings = [...derivation.findings];
+    this.remember(o.roundId, {
+      closedBy: endedBy ?? o.events[o.events.length - 1]!.type,
+      ctx: derivation.judged ? ctx : null,
+    });
+    const findings = [...this.lateFindings.splice(0), ...derivation.findings];
     if (derivation.judged && this.carryOver) findings.push(...this.checkCarryOver(view));
     this.carryOver = derivation.carryOverDue.length
       ? {
@@ -220,6 +241,29 @@ export class F3cpTable implements TableFold<ReplayedRound> {
       findings.push(...this.collusion.evaluate(false));
     }
     return { ...derivation, findings, tableId: this.tableId, view };
+  }
+
+  private remember(roundId: string, closed: ClosedRound): void {
+    this.closedRounds.set(roundId, closed);
+    if (this.closedRounds.size > CLOSED_MEMORY)
+      this.closedRounds.delete(this.closedRounds.keys().next().value!);
+  }
+
+  /**
+   * An event of a round already closed. A late surveillance observation is judged as it would have been in its
+   * round; anything else is F3CP.ROUND.EVENT_AFTER_CLOSE. Either way the finding names the late event's round
+   * and is reported with the next round the table closes (the disputed-hand replay collects it from there).
+   */
+  private lateEvent(e: F3cpEvent, closed: ClosedRound): void {
+    if (!closed.ctx) {
+      this.unassigned.push(e); // a round under rules not implemented: nothing of it is judged
+      return;
+    }
+    const inputs =
+      e.type === 'SurveillanceObservation'
+        ? OBSERVATION_RULES.flatMap((rule) => judgeObservation(e.data, rule) ?? [])
+        : checkEventAfterClose(e, closed.closedBy);
+    for (const f of inputs) this.lateFindings.push(makeFinding(closed.ctx, f));
   }
 
   /** The Progressive bets a voided round had to carry over must be re-stated, carried over, in this round. */

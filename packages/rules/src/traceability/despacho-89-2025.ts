@@ -294,9 +294,9 @@ const rows: TraceRow[] = [
     13,
     {},
     implemented(
-      [SETTLE, PAYOUTS, OUTCOME_CHECK, RECORD('checkRoundClosed')],
+      [SETTLE, PAYOUTS, OUTCOME_CHECK, RECORD('checkRoundClosed', 'checkEventAfterClose')],
       [T.settle, T.detection],
-      [PAYOUT, OUTCOME, REPEATED, 'F3CP.ROUND.NOT_CLOSED'],
+      [PAYOUT, OUTCOME, REPEATED, 'F3CP.ROUND.NOT_CLOSED', 'F3CP.ROUND.EVENT_AFTER_CLOSE'],
     ),
   ),
   r(
@@ -429,9 +429,13 @@ const rows: TraceRow[] = [
     17,
     { numero: 1 },
     implemented(
-      [VOID, IRREG('checkNotVoided', 'checkVoidedBets', 'voidingConditions'), RECORD('checkRoundClosed')],
+      [
+        VOID,
+        IRREG('checkNotVoided', 'checkVoidedBets', 'voidingConditions'),
+        RECORD('checkRoundClosed', 'checkEventAfterClose'),
+      ],
       [T.settle, T.detection],
-      [NOT_VOIDED, 'F3CP.IRREG.BETS_NOT_RETURNED', 'F3CP.ROUND.NOT_CLOSED'],
+      [NOT_VOIDED, 'F3CP.IRREG.BETS_NOT_RETURNED', 'F3CP.ROUND.NOT_CLOSED', 'F3CP.ROUND.EVENT_AFTER_CLOSE'],
     ),
   ),
   r(

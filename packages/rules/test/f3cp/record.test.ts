@@ -4,13 +4,14 @@ import {
   change,
   eventLike,
   first,
+  insertAfter,
   insertBefore,
   is,
   removeWhere,
   TableBuilder,
   voidRound,
 } from './clean-round.ts';
-import { dealt, THREE_HANDS, threeHands } from './fixtures.ts';
+import { dealt, observation, THREE_HANDS, threeHands } from './fixtures.ts';
 import { given, onlyFinding, replayTable } from './spec.ts';
 
 const HOUR = 3_600_000;
@@ -97,5 +98,30 @@ describe('the record: rounds opened and closed, event times, table settings', ()
     });
     t.round(THREE_HANDS);
     given(t.close()).when(replayTable).then([]).negative('F3CP.TABLE.RECONFIGURED');
+  });
+
+  it('arts. 13.º and 17.º n.º 1: a stake collected after its round was voided → ROUND.EVENT_AFTER_CLOSE', () => {
+    const base = voidRound(threeHands(), { reason: 'SHUFFLER_MALFUNCTION' });
+    const voided = first(base, 'RoundVoided');
+    const late = eventLike(voided, 'BetCollected', { seat: 1, betType: 'ANTE', amount: 10_000, betId: null });
+    const events = insertAfter(base, is('RoundVoided'), late);
+    const t = given(events)
+      .when(replayTable)
+      .then(['F3CP.ROUND.EVENT_AFTER_CLOSE', 'F3CP.IRREG.WRONGLY_VOIDED'])
+      .positive('F3CP.ROUND.EVENT_AFTER_CLOSE');
+    const f = onlyFinding(t, 'F3CP.ROUND.EVENT_AFTER_CLOSE');
+    assert.equal(f.roundId, voided.header.roundId); // about the voided round, though found after it
+    assert.match(f.summary, /BetCollected \(seat 1 ANTE MOP 100\.00\).*RoundVoided/);
+  });
+
+  it('art. 18.º n.º 1: an analyst’s observation of the round, reported after it closed → judged as an observation, not as a late event', () => {
+    const base = threeHands();
+    const settled = first(base, 'RoundSettled');
+    const events = insertAfter(base, is('RoundSettled'), observation(settled, 'NOTES', 80));
+    const t = given(events)
+      .when(replayTable)
+      .then(['F3CP.CONDUCT.RECORDING'])
+      .negative('F3CP.ROUND.EVENT_AFTER_CLOSE');
+    assert.equal(onlyFinding(t, 'F3CP.CONDUCT.RECORDING').roundId, settled.header.roundId);
   });
 });

@@ -1,10 +1,9 @@
-import type { SurveillanceObservation } from '@table-audit/schemas/events';
 import { cite } from '../../citations/citation.ts';
 import { defineCheck, evidenceOf, type FindingInput } from '../../findings.ts';
 import { formatMop } from '../../present.ts';
 import { F3CP_2025_DIPLOMA as D } from '../rule-set.ts';
 import type { JudgedRound } from '../round.ts';
-import { observed } from './observations.ts';
+import { observed, type ObservationRule } from './observations.ts';
 
 /** Art. 12.º: who holds the cards, and the Play bet made after seeing them. */
 
@@ -76,5 +75,9 @@ export function checkPlayBeforeDeal(r: JudgedRound): FindingInput[] {
   return out;
 }
 
-export const checkNonSeatedHandling = (r: JudgedRound): FindingInput[] =>
-  observed(r, nonSeatedHandling, (o: SurveillanceObservation) => o.kind === 'NON_SEATED_HANDLING');
+export const NON_SEATED_OBSERVED: ObservationRule = {
+  check: nonSeatedHandling,
+  kinds: new Set(['NON_SEATED_HANDLING']),
+};
+
+export const checkNonSeatedHandling = (r: JudgedRound): FindingInput[] => observed(r, NON_SEATED_OBSERVED);

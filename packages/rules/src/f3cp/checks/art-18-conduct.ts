@@ -11,7 +11,7 @@ import {
 import { formatMop } from '../../present.ts';
 import { F3CP_2025_DIPLOMA as D } from '../rule-set.ts';
 import type { JudgedRound, SettledRound } from '../round.ts';
-import { observed } from './observations.ts';
+import { observed, type ObservationRule } from './observations.ts';
 
 /** Art. 18.º: prohibited behaviour, from surveillance and seat-sensor events and from betting data. */
 
@@ -45,15 +45,19 @@ export const conductCardReveal = defineCheck(
   ['J16'],
 );
 
-export const checkRecording = (r: JudgedRound): FindingInput[] =>
-  observed(
-    r,
-    conductRecording,
-    (o) => o.kind === 'RECORDING_DEVICE' || o.kind === 'NOTES' || o.kind === 'PREDICTION_OR_STRATEGY',
-  );
+export const RECORDING_OBSERVED: ObservationRule = {
+  check: conductRecording,
+  kinds: new Set(['RECORDING_DEVICE', 'NOTES', 'PREDICTION_OR_STRATEGY']),
+};
 
-export const checkCardReveal = (r: JudgedRound): FindingInput[] =>
-  observed(r, conductCardReveal, (o) => o.kind === 'CARD_SHOWN_TO_THIRD_PARTY' || o.kind === 'SIGNALLING');
+export const CARD_REVEAL_OBSERVED: ObservationRule = {
+  check: conductCardReveal,
+  kinds: new Set(['CARD_SHOWN_TO_THIRD_PARTY', 'SIGNALLING']),
+};
+
+export const checkRecording = (r: JudgedRound): FindingInput[] => observed(r, RECORDING_OBSERVED);
+
+export const checkCardReveal = (r: JudgedRound): FindingInput[] => observed(r, CARD_REVEAL_OBSERVED);
 
 /** Art. 18.º n.º 2: a player with bets stays seated from the first card until the seat is settled. */
 export function checkLeftSeat(r: JudgedRound): FindingInput[] {

@@ -82,6 +82,7 @@ import {
 } from './art-18-conduct.ts';
 import { conductCollusion } from './art-18-collusion.ts';
 import {
+  eventAfterClose,
   checkEventTimes,
   checkRoundStarted,
   eventTimeOutOfLine,
@@ -128,6 +129,7 @@ export const F3CP_CHECKS = {
   conductNonSeatedHandling: nonSeatedHandling,
   roundNotStarted,
   roundNotClosed,
+  eventAfterClose,
   eventTimeOutOfLine,
   tableReconfigured,
 } as const satisfies Record<string, CheckDefinition>;

@@ -1,4 +1,4 @@
-import type { TableOpened } from '@table-audit/schemas/events';
+import type { F3cpEvent, TableOpened } from '@table-audit/schemas/events';
 import { cite } from '../../citations/citation.ts';
 import { defineCheck, evidenceOf, type FindingInput } from '../../findings.ts';
 import { formatMop } from '../../present.ts';
@@ -24,6 +24,13 @@ export const roundNotStarted = defineCheck(
 export const roundNotClosed = defineCheck(
   'F3CP.ROUND.NOT_CLOSED',
   'a round neither settled nor voided',
+  'high',
+  [cite(D, 13), cite(D, 17, { numero: 1 })],
+);
+
+export const eventAfterClose = defineCheck(
+  'F3CP.ROUND.EVENT_AFTER_CLOSE',
+  'an event of a round arrived after the round was settled or voided',
   'high',
   [cite(D, 13), cite(D, 17, { numero: 1 })],
 );
@@ -127,4 +134,31 @@ export function checkReopened(before: TableOpened, after: TableOpened, pool: num
       evidence: [evidenceOf(after)],
     });
   return out;
+}
+
+/**
+ * An event that names a round after the round's closing event: outside its round no rule judges it, and money
+ * moved after a round is settled or voided is not accounted for by that round. (A surveillance observation that
+ * arrives late is no such finding: analysts report after the fact; it is judged as an observation.)
+ */
+export function checkEventAfterClose(e: F3cpEvent, closedBy: string): FindingInput[] {
+  const d = e.data as { seat?: number | null; amount?: number; betType?: string };
+  const what = [
+    d.seat ? `seat ${d.seat}` : '',
+    d.betType ?? '',
+    typeof d.amount === 'number' ? formatMop(d.amount) : '',
+  ]
+    .filter(Boolean)
+    .join(' ');
+  return [
+    {
+      check: eventAfterClose,
+      discriminator: e.data.header.eventId,
+      seats: d.seat ? [d.seat] : [],
+      summary: `${e.type}${what ? ` (${what})` : ''} of round ${e.data.header.roundId} arrived after the round was closed by ${closedBy}; it is outside the round the law judges`,
+      expected: `no event of the round after its ${closedBy}`,
+      declared: { type: e.type, ...(typeof d.amount === 'number' ? { amount: d.amount } : {}) },
+      evidence: [evidenceOf(e.data)],
+    },
+  ];
 }

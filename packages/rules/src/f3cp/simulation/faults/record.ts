@@ -1,7 +1,7 @@
 /** The record itself: every round opened and closed, event times in line, the table's settings kept. */
 import { tableEvent } from '../script.ts';
 import { defineFaults } from '../fault.ts';
-import { change, removeWhere } from '../transforms.ts';
+import { change, insertAfter, is, removeWhere } from '../transforms.ts';
 
 const A_YEAR = 365 * 24 * 3_600_000;
 
@@ -15,6 +15,22 @@ export const RECORD_FAULTS = defineFaults(
     name: 'round-not-closed',
     checkIds: ['F3CP.ROUND.NOT_CLOSED'],
     events: (events) => removeWhere(events, (e) => e.type === 'RoundSettled'),
+  },
+  {
+    name: 'event-after-close',
+    checkIds: ['F3CP.ROUND.EVENT_AFTER_CLOSE'],
+    // a stake collected once more after the round was settled: money moved outside the round
+    events: (events, ctx) => {
+      const settled = events.find(is('RoundSettled'))!;
+      const ante = ctx.plan.bets.find((b) => b.betType === 'ANTE')!;
+      const { seat, betType, amount } = ante;
+      const betId = null; // a collection that settles no bet of the round
+      return insertAfter(
+        events,
+        is('RoundSettled'),
+        ctx.event('BetCollected', { seat, betType, amount, betId }, { after: settled.data }),
+      );
+    },
   },
   {
     name: 'event-time-off',

@@ -189,12 +189,12 @@ describe('replay service over the event store', () => {
       loadCheckpoint: (name) => store.loadCheckpoint(name),
       close: () => store.close(),
     };
-    const service = new ReplayService({ store: flaky, checkpointEvery: 1_000 });
+    const service = new ReplayService({ store: flaky, checkpointEvery: 4_000 });
     await assert.rejects(service.catchUp(), /disk full/);
     diskFull = false;
     // its tables hold the batch whose checkpoint failed: replaying it again in them would be wrong
     await assert.rejects(service.catchUp(), /failed during an earlier run.*start a new ReplayService/);
-    const fresh = new ReplayService({ store: flaky, checkpointEvery: 1_000 });
+    const fresh = new ReplayService({ store: flaky, checkpointEvery: 4_000 });
     await fresh.catchUp();
     assert.equal(
       fresh.stats.tableEvents,

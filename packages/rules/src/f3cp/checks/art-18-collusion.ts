@@ -119,7 +119,9 @@ export class CollusionTracker {
         own: flips && oracle.playsAlone(hand),
       });
     }
-    if (members.length > 1) members.sort((a, b) => a.seat - b.seat);
+    let sorted = true;
+    for (let i = 1; i < members.length && sorted; i++) sorted = members[i - 1]!.seat <= members[i]!.seat;
+    if (!sorted) members.sort((a, b) => a.seat - b.seat);
     const others = this.others;
     for (let w = 2; w <= 3; w++) {
       for (let i = 0; i + w <= members.length; i++) {

@@ -234,8 +234,6 @@ export class CollusionTracker {
   }
 }
 
-const NO_CARDS: readonly Card[] = Object.freeze([]);
-
 /** P(X >= k) for X ~ Binomial(n, 1/2), summed in log space so large n does not underflow. */
 export function binomialUpperTail(n: number, k: number): number {
   if (k <= 0) return 1;

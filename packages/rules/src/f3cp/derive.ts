@@ -1,11 +1,11 @@
-import type { F3cpEvent } from '@table-audit/schemas/events';
+import type { F3cpEvent, TableOpened } from '@table-audit/schemas/events';
 import { makeFinding, type Finding, type FindingContext, type FindingInput } from '../findings.ts';
 import type { NotDerived } from '../game.ts';
 import { ruleSetFor } from '../registry.ts';
 import { PROCEDURE_CHECKS, SETTLEMENT_CHECKS } from './checks/index.ts';
 import { carryOverRequired } from './checks/art-17-irregularities.ts';
 import { checkRoundClosed } from './checks/record.ts';
-import { jackpotConfigOf, type F3cpRoundFacts, type F3cpSeatFacts } from './facts.ts';
+import { jackpotConfigOf, type F3cpRoundFacts, type F3cpSeatFacts, type JackpotConfig } from './facts.ts';
 import type { RoundView } from './fold.ts';
 import { cardsWhere, judgeRound, type JudgedRound, type SettledRound } from './round.ts';
 import { settleF3cpRound, type F3cpSettlement } from './settle/index.ts';
@@ -77,13 +77,16 @@ export function deriveRound(
     ? r.betSeats.filter((b) => b.progressive > 0).map((b) => ({ seat: b.seat, amount: b.progressive }))
     : [];
   const normal = v.settled && !r.malfunctionDuringDeal;
+  // the same fields, in the same order, as { ...base, notDerived, … } (one object, no spread)
   const result = (
     notDerived: NotDerived | null,
     facts: F3cpRoundFacts | null,
     settled: SettledRound | null,
     completedNormally: boolean,
   ) => ({
-    ...base,
+    roundId: base.roundId,
+    ruleSet: base.ruleSet,
+    context: base.context,
     notDerived,
     judged: r,
     settled,
@@ -117,7 +120,12 @@ export function deriveRound(
     add(checkRoundClosed(r, null));
     return result({ code: 'settlement-failed', message: (e as Error).message }, facts, null, v.settled);
   }
-  const settled: SettledRound = { ...r, facts, settlement, jackpotConfig: jackpotConfigOf(v.context.config) };
+  const settled: SettledRound = {
+    ...r,
+    facts,
+    settlement,
+    jackpotConfig: tableJackpotConfig(v.context.config),
+  };
   const closed = v.settled || v.voided !== null;
   add(checkRoundClosed(r, closed ? null : owed(settlement)));
   // an unclosed round with no settlement events was not settled at all: what it owes is in NOT_CLOSED
@@ -145,7 +153,7 @@ function factsOf(r: JudgedRound): F3cpRoundFacts {
         : {}),
     };
   });
-  const jackpotConfig = jackpotConfigOf(v.context.config);
+  const jackpotConfig = tableJackpotConfig(v.context.config);
   return {
     seats,
     banker: cardsWhere(r, (d) => d.target === 'BANKER'),
@@ -154,6 +162,14 @@ function factsOf(r: JudgedRound): F3cpRoundFacts {
       ? { jackpot: { config: jackpotConfig, poolBefore: v.poolAtSettlement } }
       : {}),
   };
+}
+
+/** jackpotConfigOf, once per table configuration (a TableOpened): the same object for every round under it. */
+const JACKPOT_CONFIGS = new WeakMap<TableOpened, JackpotConfig | null>();
+function tableJackpotConfig(config: TableOpened): JackpotConfig | null {
+  let c = JACKPOT_CONFIGS.get(config);
+  if (c === undefined) JACKPOT_CONFIGS.set(config, (c = jackpotConfigOf(config)));
+  return c;
 }
 
 /** What an unclosed round owes each bet, for the finding that says it was never settled. */

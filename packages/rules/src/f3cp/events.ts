@@ -41,7 +41,17 @@ export const engineJackpotHand = (h: EventJackpotHand): JackpotHand =>
   h.toLowerCase().replaceAll('_', '-') as JackpotHand;
 
 /** Key of a seat's bet in declarations: "3:PAIR_PLUS". */
-export const declaredKey = (seat: number, type: string): string => `${seat}:${type}`;
+export const declaredKey = (seat: number, type: string): string => {
+  // the keys of seats 0..15 are made once: a replay asks for them for every settlement event and line
+  const known = seat >= 0 && seat < 16 && Number.isInteger(seat) ? DECLARED_KEYS.get(type) : undefined;
+  return known ? known[seat]! : `${seat}:${type}`;
+};
+const DECLARED_KEYS = new Map<string, string[]>(
+  ['ANTE', 'PLAY', 'ANTE_BONUS', 'PAIR_PLUS', 'SIX_CARD_BONUS', 'PROGRESSIVE'].map((t) => [
+    t,
+    Array.from({ length: 16 }, (_, seat) => `${seat}:${t}`),
+  ]),
+);
 
 // Deal targets as numbers: seats 1..7, banker 8, community 9, discard 10.
 export const BANKER = 8;
@@ -68,12 +78,18 @@ export type DealingMode = 'SHOE' | 'SHUFFLER';
  * cards at a time to each hand, left to right, then three to the banker (n.º 2).
  */
 export function prescribedDealOrder(mode: DealingMode, seatsWithBets: readonly number[]): number[] {
-  const seats = [...seatsWithBets].sort((a, b) => a - b);
+  const seats = ascending(seatsWithBets) ? seatsWithBets : [...seatsWithBets].sort((a, b) => a - b);
   const order: number[] = [];
   if (mode === 'SHOE') for (let k = 0; k < 3; k++) order.push(...seats);
   else for (const s of seats) order.push(s, s, s);
   order.push(BANKER, BANKER, BANKER);
   return order;
+}
+
+/** The numbers are in ascending order already (as a round's seats usually are): no sorted copy is needed. */
+export function ascending(xs: readonly number[]): boolean {
+  for (let i = 1; i < xs.length; i++) if (!(xs[i - 1]! <= xs[i]!)) return false;
+  return true;
 }
 
 /**

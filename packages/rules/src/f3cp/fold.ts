@@ -153,11 +153,18 @@ export function buildRoundView(
     poolAfterRound: pools.length ? pools[pools.length - 1]! : null,
   };
   let settlementStarted = false;
-  const settlementSeen = new Map<string, string>();
-  const repeated = (e: F3cpEvent, signature: string) => {
-    const first = settlementSeen.get(signature);
-    if (first === undefined) settlementSeen.set(signature, e.data.header.eventId);
-    else v.repeatedSettlements.push({ event: e, first });
+  seenCount = 0;
+  const repeated = (e: F3cpEvent, kind: string, seat: number, what: string, amount: number) => {
+    const first = firstSettlement(kind, seat, what, amount);
+    if (first !== undefined) {
+      v.repeatedSettlements.push({ event: e, first });
+      return;
+    }
+    seenKind[seenCount] = kind;
+    seenSeat[seenCount] = seat;
+    seenWhat[seenCount] = what;
+    seenAmount[seenCount] = amount;
+    seenId[seenCount++] = e.data.header.eventId;
   };
   for (let i = 0; i < events.length; i++) {
     const e = events[i]!;
@@ -204,19 +211,19 @@ export function buildRoundView(
         v.outcome = e.data;
         break;
       case 'PayoutMade':
-        repeated(e, `P:${e.data.seat}:${e.data.betType}:${e.data.amount}`);
+        repeated(e, 'P', e.data.seat, e.data.betType, e.data.amount);
         declared(v, e.data.seat, e.data.betType, e.data.header.eventId).payout += e.data.amount;
         break;
       case 'BetCollected':
-        repeated(e, `C:${e.data.seat}:${e.data.betType}:${e.data.amount}`);
+        repeated(e, 'C', e.data.seat, e.data.betType, e.data.amount);
         declared(v, e.data.seat, e.data.betType, e.data.header.eventId).collected += e.data.amount;
         break;
       case 'BetReturned':
-        repeated(e, `R:${e.data.seat}:${e.data.betType}:${e.data.amount}`);
+        repeated(e, 'R', e.data.seat, e.data.betType, e.data.amount);
         declared(v, e.data.seat, e.data.betType, e.data.header.eventId).returned += e.data.amount;
         break;
       case 'JackpotPaid':
-        repeated(e, `J:${e.data.seat}:${e.data.hand}:${e.data.amount}`);
+        repeated(e, 'J', e.data.seat, e.data.hand, e.data.amount);
         v.jackpotPaid.push(e.data);
         break;
       case 'RoundVoided':
@@ -242,6 +249,29 @@ export function buildRoundView(
   }
   if (v.poolAtSettlement === null && pools.length) v.poolAtSettlement = pools[pools.length - 1]!;
   return v;
+}
+
+// Settlement events already seen in the round being built, as parallel columns (buildRoundView is synchronous and
+// resets them per call): kind, seat, bet type or jackpot hand, amount, event id.
+let seenCount = 0;
+const seenKind: string[] = [];
+const seenSeat: number[] = [];
+const seenWhat: string[] = [];
+const seenAmount: number[] = [];
+const seenId: string[] = [];
+
+// equal when `${kind}:${seat}:${what}:${amount}` would be, without making the strings
+const sameNumber = (a: number, b: number): boolean => a === b || (a !== a && b !== b);
+function firstSettlement(kind: string, seat: number, what: string, amount: number): string | undefined {
+  for (let i = 0; i < seenCount; i++)
+    if (
+      seenKind[i] === kind &&
+      seenWhat[i] === what &&
+      sameNumber(seenSeat[i]!, seat) &&
+      sameNumber(seenAmount[i]!, amount)
+    )
+      return seenId[i];
+  return undefined;
 }
 
 /** A round lasts minutes: an event more than this far from the round's median time has a wrong time. */

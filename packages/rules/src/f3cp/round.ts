@@ -1,7 +1,15 @@
 import { CardError, parseCard, type Card } from '../cards.ts';
 import type { FindingInput } from '../findings.ts';
 import type { CardDealt } from '@table-audit/schemas/events';
-import { BANKER, COMMUNITY, DISCARD, prescribedDealOrder, targetCode, type DealingMode } from './events.ts';
+import {
+  ascending,
+  BANKER,
+  COMMUNITY,
+  DISCARD,
+  prescribedDealOrder,
+  targetCode,
+  type DealingMode,
+} from './events.ts';
 import type { JackpotConfig, F3cpRoundFacts } from './facts.ts';
 import type { RoundView, SeatBets } from './fold.ts';
 import type { F3cpRuleSet } from './rule-set.ts';
@@ -124,7 +132,7 @@ function analyseDeal(
 ): DealAnalysis {
   const mode = v.context.dealingMode;
   const expected = prescribedDealOrder(mode, seats);
-  const seatsAsc = [...seats].sort((a, b) => a - b);
+  const seatsAsc = ascending(seats) ? seats : [...seats].sort((a, b) => a - b);
   const actual: number[] = [];
   const counts = new Int32Array(11);
   for (let i = 0; i < v.dealt.length; i++) {

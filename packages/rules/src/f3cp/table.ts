@@ -55,6 +55,8 @@ interface CarryOver {
   evidence: Evidence[];
 }
 
+const NO_ROUNDS: readonly ReplayedRound[] = Object.freeze([]);
+
 /** Rounds a table remembers as closed, so a late event of one is judged as late and does not open it again. */
 const CLOSED_MEMORY = 1_000;
 
@@ -106,7 +108,8 @@ export class F3cpTable implements TableFold<ReplayedRound> {
 
   /** Applies one event; returns the rounds it completed, with their findings. */
   apply(e: F3cpEvent): ReplayedRound[] {
-    const done: ReplayedRound[] = [];
+    // most events complete no round: they all return the one frozen empty list instead of a new one each
+    let done = NO_ROUNDS as ReplayedRound[];
     const h = e.data.header;
     const tableState = TABLE_STATE_EVENTS.has(e.type);
     if (h.roundId !== null && !tableState && h.roundId !== this.open?.roundId) {
@@ -117,19 +120,19 @@ export class F3cpTable implements TableFold<ReplayedRound> {
       }
     }
     if (e.type === 'RoundStarted') {
-      if (this.open) done.push(this.closeRound(`RoundStarted of ${h.roundId ?? h.eventId}`));
+      if (this.open) done = [this.closeRound(`RoundStarted of ${h.roundId ?? h.eventId}`)];
       this.startRound(e, h.roundId ?? h.eventId);
     } else if (this.open && h.roundId !== null && h.roundId !== this.open.roundId) {
       // an event of another round while this one is open: the open round ended without its closing event
-      done.push(this.closeRound(`${e.type} of round ${h.roundId}`));
+      done = [this.closeRound(`${e.type} of round ${h.roundId}`)];
     }
     if (!this.open && h.roundId !== null && !tableState) this.startRound(e, h.roundId); // a round whose RoundStarted never came
-    if (e.type === 'TableClosed' && this.open) done.push(this.closeRound('TableClosed'));
+    if (e.type === 'TableClosed' && this.open) done = [...done, this.closeRound('TableClosed')];
     this.applyTableState(e);
     if (this.open && (h.roundId === this.open.roundId || h.roundId === null)) {
       this.open.events.push(e);
       this.open.pools.push(this.pool);
-      if (e.type === 'RoundSettled' || e.type === 'RoundVoided') done.push(this.closeRound(null));
+      if (e.type === 'RoundSettled' || e.type === 'RoundVoided') done = [...done, this.closeRound(null)];
     } else if (!tableState) {
       this.unassigned.push(e);
     }
@@ -240,7 +243,24 @@ export class F3cpTable implements TableFold<ReplayedRound> {
       this.collusion.record(derivation.settled, ctx);
       findings.push(...this.collusion.evaluate(false));
     }
-    return { ...derivation, findings, tableId: this.tableId, view };
+    // the fields of { ...derivation, findings, tableId, view }, in that order (the derivation's context among
+    // them), without the copy of a spread
+    const unit = {
+      roundId: derivation.roundId,
+      ruleSet: derivation.ruleSet,
+      context: derivation.context,
+      notDerived: derivation.notDerived,
+      judged: derivation.judged,
+      settled: derivation.settled,
+      facts: derivation.facts,
+      settlement: derivation.settlement,
+      findings,
+      carryOverDue: derivation.carryOverDue,
+      completedNormally: derivation.completedNormally,
+      tableId: this.tableId,
+      view,
+    };
+    return unit;
   }
 
   private remember(roundId: string, closed: ClosedRound): void {

@@ -45,6 +45,7 @@ const NOTHING = Object.freeze({ payout: 0, collected: 0, returned: 0, eventIds: 
 export function checkPayouts(r: SettledRound): FindingInput[] {
   const v = r.view;
   const expected = expectedDeclarations(r.settlement);
+  if (declaredAsExpected(expected, v.declared)) return [];
   const keys = new Set([...expected.keys(), ...v.declared.keys()]);
   const out: FindingInput[] = [];
   for (const k of [...keys].sort()) {
@@ -77,6 +78,21 @@ export function checkPayouts(r: SettledRound): FindingInput[] {
     });
   }
   return out;
+}
+
+/** Every declaration as expected and nothing declared beyond: the common case, decided without sorting. */
+function declaredAsExpected(
+  expected: ReadonlyMap<string, { payout: number; collected: number; returned: number }>,
+  declared: RoundView['declared'],
+): boolean {
+  let matched = 0;
+  for (const [k, exp] of expected) {
+    const d = declared.get(k);
+    if (d) matched++;
+    const x = d ?? NOTHING;
+    if (exp.payout !== x.payout || exp.collected !== x.collected || exp.returned !== x.returned) return false;
+  }
+  return matched === declared.size;
 }
 
 /**

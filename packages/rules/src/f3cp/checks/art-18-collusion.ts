@@ -63,6 +63,19 @@ interface Member {
   player: string;
   cards: readonly Card[];
   plays: boolean;
+  /** canFlip(cards) */
+  flips: boolean;
+  /** the best decision on the player's own cards (only when flips) */
+  own: boolean;
+}
+
+/** canFlip by hand index (0 not yet known, 1 no, 2 yes): a replay asks it for every decision of every group. */
+const FLIPS = new Uint8Array(22_100);
+
+/** The group last seen at a window of seats, kept while the same players sit there (null: not a group). */
+interface WindowMemo {
+  players: string[];
+  group: GroupStats | null;
 }
 
 /** Builds the decision tables the tracker can need, so that no live round pays for them. */
@@ -76,7 +89,10 @@ export class CollusionTracker {
   private tested = 0;
   /** groups to re-test at the next evaluation */
   private due: GroupStats[] = [];
-  private readonly others: Card[] = [];
+  private readonly others: Card[] = [0, 0, 0, 0, 0, 0];
+  private readonly members: Member[] = [];
+  /** by w * 8 + first seat: the group last seen there */
+  private readonly windows: (WindowMemo | undefined)[] = [];
 
   constructor(private readonly options: CollusionOptions) {}
 
@@ -84,39 +100,34 @@ export class CollusionTracker {
     if (this.options.enabled === false) return;
     const view = r.view;
     const oracle = playDecisionOracle(r.ruleSet);
-    const members: Member[] = [];
+    const members = this.members;
+    members.length = 0;
     for (const s of r.facts.seats) {
       const players = view.bets.get(s.seat)?.players;
       if (s.decision === undefined || !players || players.size !== 1) continue;
+      const cards = s.cards;
+      const hand = oracle.handOf(cards[0]!, cards[1]!, cards[2]!);
+      let f = FLIPS[hand]!;
+      if (f === 0) FLIPS[hand] = f = canFlip(cards) ? 2 : 1;
+      const flips = f === 2;
       members.push({
         seat: s.seat,
         player: players.values().next().value!,
-        cards: s.cards,
+        cards,
         plays: s.decision === 'play',
+        flips,
+        own: flips && oracle.playsAlone(hand),
       });
     }
-    members.sort((a, b) => a.seat - b.seat);
+    let sorted = true;
+    for (let i = 1; i < members.length && sorted; i++) sorted = members[i - 1]!.seat <= members[i]!.seat;
+    if (!sorted) members.sort((a, b) => a.seat - b.seat);
+    const others = this.others;
     for (let w = 2; w <= 3; w++) {
       for (let i = 0; i + w <= members.length; i++) {
         if (members[i + w - 1]!.seat - members[i]!.seat !== w - 1) continue; // side by side only
-        let key = members[i]!.player;
-        for (let k = 1; k < w; k++) key += `|${members[i + k]!.player}`;
-        let g = this.groups.get(key);
-        if (!g) {
-          const group = members.slice(i, i + w);
-          if (new Set(group.map((m) => m.player)).size !== w) continue;
-          this.groups.set(
-            key,
-            (g = {
-              players: group.map((m) => m.player),
-              seats: group.map((m) => m.seat),
-              rounds: 0,
-              informative: [],
-              ctx,
-              reported: false,
-            }),
-          );
-        }
+        const g = this.groupAt(w, i);
+        if (!g) continue;
         g.rounds++;
         g.ctx = ctx;
         if (g.rounds === this.options.minRounds) this.tested++;
@@ -124,11 +135,17 @@ export class CollusionTracker {
           this.due.push(g);
         for (let k = 0; k < w; k++) {
           const m = members[i + k]!;
-          if (!canFlip(m.cards)) continue;
-          this.others.length = 0;
-          for (let j = 0; j < w; j++) if (j !== k) this.others.push(...members[i + j]!.cards);
-          const own = oracle.plays(m.cards, NO_CARDS);
-          const group = oracle.plays(m.cards, this.others);
+          if (!m.flips) continue;
+          let n = 0;
+          for (let j = 0; j < w; j++) {
+            if (j === k) continue;
+            const c = members[i + j]!.cards;
+            others[n++] = c[0]!;
+            others[n++] = c[1]!;
+            others[n++] = c[2]!;
+          }
+          const own = m.own;
+          const group = oracle.playsKnowing(m.cards, others, n);
           if (own === group) continue;
           const decision = view.decisions.get(m.seat)!;
           g.informative.push({
@@ -143,6 +160,35 @@ export class CollusionTracker {
         }
       }
     }
+  }
+
+  /** The group of the w members from members[i] (side by side), or null when a player sits twice in it. */
+  private groupAt(w: number, i: number): GroupStats | null {
+    const members = this.members;
+    const memoKey = w * 8 + members[i]!.seat;
+    const memo = this.windows[memoKey];
+    if (memo) {
+      let same = true;
+      for (let k = 0; k < w && same; k++) same = memo.players[k] === members[i + k]!.player;
+      if (same) return memo.group;
+    }
+    const players: string[] = [];
+    for (let k = 0; k < w; k++) players.push(members[i + k]!.player);
+    const key = players.join('|');
+    let g = this.groups.get(key) ?? null;
+    if (!g && new Set(players).size === w) {
+      g = {
+        players: [...players],
+        seats: members.slice(i, i + w).map((m) => m.seat),
+        rounds: 0,
+        informative: [],
+        ctx: null!,
+        reported: false,
+      };
+      this.groups.set(key, g);
+    }
+    this.windows[memoKey] = { players, group: g };
+    return g;
   }
 
   /** Findings for groups whose decisions the group's cards explain significantly better; each group once. */
@@ -187,8 +233,6 @@ export class CollusionTracker {
     return out;
   }
 }
-
-const NO_CARDS: readonly Card[] = Object.freeze([]);
 
 /** P(X >= k) for X ~ Binomial(n, 1/2), summed in log space so large n does not underflow. */
 export function binomialUpperTail(n: number, k: number): number {

@@ -106,7 +106,7 @@ export class BettingSystemTracker {
     for (const seat of r.settlement.seats) {
       const bets = r.view.bets.get(seat.seat);
       if (!bets || bets.ante === 0 || bets.players.size !== 1) continue;
-      const player = [...bets.players][0]!;
+      const player: string = bets.players.values().next().value!;
       const ante = r.settlement.lines.find((l) => l.seat === seat.seat && l.bet === 'ante')!;
       const result: ProgressionRun['lastResult'] =
         ante.outcome === 'win' ? 'win' : ante.outcome === 'lose' ? 'lose' : 'push';

@@ -81,6 +81,13 @@ export function playValue(
   return { evPlay, evFold, play: compare(evPlay, evFold) > 0 };
 }
 
+interface HandCounts {
+  total: Int32Array;
+  perCard: Int32Array;
+  perPair: Int32Array;
+  nets: Int32Array;
+}
+
 /**
  * The same decision as playValue, fast enough to run on every decision of a replay. For a player hand it keeps,
  * per bucket, how many banker hands hold each other card; the banker hands ruled out by a set of known cards are
@@ -89,16 +96,18 @@ export function playValue(
  */
 export class PlayDecisionOracle {
   private readonly tables: DecisionTables;
-  private readonly byHand = new Map<
-    number,
-    { total: Int32Array; perCard: Int32Array; perPair: Int32Array; nets: Int32Array }
-  >();
+  /** per suit-pattern class (indexed by hand index), built on first need */
+  private readonly byHand: (HandCounts | undefined)[] = new Array<HandCounts | undefined>(HANDS).fill(
+    undefined,
+  );
   private readonly index: Int32Array;
   private readonly canonical: { hand: Int32Array; perm: Uint8Array };
   // scratch (value() is synchronous: nothing survives a call)
-  private readonly ks: Card[] = [];
+  private readonly ks = new Int32Array(52);
   private readonly counts = new Int32Array(4);
   private readonly ownDecision = new Uint8Array(HANDS);
+  private num = 0;
+  private den = 0;
 
   constructor(private readonly rules: F3cpRuleSet) {
     this.tables = tablesFor(rules);
@@ -108,57 +117,88 @@ export class PlayDecisionOracle {
 
   /** Whether playing beats folding for `player` when `known` cards are not the banker's. */
   plays(player: readonly Card[], known: readonly Card[]): boolean {
-    if (known.length === 0) {
-      // the decision on the hand alone: remembered per hand (0 = not yet known, 1 = fold, 2 = play)
-      const pi = this.indexOf(player[0]!, player[1]!, player[2]!);
-      const cached = this.ownDecision[pi]!;
-      if (cached !== 0) return cached === 2;
-      const { num, den } = this.value(player, known);
-      this.ownDecision[pi] = num > -den ? 2 : 1;
-      return num > -den;
-    }
-    const { num, den } = this.value(player, known);
-    return num > -den; // EV(play) = num / den > -1 = EV(fold)
+    if (known.length === 0) return this.playsAlone(this.indexOf(player[0]!, player[1]!, player[2]!));
+    this.compute(player, known, known.length);
+    return this.num > -this.den; // EV(play) = num / den > -1 = EV(fold)
+  }
+
+  /** The index of a three-card hand (any order of its cards), as the other methods take it. */
+  handOf(a: Card, b: Card, c: Card): number {
+    return this.indexOf(a, b, c);
+  }
+
+  /** plays(hand, []) by hand index: the decision on the hand alone, remembered per hand. */
+  playsAlone(pi: number): boolean {
+    const cached = this.ownDecision[pi]!; // 0 = not yet known, 1 = fold, 2 = play
+    if (cached !== 0) return cached === 2;
+    const t = allThreeCardHands();
+    this.compute([t.cards[pi * 3]!, t.cards[pi * 3 + 1]!, t.cards[pi * 3 + 2]!], [], 0);
+    this.ownDecision[pi] = this.num > -this.den ? 2 : 1;
+    return this.num > -this.den;
+  }
+
+  /** plays(player, known) for the first `n` cards of `known`, without allocating. */
+  playsKnowing(player: readonly Card[], known: readonly Card[], n: number): boolean {
+    if (n === 0) return this.playsAlone(this.indexOf(player[0]!, player[1]!, player[2]!));
+    this.compute(player, known, n);
+    return this.num > -this.den;
   }
 
   /** EV(play) as num / den (per unit of Ante). */
   value(player: readonly Card[], known: readonly Card[]): { num: number; den: number } {
+    this.compute(player, known, known.length);
+    return { num: this.num, den: this.den };
+  }
+
+  /** EV(play) as this.num / this.den, for the first `n` known cards. */
+  private compute(player: readonly Card[], known: readonly Card[], n: number): void {
     // Work in the hand's suit-pattern class: renaming the suits of every card changes no value.
-    const pi = this.indexOf(player[0]!, player[1]!, player[2]!);
+    const p0 = player[0]!;
+    const p1 = player[1]!;
+    const p2 = player[2]!;
+    const pi = this.indexOf(p0, p1, p2);
     const ci = this.canonical.hand[pi]!;
     const perm = SUIT_PERMUTATIONS[this.canonical.perm[pi]!]!;
-    const rename = (c: Card): Card => (c & ~3) | perm[c & 3]!;
-    const p = this.hand(ci);
-    const cp0 = this.tables.cardsOf(ci, 0);
-    const cp1 = this.tables.cardsOf(ci, 1);
-    const cp2 = this.tables.cardsOf(ci, 2);
-    const pv = this.tables.value[ci]!;
+    const p = this.byHand[ci] ?? this.hand(ci);
+    const d = this.tables;
+    const cp0 = d.cardsOf(ci, 0);
+    const cp1 = d.cardsOf(ci, 1);
+    const cp2 = d.cardsOf(ci, 2);
+    const pv = d.value[ci]!;
     const ks = this.ks;
-    ks.length = 0;
-    for (const k of known) if (k !== player[0] && k !== player[1] && k !== player[2]) ks.push(rename(k));
+    let m = 0;
+    for (let i = 0; i < n; i++) {
+      const k = known[i]!;
+      if (k !== p0 && k !== p1 && k !== p2) ks[m++] = (k & ~3) | perm[k & 3]!;
+    }
     // banker hands left = all − those holding a known card (inclusion–exclusion: + pairs − triples)
     const counts = this.counts;
     counts.set(p.total);
-    for (let i = 0; i < ks.length; i++) {
+    const perCard = p.perCard;
+    const perPair = p.perPair;
+    for (let i = 0; i < m; i++) {
       const ki = ks[i]!;
-      for (let b = 0; b < 4; b++) counts[b]! -= p.perCard[ki * 4 + b]!;
-      for (let j = i + 1; j < ks.length; j++) {
+      const c = ki * 4;
+      counts[0]! -= perCard[c]!;
+      counts[1]! -= perCard[c + 1]!;
+      counts[2]! -= perCard[c + 2]!;
+      counts[3]! -= perCard[c + 3]!;
+      for (let j = i + 1; j < m; j++) {
         const kj = ks[j]!;
         const pair = (ki < kj ? ki * 52 + kj : kj * 52 + ki) * 4;
-        for (let b = 0; b < 4; b++) counts[b]! += p.perPair[pair + b]!;
-        for (let l = j + 1; l < ks.length; l++) {
+        counts[0]! += perPair[pair]!;
+        counts[1]! += perPair[pair + 1]!;
+        counts[2]! += perPair[pair + 2]!;
+        counts[3]! += perPair[pair + 3]!;
+        for (let l = j + 1; l < m; l++) {
           const kl = ks[l]!;
           if (kl !== cp0 && kl !== cp1 && kl !== cp2) counts[this.bucket(pv, this.indexOf(ki, kj, kl))]!--;
         }
       }
     }
-    let num = 0;
-    let den = 0;
-    for (let b = 0; b < 4; b++) {
-      num += counts[b]! * p.nets[b]!;
-      den += counts[b]!;
-    }
-    return { num, den };
+    const nets = p.nets;
+    this.num = counts[0]! * nets[0]! + counts[1]! * nets[1]! + counts[2]! * nets[2]! + counts[3]! * nets[3]!;
+    this.den = counts[0]! + counts[1]! + counts[2]! + counts[3]!;
   }
 
   /**
@@ -191,8 +231,8 @@ export class PlayDecisionOracle {
     return this.index[a * 2704 + b * 52 + c]!;
   }
 
-  private hand(pi: number) {
-    let h = this.byHand.get(pi);
+  private hand(pi: number): HandCounts {
+    let h = this.byHand[pi];
     if (h) return h;
     const t = allThreeCardHands();
     const pv = this.tables.value[pi]!;
@@ -223,7 +263,7 @@ export class PlayDecisionOracle {
       nets[k] = Number(netOf(facts, this.rules));
     }
     h = { total, perCard, perPair, nets };
-    this.byHand.set(pi, h);
+    this.byHand[pi] = h;
     return h;
   }
 }

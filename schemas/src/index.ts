@@ -19,6 +19,7 @@ export {
   schemaFingerprint,
   selfContained,
   toPlain,
+  unknownEnumValues,
   validationProblems,
   type Json,
   type JsonObject,

@@ -118,6 +118,7 @@ const DEVICE: Record<SourceKind, string> = {
   SHUFFLER: 'SH',
   SEAT_SENSOR: 'SS',
   SURVEILLANCE: 'CAM',
+  UNKNOWN: 'XX',
 };
 
 /** What a built round was: its events, the engine's settlement, and the cards each target got. */

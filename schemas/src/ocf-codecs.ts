@@ -203,6 +203,13 @@ function decodeBzip2(data: Buffer, maxLength: number): Buffer {
         if (pos >= data.length) throw new CodecError('its bzip2 data ends before its stream does');
         return data[pos++]!;
       },
+      read: (buffer: Uint8Array, offset: number, length: number) => {
+        const n = Math.min(length, data.length - pos);
+        if (n <= 0) return -1;
+        buffer.set(data.subarray(pos, pos + n), offset);
+        pos += n;
+        return n;
+      },
       seek: (to: number) => {
         pos = to;
       },

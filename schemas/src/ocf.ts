@@ -555,11 +555,43 @@ function resolveBranch(writer: avro.Type, readers: ReadonlyMap<string, avro.Type
         `this reader has no event record ${fullName}`,
       ),
     };
+  const renamed = renamedFields(writer, reader);
+  if (renamed.length)
+    return {
+      writer,
+      error: new SchemaNotResolvableError(
+        names.writer,
+        names.reader,
+        `the writer renamed ${renamed.join(', ')} (naming the old name as an alias, which Avro resolves only in the ` +
+          `reader's schema): this reader would read the old field as its default and lose the value. Add the alias ` +
+          `to the pipeline's schema first`,
+      ),
+    };
   try {
     return { type, writer, reader, resolver: resolverFor(reader, writer, names) };
   } catch (error) {
     return { writer, error: error as SchemaNotResolvableError };
   }
+}
+
+/**
+ * The fields of the event record the writer renamed ("old → new"): a writer field that names, as an alias, a field of
+ * the reader that no writer field matches. Avro would silently read that reader field as its default.
+ */
+function renamedFields(writer: avro.Type, reader: avro.Type): string[] {
+  if (writer.typeName !== 'record' || reader.typeName !== 'record') return [];
+  const writerFields = (writer as avro.types.RecordType).fields;
+  const readerFields = (reader as avro.types.RecordType).fields;
+  const written = new Set(writerFields.map((f) => f.name));
+  const matched = new Set(
+    readerFields.filter((f) => [f.name, ...f.aliases].some((n) => written.has(n))).map((f) => f.name),
+  );
+  const out: string[] = [];
+  for (const field of writerFields)
+    for (const alias of field.aliases)
+      if (!matched.has(alias) && readerFields.some((f) => f.name === alias))
+        out.push(`${alias} → ${field.name}`);
+  return out;
 }
 
 type DecodedItem =

@@ -9,6 +9,8 @@ declare module 'snappyjs' {
 declare module 'seek-bzip' {
   interface InputStream {
     readByte(): number;
+    /** fills buffer from offset; the number of bytes read, or -1 at the end */
+    read(buffer: Uint8Array, offset: number, length: number): number;
     seek(pos: number): void;
     eof(): boolean;
   }

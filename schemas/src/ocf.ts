@@ -391,7 +391,7 @@ export async function* readEventsFile(
     const window = new FileWindow(file, (await file.stat()).size, options.chunkSize ?? 1024 * 1024);
     const { writerBranches, isUnion, codec, sync, headerEnd } = await readHeader(path, window, maxBlockSize);
     const readers = new Map(eventUnion().type.types.map((type) => [String(type.name), type]));
-    const readings = writerBranches.map((branch) => resolveBranch(branch, readers));
+    const readings = writerBranches.map((branch) => resolveBranch(path, branch, readers));
     const knownBranches = readings.filter((r) => !('error' in r)).length;
     if (knownBranches === 0)
       throw new NotAnEventsFileError(
@@ -537,13 +537,13 @@ async function readHeader(path: string, window: FileWindow, maxBlockSize: number
   return { writerBranches, isUnion, codec: codecName, sync: Buffer.from(sync), headerEnd };
 }
 
-function resolveBranch(writer: avro.Type, readers: ReadonlyMap<string, avro.Type>): Reading {
+function resolveBranch(path: string, writer: avro.Type, readers: ReadonlyMap<string, avro.Type>): Reading {
   const fullName = String(writer.name ?? writer.typeName);
   // a file written before a record moved namespace names it by its former full name: read it as the current one
   const type = eventTypeOf(fullName);
   const reader = type && readers.get(eventFullName(type));
   const names = {
-    writer: `${fullName} of the file's schema`,
+    writer: `${fullName} of the schema of ${path}`,
     reader: `this reader's ${type ? eventFullName(type) : fullName}`,
   };
   if (!type || !reader)
@@ -661,7 +661,7 @@ class BlockRecords {
     let index = 0;
     let chains: Int32Array | undefined;
     let work = 0;
-    const workLimit = RESYNC_WORK_PER_BYTE * data.length + 1024 * 1024;
+    const workLimit = RESYNC_WORK_PER_BYTE * data.length + 64 * 1024;
     /** How many records read from `start` to exactly the end of the data; -1 if they do not. Memoised. */
     const chainFrom = (start: number): number => {
       chains ??= new Int32Array(data.length + 1).fill(-2);

@@ -426,12 +426,14 @@ export async function* readEventsFile(
         continue;
       }
       const stored = window.view(frame.dataStart, frame.dataEnd);
-      const blockRegion = (): FileRegion => ({
-        path,
-        offset,
-        length: frame.next - offset,
-        sha256: createHash('sha256').update(window.view(offset, frame.next)).digest('hex'),
-      });
+      let region: FileRegion | undefined; // hashed once, for the first error item of the block
+      const blockRegion = (): FileRegion =>
+        (region ??= {
+          path,
+          offset,
+          length: frame.next - offset,
+          sha256: createHash('sha256').update(window.view(offset, frame.next)).digest('hex'),
+        });
       const blockBytes = (): Buffer | null =>
         frame.next - offset <= maxKept ? Buffer.from(window.view(offset, frame.next)) : null;
       let data: Buffer;

@@ -199,9 +199,12 @@ function compile(type: avro.Type): Measure {
     case 'record':
     case 'error': {
       const fields = (type as avro.types.RecordType).fields;
+      // the fields' measures are looked up on the first call (a record may contain itself)
+      let parts: { name: string; measure: Measure }[] | undefined;
       return (data, pos, end, path) => {
+        parts ??= fields.map((f) => ({ name: f.name, measure: measureOf(f.type) }));
         let at = pos;
-        for (const f of fields) at = measureOf(f.type)(data, at, end, path ? `${path}.${f.name}` : f.name);
+        for (const part of parts) at = part.measure(data, at, end, path ? `${path}.${part.name}` : part.name);
         return at;
       };
     }

@@ -274,3 +274,85 @@ export function validationProblems(type: avro.Type, value: unknown): string[] {
   });
   return problems;
 }
+
+/** The symbol an enum declares as its default when it is the "unknown" fallback (UNKNOWN, or unknown for Severity). */
+const isUnknownSymbol = (symbol: unknown): boolean => symbol === 'UNKNOWN' || symbol === 'unknown';
+
+type EnumCheck = (value: unknown, path: string, out: string[]) => void;
+const enumChecks = new Map<ContractRecordType, EnumCheck>();
+
+/** Builds, from a self-contained schema, a function that finds every enum value equal to its UNKNOWN default. */
+function enumCheckOf(schema: Json): EnumCheck {
+  const named = new Map<string, EnumCheck>();
+  const none: EnumCheck = () => undefined;
+  const build = (node: Json, namespace: string): EnumCheck => {
+    if (typeof node === 'string') return named.get(qualify(node, namespace)) ?? none;
+    if (Array.isArray(node)) {
+      const branches = node.map((b) => build(b, namespace));
+      // unions here are ["null", X] (decoded unwrapped): the value is X's unless it is null
+      return (value, path, out) => {
+        if (value !== null) for (const b of branches) b(value, path, out);
+      };
+    }
+    if (!isJsonObject(node)) return none;
+    const kind = node['type'];
+    if (kind === 'enum') {
+      const fullName = fullNameOf(node, namespace);
+      const fallback = node['default'];
+      const check: EnumCheck = isUnknownSymbol(fallback)
+        ? (value, path, out) => {
+            if (value === fallback)
+              out.push(
+                `${path} is ${String(fallback)}: the producer wrote a ${fullName} symbol this reader's schema does not ` +
+                  `have (${String(fallback)} is the enum's default); upgrade the pipeline's schemas or fix the producer`,
+              );
+          }
+        : none;
+      named.set(fullName, check);
+      return check;
+    }
+    if (kind === 'record' || kind === 'error') {
+      const fullName = fullNameOf(node, namespace);
+      const own = namespaceOfFullName(fullName);
+      const fields: [string, EnumCheck][] = [];
+      const check: EnumCheck = (value, path, out) => {
+        if (!isJsonObject(value as Json)) return;
+        for (const [name, f] of fields) f((value as JsonObject)[name], path ? `${path}.${name}` : name, out);
+      };
+      named.set(fullName, check);
+      for (const field of Array.isArray(node['fields']) ? node['fields'] : [])
+        if (isJsonObject(field) && typeof field['name'] === 'string')
+          fields.push([field['name'], build(field['type'] ?? null, own)]);
+      return check;
+    }
+    if (kind === 'array') {
+      const items = build(node['items'] ?? null, namespace);
+      return (value, path, out) => {
+        if (Array.isArray(value)) value.forEach((v, i) => items(v, `${path}[${i}]`, out));
+      };
+    }
+    if (kind === 'map') {
+      const values = build(node['values'] ?? null, namespace);
+      return (value, path, out) => {
+        if (isJsonObject(value as Json))
+          for (const [k, v] of Object.entries(value as JsonObject)) values(v, `${path}.${k}`, out);
+      };
+    }
+    if (typeof kind === 'string' && !PRIMITIVES.has(kind)) return build(kind, namespace);
+    if (isJsonObject(kind as Json) || Array.isArray(kind)) return build(kind as Json, namespace);
+    return none;
+  };
+  return build(schema, '');
+}
+
+/**
+ * Every value of a decoded record that is its enum's UNKNOWN default, as a problem naming its path: what a reader
+ * reads for a symbol added after its schema. Such a value must never be judged as if it were a known one.
+ */
+export function unknownEnumValues(type: ContractRecordType, data: unknown): string[] {
+  let check = enumChecks.get(type);
+  if (!check) enumChecks.set(type, (check = enumCheckOf(recordSchema(type))));
+  const out: string[] = [];
+  check(data, '', out);
+  return out;
+}

@@ -21,7 +21,9 @@ export type SchemasErrorCode =
   | 'READ_ONLY_REGISTRY'
   | 'REGISTRY_REQUEST'
   | 'NOT_AN_EVENTS_FILE'
-  | 'CORRUPT_BLOCK';
+  | 'CORRUPT_BLOCK'
+  | 'CORRUPT_RECORD'
+  | 'CHECKSUM_MISMATCH';
 
 export abstract class SchemasError extends Error {
   abstract readonly code: SchemasErrorCode;
@@ -273,6 +275,54 @@ export class CorruptBlockError extends SchemasError {
     super(
       `${path}: block ${block} (counting from 0, ${length} byte(s) at offset ${offset}) is corrupt: ${reason}; ` +
         `its bytes are kept in the error item and reading goes on with the next block`,
+    );
+  }
+}
+
+/** A block of an events file decompressed but does not match its checksum (snappy's CRC32, bzip2's, xz's). */
+export class ChecksumMismatchError extends SchemasError {
+  override readonly name = 'ChecksumMismatchError';
+  override readonly code = 'CHECKSUM_MISMATCH';
+  constructor(
+    readonly path: string,
+    readonly block: number,
+    readonly offset: number,
+    readonly length: number,
+    readonly reason: string,
+  ) {
+    super(
+      `${path}: block ${block} (counting from 0, ${length} byte(s) at offset ${offset}) fails its checksum: ${reason}; ` +
+        `none of its records is used, its bytes are kept and reading goes on with the next block`,
+    );
+  }
+}
+
+/**
+ * One record (or a run of records) of a block does not decode; the reader keeps its bytes and goes on with the
+ * next record it can find in the block.
+ */
+export class CorruptRecordError extends SchemasError {
+  override readonly name = 'CorruptRecordError';
+  override readonly code = 'CORRUPT_RECORD';
+  constructor(
+    readonly path: string,
+    readonly block: number,
+    /** the first record set aside, counting from 0 in its block */
+    readonly index: number,
+    /** how many of the block's declared records the bytes set aside stand for (at least 1; 0 for trailing bytes) */
+    readonly records: number,
+    /** where the bytes set aside lie: in the file (uncompressed blocks) or in the block's decompressed data */
+    readonly where: string,
+    readonly reason: string,
+  ) {
+    const subject =
+      records === 0
+        ? 'has bytes after its records'
+        : records === 1
+          ? `record ${index} does not decode`
+          : `records ${index}-${index + records - 1} do not decode`;
+    super(
+      `${path}: block ${block} ${subject} (${where}): ${reason}; the bytes are kept and reading goes on with the next record`,
     );
   }
 }

@@ -27,8 +27,8 @@ export interface EventHeader {
   staffId: string | null;
 }
 
-/** What kind of source emitted the event. */
-export type SourceKind = 'TABLE_CONTROLLER' | 'SHUFFLER' | 'SEAT_SENSOR' | 'SURVEILLANCE';
+/** What kind of source emitted the event. UNKNOWN (the default) is what a reader reads for a symbol added after its own version of this schema; ingest refuses an event that holds it, so that it is never judged as something it is not. */
+export type SourceKind = 'TABLE_CONTROLLER' | 'SHUFFLER' | 'SEAT_SENSOR' | 'SURVEILLANCE' | 'UNKNOWN';
 
 /** The table stops dealing from the shuffler and deals from the shoe. */
 export interface DealingSwitchedToShoe {
@@ -86,9 +86,14 @@ export interface RoundVoided {
   authorisedBy: string | null;
 }
 
-/** Why a round is void under art. 17.º. */
+/** Why a round is void under art. 17.º. UNKNOWN (the default) is what a reader reads for a symbol added after its own version of this schema; ingest refuses an event that holds it, so that it is never judged as something it is not. */
 export type VoidReason =
-  'DEALING_RULES_BROKEN' | 'BANKER_CARD_EXPOSED' | 'PLAYER_CARDS_EXPOSED' | 'SHUFFLER_MALFUNCTION' | 'OTHER';
+  | 'DEALING_RULES_BROKEN'
+  | 'BANKER_CARD_EXPOSED'
+  | 'PLAYER_CARDS_EXPOSED'
+  | 'SHUFFLER_MALFUNCTION'
+  | 'OTHER'
+  | 'UNKNOWN';
 
 /** A player sits down. */
 export interface SeatOccupied {
@@ -132,11 +137,11 @@ export interface ShuffleCompleted {
   cutById: string | null;
 }
 
-/** MANUAL: shuffled by hand and dealt from the shoe; AUTOMATIC: by a shuffler that also deals. */
-export type ShuffleMode = 'MANUAL' | 'AUTOMATIC';
+/** MANUAL: shuffled by hand and dealt from the shoe; AUTOMATIC: by a shuffler that also deals. UNKNOWN (the default) is what a reader reads for a symbol added after its own version of this schema; ingest refuses an event that holds it, so that it is never judged as something it is not. */
+export type ShuffleMode = 'MANUAL' | 'AUTOMATIC' | 'UNKNOWN';
 
-/** Who cut the deck. */
-export type CutBy = 'BANKER' | 'PLAYER' | 'NONE';
+/** Who cut the deck. UNKNOWN (the default) is what a reader reads for a symbol added after its own version of this schema; ingest refuses an event that holds it, so that it is never judged as something it is not. */
+export type CutBy = 'BANKER' | 'PLAYER' | 'NONE' | 'UNKNOWN';
 
 /** A shuffle starts. */
 export interface ShuffleStarted {
@@ -196,7 +201,7 @@ export interface SurveillanceObservation {
   evidence: EvidenceClip[];
 }
 
-/** What surveillance observed. */
+/** What surveillance observed. UNKNOWN (the default) is what a reader reads for a symbol added after its own version of this schema; ingest refuses an event that holds it, so that it is never judged as something it is not. */
 export type ObservationKind =
   | 'RECORDING_DEVICE'
   | 'NOTES'
@@ -204,7 +209,8 @@ export type ObservationKind =
   | 'CARD_SHOWN_TO_THIRD_PARTY'
   | 'SIGNALLING'
   | 'NON_SEATED_HANDLING'
-  | 'OTHER';
+  | 'OTHER'
+  | 'UNKNOWN';
 
 /** A recording that shows what was observed. */
 export interface EvidenceClip {
@@ -259,8 +265,8 @@ export interface BetLimit {
   maximum: number;
 }
 
-/** A bet of Fortune 3 Card Poker. */
-export type BetType = 'ANTE' | 'PLAY' | 'PAIR_PLUS' | 'SIX_CARD_BONUS' | 'PROGRESSIVE';
+/** A bet of Fortune 3 Card Poker. UNKNOWN (the default) is what a reader reads for a symbol added after its own version of this schema; ingest refuses an event that holds it, so that it is never judged as something it is not. */
+export type BetType = 'ANTE' | 'PLAY' | 'PAIR_PLUS' | 'SIX_CARD_BONUS' | 'PROGRESSIVE' | 'UNKNOWN';
 
 /** The Progressive Jackpot of the table. */
 export interface JackpotSettings {
@@ -294,8 +300,8 @@ export interface RoundingPolicy {
   mode: RoundingMode;
 }
 
-/** Which way a fractional payout is rounded to the unit. */
-export type RoundingMode = 'DOWN' | 'HALF_UP' | 'UP';
+/** Which way a fractional payout is rounded to the unit. UNKNOWN (the default) is what a reader reads for a symbol added after its own version of this schema; ingest refuses an event that holds it, so that it is never judged as something it is not. */
+export type RoundingMode = 'DOWN' | 'HALF_UP' | 'UP' | 'UNKNOWN';
 
 /** A losing stake is taken by the house. */
 export interface BetCollected {
@@ -379,8 +385,8 @@ export interface CardDealt {
   dealOrder: number;
 }
 
-/** Where a card goes: a seat, the banker, the community area (Progressive Jackpot) or the discard. */
-export type CardTarget = 'SEAT' | 'BANKER' | 'COMMUNITY' | 'DISCARD';
+/** Where a card goes: a seat, the banker, the community area (Progressive Jackpot) or the discard. UNKNOWN (the default) is what a reader reads for a symbol added after its own version of this schema; ingest refuses an event that holds it, so that it is never judged as something it is not. */
+export type CardTarget = 'SEAT' | 'BANKER' | 'COMMUNITY' | 'DISCARD' | 'UNKNOWN';
 
 /** A card is shown inadvertently. */
 export interface CardExposed {
@@ -424,8 +430,9 @@ export interface JackpotPaid {
   betId: string | null;
 }
 
-/** A hand that qualifies for the Progressive Jackpot (art. 16.º n.º 3). */
-export type JackpotHand = 'ROYAL_FLUSH' | 'STRAIGHT_FLUSH' | 'FOUR_OF_A_KIND' | 'FULL_HOUSE' | 'FLUSH';
+/** A hand that qualifies for the Progressive Jackpot (art. 16.º n.º 3). UNKNOWN (the default) is what a reader reads for a symbol added after its own version of this schema; ingest refuses an event that holds it, so that it is never judged as something it is not. */
+export type JackpotHand =
+  'ROYAL_FLUSH' | 'STRAIGHT_FLUSH' | 'FOUR_OF_A_KIND' | 'FULL_HOUSE' | 'FLUSH' | 'UNKNOWN';
 
 /** The Progressive Jackpot pool moves. */
 export interface JackpotPoolChanged {
@@ -439,8 +446,8 @@ export interface JackpotPoolChanged {
   reason: JackpotPoolChangeReason;
 }
 
-/** Why the pool moved. */
-export type JackpotPoolChangeReason = 'CONTRIBUTION' | 'PAYMENT' | 'RESET' | 'ADJUSTMENT';
+/** Why the pool moved. UNKNOWN (the default) is what a reader reads for a symbol added after its own version of this schema; ingest refuses an event that holds it, so that it is never judged as something it is not. */
+export type JackpotPoolChangeReason = 'CONTRIBUTION' | 'PAYMENT' | 'RESET' | 'ADJUSTMENT' | 'UNKNOWN';
 
 /** The table declares the hands and the result of every seat against the banker. */
 export interface OutcomeDeclared {
@@ -454,9 +461,9 @@ export interface OutcomeDeclared {
   seats: SeatOutcome[];
 }
 
-/** The class of a three-card hand. */
+/** The class of a three-card hand. UNKNOWN (the default) is what a reader reads for a symbol added after its own version of this schema; ingest refuses an event that holds it, so that it is never judged as something it is not. */
 export type ThreeCardHand =
-  'STRAIGHT_FLUSH' | 'THREE_OF_A_KIND' | 'STRAIGHT' | 'FLUSH' | 'PAIR' | 'HIGH_CARD';
+  'STRAIGHT_FLUSH' | 'THREE_OF_A_KIND' | 'STRAIGHT' | 'FLUSH' | 'PAIR' | 'HIGH_CARD' | 'UNKNOWN';
 
 /** The hand of one seat and its result against the banker. */
 export interface SeatOutcome {
@@ -472,10 +479,10 @@ export interface SeatOutcome {
   progressiveHand: FiveCardHand | null;
 }
 
-/** The result of a hand against the banker. */
-export type SeatResult = 'WIN' | 'LOSE' | 'TIE' | 'NONE';
+/** The result of a hand against the banker. UNKNOWN (the default) is what a reader reads for a symbol added after its own version of this schema; ingest refuses an event that holds it, so that it is never judged as something it is not. */
+export type SeatResult = 'WIN' | 'LOSE' | 'TIE' | 'NONE' | 'UNKNOWN';
 
-/** The class of the best five-card hand among six or seven cards (art. 7.º n.º 2 and 3: Six Card Bonus, Progressive Jackpot). */
+/** The class of the best five-card hand among six or seven cards (art. 7.º n.º 2 and 3: Six Card Bonus, Progressive Jackpot). UNKNOWN (the default) is what a reader reads for a symbol added after its own version of this schema; ingest refuses an event that holds it, so that it is never judged as something it is not. */
 export type FiveCardHand =
   | 'HIGH_CARD'
   | 'PAIR'
@@ -486,7 +493,8 @@ export type FiveCardHand =
   | 'FULL_HOUSE'
   | 'FOUR_OF_A_KIND'
   | 'STRAIGHT_FLUSH'
-  | 'ROYAL_FLUSH';
+  | 'ROYAL_FLUSH'
+  | 'UNKNOWN';
 
 /** A winning bet is paid. */
 export interface PayoutMade {
@@ -502,8 +510,9 @@ export interface PayoutMade {
   betId: string | null;
 }
 
-/** What can be paid: the bets, plus the Ante bonus (paid on the Ante). */
-export type PayoutType = 'ANTE' | 'PLAY' | 'PAIR_PLUS' | 'SIX_CARD_BONUS' | 'PROGRESSIVE' | 'ANTE_BONUS';
+/** What can be paid: the bets, plus the Ante bonus (paid on the Ante). UNKNOWN (the default) is what a reader reads for a symbol added after its own version of this schema; ingest refuses an event that holds it, so that it is never judged as something it is not. */
+export type PayoutType =
+  'ANTE' | 'PLAY' | 'PAIR_PLUS' | 'SIX_CARD_BONUS' | 'PROGRESSIVE' | 'ANTE_BONUS' | 'UNKNOWN';
 
 /** A hand with an Ante plays (places the Play bet) or folds. */
 export interface PlayDecision {
@@ -515,8 +524,8 @@ export interface PlayDecision {
   decision: PlayChoice;
 }
 
-/** Play or fold. */
-export type PlayChoice = 'PLAY' | 'FOLD';
+/** Play or fold. UNKNOWN (the default) is what a reader reads for a symbol added after its own version of this schema; ingest refuses an event that holds it, so that it is never judged as something it is not. */
+export type PlayChoice = 'PLAY' | 'FOLD' | 'UNKNOWN';
 
 /** The pipeline found something in a round (or across rounds) that differs from the rules in force: what, where, by which check, under which law and interpretations, on which evidence. Its id is deterministic, so a replay run twice raises it once. */
 export interface FindingRaised {
@@ -560,8 +569,8 @@ export interface FindingRaised {
   details: string | null;
 }
 
-/** How serious a finding is. */
-export type Severity = 'critical' | 'high' | 'medium' | 'low';
+/** How serious a finding is. unknown (the default) is what a reader reads for a symbol added after its own version of this schema; ingest refuses an event that holds it, so that it is never judged as something it is not. */
+export type Severity = 'critical' | 'high' | 'medium' | 'low' | 'unknown';
 
 /** A provision of the law a finding rests on. */
 export interface Citation {
@@ -611,8 +620,8 @@ export interface InputPosition {
   index: number | null;
 }
 
-/** What an input was read from. */
-export type InputKind = 'KAFKA' | 'FILE' | 'IN_PROCESS';
+/** What an input was read from. UNKNOWN (the default) is what a reader reads for a symbol added after its own version of this schema; ingest refuses an event that holds it, so that it is never judged as something it is not. */
+export type InputKind = 'KAFKA' | 'FILE' | 'IN_PROCESS' | 'UNKNOWN';
 
 /** What replay derived for one round, for analytics and the API to read instead of folding the round again: its place and time, its rule set, its totals expected and declared, one line per bet, and the findings and interpretations it gave rise to. */
 export interface RoundDerived {
@@ -654,8 +663,8 @@ export interface RoundDerived {
   interpretationIds: string[];
 }
 
-/** How a round ended, as far as replay could tell. */
-export type DerivationStatus = 'SETTLED' | 'VOIDED' | 'NOT_DERIVED';
+/** How a round ended, as far as replay could tell. UNKNOWN (the default) is what a reader reads for a symbol added after its own version of this schema; ingest refuses an event that holds it, so that it is never judged as something it is not. */
+export type DerivationStatus = 'SETTLED' | 'VOIDED' | 'NOT_DERIVED' | 'UNKNOWN';
 
 /** One bet: what the rules say and what the table declared. */
 export interface BetLine {
@@ -681,8 +690,8 @@ export interface BetLine {
   differenceAvos: number | null;
 }
 
-/** What happens to a bet. */
-export type LineOutcome = 'WIN' | 'LOSE' | 'PUSH' | 'VOID' | 'CARRIED_OVER';
+/** What happens to a bet. UNKNOWN (the default) is what a reader reads for a symbol added after its own version of this schema; ingest refuses an event that holds it, so that it is never judged as something it is not. */
+export type LineOutcome = 'WIN' | 'LOSE' | 'PUSH' | 'VOID' | 'CARRIED_OVER' | 'UNKNOWN';
 
 /** The top-level event records of ta.common, by name. */
 export interface CommonRecords {

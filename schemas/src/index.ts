@@ -19,6 +19,7 @@ export {
   schemaFingerprint,
   selfContained,
   toPlain,
+  unknownEnumValues,
   validationProblems,
   type Json,
   type JsonObject,
@@ -47,13 +48,20 @@ export {
   type EncodeOptions,
 } from './wire.ts';
 export {
+  DEFAULT_MAX_BLOCK_SIZE,
+  DEFAULT_MAX_KEPT_BYTES,
   readEventsFile,
   writeEventsFile,
   type EventsFileCodec,
   type EventsFileError,
+  type EventsFileInfo,
+  type FileRegion,
+  type OcfCodecName,
   type EventsFileItem,
   type EventsFileRecord,
   type ReadEventsFileOptions,
   type WriteEventsFileOptions,
   type WriteEventsFileResult,
 } from './ocf.ts';
+export { OCF_CODECS, codecProtection } from './ocf-codecs.ts';
+export { EncodingError, MAX_EMPTY_ITEMS, measureValue, readLong } from './avro-bounds.ts';

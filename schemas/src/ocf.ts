@@ -2,14 +2,25 @@
  * Events files: Avro object container files whose schema is the union of every event record (in F3CP_EVENT_TYPES
  * order), readable by any Avro implementation. Used by the embedded setup instead of Kafka, and for evidence.
  *
- * The reader parses the blocks itself rather than through avsc's BlockDecoder, which stops at the first bad
- * block: here a damaged block becomes one error item carrying its bytes, the reader finds the next sync marker and
- * goes on, so that ingest keeps the bad bytes with a reason and loses nothing else. Each record is read with the
- * writer's branch resolved to this package's current schema of the same record.
+ * The reader parses the blocks itself rather than through avsc's BlockDecoder, which stops at the first bad block
+ * and trusts what the file declares. Here nothing read from the file sizes anything before it is checked: a
+ * block's record count against its data, its size against `maxBlockSize` and the file, every long, string, bytes
+ * and array length against the bytes left (avro-bounds.ts). Then:
+ *
+ * - a damaged block frame (count, size, sync marker) or data that does not decompress or fails its checksum becomes
+ *   one error item; the reader finds the next sync marker by streaming the file (never holding the damaged region
+ *   whole) and goes on. A region over `maxKeptBytes` is kept as a reference (`region`: offset, length, SHA-256),
+ *   not as bytes;
+ * - in a sound block, records are decoded one by one: a record that does not decode becomes one error item with its
+ *   bytes, and the reader finds where the next record starts (the first offset from which the rest of the block
+ *   reads as exactly the records the block still declares) and goes on;
+ * - a record of a type this reader does not know is one error item with its bytes.
+ *
+ * Each record is read with the writer's branch resolved to this package's current schema of the same record (an
+ * enum symbol the reader does not have reads as the enum's default, UNKNOWN, which ingest refuses).
  */
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { open, rename, unlink, type FileHandle } from 'node:fs/promises';
-import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import type avro from 'avsc';
 import {
   createType,
@@ -20,20 +31,33 @@ import {
   validationProblems,
   type Json,
 } from './avro.ts';
+import { EncodingError, measureValue, minimumSize, readLong } from './avro-bounds.ts';
 import {
+  ChecksumMismatchError,
   CorruptBlockError,
+  CorruptRecordError,
   InvalidEventError,
   NotAnEventsFileError,
   SchemaNotResolvableError,
   UnknownEventTypeError,
 } from './errors.ts';
 import { F3CP_EVENT_TYPES, type F3cpEvent, type F3cpEventType } from './events.ts';
+import {
+  CodecError,
+  codecProtection,
+  decodeBlock as decompress,
+  encodeBlock,
+  isOcfCodec,
+  OCF_CODECS,
+  type EventsFileCodec,
+  type OcfCodecName,
+} from './ocf-codecs.ts';
 import { resolverFor } from './wire.ts';
 
-export type EventsFileCodec = 'null' | 'deflate';
+export type { EventsFileCodec, OcfCodecName } from './ocf-codecs.ts';
 
 export interface WriteEventsFileOptions {
-  /** default deflate (every Avro implementation reads it) */
+  /** default snappy: every Avro implementation reads it, and each block carries a CRC32 the reader checks */
   codec?: EventsFileCodec;
   /** uncompressed bytes after which a block is closed; default 64 KiB */
   blockSize?: number;
@@ -47,23 +71,58 @@ export interface WriteEventsFileResult {
 /** A record read from an events file; `block` and `index` (both from 0) say where it was. */
 export type EventsFileRecord = F3cpEvent & { block: number; index: number };
 
+/** A region of a file: where bytes set aside lie, and their SHA-256 (hex) when the reader hashed them. */
+export interface FileRegion {
+  path: string;
+  offset: number;
+  length: number;
+  sha256?: string;
+}
+
 /**
- * What could not be read: a damaged block (`CorruptBlockError`, no `index`), or one record of a type this
- * reader cannot read (`SchemaNotResolvableError`, with its `index`). `bytes` are the raw bytes set aside.
+ * What could not be read:
+ * - a damaged block or region (`CorruptBlockError`, `ChecksumMismatchError`; no `index`): `region` is where it
+ *   lies in the file, `bytes` those bytes (null when longer than `maxKeptBytes`: then `region` carries their
+ *   SHA-256);
+ * - a record, or a run of records, that does not decode (`CorruptRecordError`), or one record of a type this reader
+ *   cannot read (`SchemaNotResolvableError`), with its `index`: `bytes` are the record's bytes as the block's data
+ *   holds them (decompressed), `dataRange` where they lie in that data, `region` the block in the file.
  */
 export interface EventsFileError {
-  error: CorruptBlockError | SchemaNotResolvableError;
+  error: CorruptBlockError | ChecksumMismatchError | CorruptRecordError | SchemaNotResolvableError;
   block: number;
   index?: number;
-  bytes: Buffer;
+  bytes: Buffer | null;
+  region: FileRegion;
+  dataRange?: { start: number; end: number };
 }
 
 export type EventsFileItem = EventsFileRecord | EventsFileError;
 
+/** What the header of a file says, told before its first item. */
+export interface EventsFileInfo {
+  path: string;
+  codec: OcfCodecName;
+  /** what protects each block against damage (a checksum the reader verifies), or null: damage can go unseen */
+  protection: string | null;
+  /** the branches of the writer's schema, and how many of them are event records this reader knows */
+  branches: number;
+  knownBranches: number;
+}
+
 export interface ReadEventsFileOptions {
   /** bytes read from the file at a time; default 1 MiB */
   chunkSize?: number;
+  /** the most bytes a block may declare or decompress to; default 64 MiB (this writer writes 64 KiB blocks) */
+  maxBlockSize?: number;
+  /** the most bytes an error item carries; a longer damaged region is kept as a reference; default 1 MiB */
+  maxKeptBytes?: number;
+  /** told what the header says, before the first item */
+  onInfo?: (info: EventsFileInfo) => void;
 }
+
+export const DEFAULT_MAX_BLOCK_SIZE = 64 * 1024 * 1024;
+export const DEFAULT_MAX_KEPT_BYTES = 1024 * 1024;
 
 const MAGIC = Buffer.from('Obj\x01', 'latin1');
 const SYNC_LENGTH = 16;
@@ -97,7 +156,7 @@ export async function writeEventsFile(
   events: Iterable<F3cpEvent> | AsyncIterable<F3cpEvent>,
   options: WriteEventsFileOptions = {},
 ): Promise<WriteEventsFileResult> {
-  const codec = options.codec ?? 'deflate';
+  const codec = options.codec ?? 'snappy';
   const blockSize = options.blockSize ?? 64 * 1024;
   const union = eventUnion();
   const branchOf = new Map<string, number>(F3CP_EVENT_TYPES.map((type, index) => [type, index]));
@@ -118,8 +177,7 @@ export async function writeEventsFile(
     let recordBytes = 0;
     const flush = async (): Promise<void> => {
       if (recordCount === 0) return;
-      const raw = Buffer.concat(records, recordBytes);
-      const data = codec === 'deflate' ? deflateRawSync(raw) : raw;
+      const data = encodeBlock(codec, Buffer.concat(records, recordBytes));
       await file.write(Buffer.concat([LONG.toBuffer(recordCount), LONG.toBuffer(data.length), data, sync]));
       blocks += 1;
       records = [];
@@ -160,97 +218,163 @@ export async function writeEventsFile(
   return { events: count, blocks };
 }
 
-/** The part of a file read so far, from file offset `start`; grows on demand, forgets what is behind. */
-class FileBytes {
+/** A window on a file: the bytes from `start` that were read; reads more on demand and forgets what is behind. */
+class FileWindow {
   buffer = Buffer.alloc(0);
   start = 0;
-  eof = false;
 
   constructor(
-    private readonly file: FileHandle,
+    readonly file: FileHandle,
     readonly size: number,
-    private readonly chunkSize: number,
+    readonly chunkSize: number,
   ) {}
 
-  /** The file offset just past what is buffered. */
   get end(): number {
     return this.start + this.buffer.length;
   }
 
-  /** Buffers at least `length` bytes from `offset` (fewer at the end of the file). */
+  /** Buffers [offset, offset + length) (less at the end of the file); `length` is bounded by the caller. */
   async fill(offset: number, length: number): Promise<void> {
-    while (!this.eof && this.end < offset + length) {
-      const chunk = Buffer.alloc(Math.max(this.chunkSize, offset + length - this.end));
-      const { bytesRead } = await this.file.read(chunk, 0, chunk.length, this.end);
-      if (bytesRead === 0) this.eof = true;
-      else this.buffer = Buffer.concat([this.buffer, chunk.subarray(0, bytesRead)]);
+    if (offset < this.start || offset > this.end) {
+      this.buffer = Buffer.alloc(0);
+      this.start = offset;
+    } else if (offset - this.start > this.chunkSize) {
+      this.buffer = this.buffer.subarray(offset - this.start);
+      this.start = offset;
     }
-  }
-
-  /** Forgets the bytes before `offset`. */
-  drop(offset: number): void {
-    this.buffer = this.buffer.subarray(offset - this.start);
-    this.start = offset;
-  }
-
-  /** A copy of the bytes from `from` to `to` (file offsets), so that it does not pin the whole buffer. */
-  copy(from: number, to: number): Buffer {
-    return Buffer.from(this.buffer.subarray(from - this.start, to - this.start));
+    const want = Math.min(offset + length, this.size);
+    if (this.end >= want) return;
+    const chunk = Buffer.alloc(Math.max(this.chunkSize, want - this.end));
+    let filled = 0;
+    while (this.end + filled < want) {
+      const { bytesRead } = await this.file.read(chunk, filled, chunk.length - filled, this.end + filled);
+      if (bytesRead === 0) break;
+      filled += bytesRead;
+    }
+    this.buffer = Buffer.concat([this.buffer, chunk.subarray(0, filled)]);
   }
 
   view(from: number, to: number): Buffer {
     return this.buffer.subarray(from - this.start, to - this.start);
   }
+}
 
-  /** A long at `offset`: its value and the offset after it; null when the file ends inside it. */
-  async long(offset: number): Promise<{ value: number; next: number } | null> {
-    await this.fill(offset, 10);
-    const decoded = LONG.decode(this.buffer, offset - this.start);
-    return decoded.offset === -1
-      ? null
-      : { value: decoded.value as number, next: decoded.offset + this.start };
-  }
+/** A damaged region found by streaming to the next sync marker: where it ends, its hash, its bytes if few enough. */
+interface ScannedRegion {
+  end: number;
+  sha256: string;
+  bytes: Buffer | null;
+}
 
-  /** The offset of the next occurrence of `marker` at or after `from`, or -1. */
-  async find(marker: Buffer, from: number): Promise<number> {
-    let searchFrom = from;
-    for (;;) {
-      const found = this.buffer.indexOf(marker, searchFrom - this.start);
-      if (found !== -1) return found + this.start;
-      if (this.eof) return -1;
-      searchFrom = Math.max(from, this.end - marker.length + 1);
-      await this.fill(this.end, this.chunkSize);
+/**
+ * Streams the file from `from` to just past the next sync marker found at or after `searchFrom` (or to the end of
+ * the file), hashing the bytes and keeping them only while they are at most `maxKept`.
+ */
+async function scanToSync(
+  window: FileWindow,
+  from: number,
+  searchFrom: number,
+  sync: Buffer,
+  maxKept: number,
+): Promise<ScannedRegion> {
+  const hash = createHash('sha256');
+  const kept: Buffer[] = [];
+  let keptLength = 0;
+  let keeping = true;
+  const take = (bytes: Buffer): void => {
+    hash.update(bytes);
+    if (!keeping) return;
+    if (keptLength + bytes.length > maxKept) {
+      keeping = false;
+      kept.length = 0;
+      return;
     }
+    kept.push(Buffer.from(bytes));
+    keptLength += bytes.length;
+  };
+  const chunk = Buffer.alloc(window.chunkSize);
+  let tail = Buffer.alloc(0);
+  let position = from; // the file offset of the first byte not yet read
+  let hashedUpTo = from;
+  for (;;) {
+    const { bytesRead } =
+      position < window.size
+        ? await window.file.read(chunk, 0, Math.min(chunk.length, window.size - position), position)
+        : { bytesRead: 0 };
+    const combined = Buffer.concat([tail, chunk.subarray(0, bytesRead)]);
+    const combinedStart = position - tail.length;
+    position += bytesRead;
+    const found = combined.indexOf(sync, Math.max(0, searchFrom - combinedStart));
+    if (found !== -1) {
+      take(combined.subarray(hashedUpTo - combinedStart, found + SYNC_LENGTH));
+      return {
+        end: combinedStart + found + SYNC_LENGTH,
+        sha256: hash.digest('hex'),
+        bytes: keeping ? Buffer.concat(kept) : null,
+      };
+    }
+    take(combined.subarray(hashedUpTo - combinedStart));
+    hashedUpTo = combinedStart + combined.length;
+    if (bytesRead === 0)
+      return { end: window.size, sha256: hash.digest('hex'), bytes: keeping ? Buffer.concat(kept) : null };
+    tail = Buffer.from(combined.subarray(Math.max(0, combined.length - (SYNC_LENGTH - 1))));
   }
 }
 
 /** A block whose frame (count, size, sync marker) is intact; or why it is not. */
-type BlockFrame = { count: number; data: Buffer; next: number } | { damage: string };
+type BlockFrame = { count: number; dataStart: number; dataEnd: number; next: number } | { damage: string };
 
-async function readBlockFrame(bytes: FileBytes, offset: number, sync: Buffer): Promise<BlockFrame> {
-  const count = await bytes.long(offset);
-  const size = count && (await bytes.long(count.next));
-  if (!count || !size) return { damage: 'the file ends inside the block header (record count and size)' };
-  if (count.value < 0 || size.value < 0)
-    return { damage: `its header declares ${count.value} records in ${size.value} bytes` };
-  const dataEnd = size.next + size.value;
-  if (dataEnd + SYNC_LENGTH > bytes.size)
+async function readBlockFrame(
+  window: FileWindow,
+  offset: number,
+  sync: Buffer,
+  maxBlockSize: number,
+): Promise<BlockFrame> {
+  await window.fill(offset, 20);
+  const header = window.view(offset, Math.min(window.end, offset + 20));
+  let count: number;
+  let size: number;
+  let dataStart: number;
+  try {
+    let at: number;
+    [count, at] = readLong(header, 0, header.length, 'record count');
+    [size, at] = readLong(header, at, header.length, 'size');
+    dataStart = offset + at;
+  } catch (error) {
+    const e = error as EncodingError;
+    return {
+      damage: e.truncated
+        ? 'the file ends inside the block header (record count and size)'
+        : `its header (record count and size) is not two Avro longs: the ${e.path} ${e.reason.replace(/^a long /, '')}`,
+    };
+  }
+  if (count < 0 || size < 0) return { damage: `its header declares ${count} records in ${size} bytes` };
+  if (size > maxBlockSize)
+    return {
+      damage: `it declares ${size} bytes of data, more than the ${maxBlockSize} a block may hold here (maxBlockSize)`,
+    };
+  if (count > maxBlockSize)
+    return {
+      damage: `it declares ${count} records, more than the ${maxBlockSize} bytes a block may hold here (each record takes at least one)`,
+    };
+  const dataEnd = dataStart + size;
+  if (dataEnd + SYNC_LENGTH > window.size)
     return {
       damage:
-        `it declares ${size.value} bytes of data but only ${Math.max(0, bytes.size - size.next - SYNC_LENGTH)} ` +
+        `it declares ${size} bytes of data but only ${Math.max(0, window.size - dataStart - SYNC_LENGTH)} ` +
         `are left in the file before a sync marker (cut short, or its size is damaged)`,
     };
-  await bytes.fill(size.next, size.value + SYNC_LENGTH);
-  if (!bytes.view(dataEnd, dataEnd + SYNC_LENGTH).equals(sync))
+  await window.fill(dataStart, size + SYNC_LENGTH);
+  if (!window.view(dataEnd, dataEnd + SYNC_LENGTH).equals(sync))
     return {
-      damage: `the ${SYNC_LENGTH} bytes after its ${size.value} bytes of data are not the file's sync marker (its size or data is damaged)`,
+      damage: `the ${SYNC_LENGTH} bytes after its ${size} bytes of data are not the file's sync marker (its size or data is damaged)`,
     };
-  return { count: count.value, data: bytes.view(size.next, dataEnd), next: dataEnd + SYNC_LENGTH };
+  return { count, dataStart, dataEnd, next: dataEnd + SYNC_LENGTH };
 }
 
 /** How one branch of the writer's schema is read: as an event record of the current schemas, or not at all. */
 type Reading =
-  | { type: F3cpEventType; reader: avro.Type; resolver: avro.Resolver }
+  | { type: F3cpEventType; writer: avro.Type; reader: avro.Type; resolver: avro.Resolver }
   | { writer: avro.Type; error: SchemaNotResolvableError };
 
 /** Reads an events file; see EventsFileItem. Throws NotAnEventsFileError when its header is unreadable. */
@@ -262,84 +386,140 @@ export async function* readEventsFile(
     throw new NotAnEventsFileError(path, `it cannot be opened (${error.message})`);
   });
   try {
-    const bytes = new FileBytes(file, (await file.stat()).size, options.chunkSize ?? 1024 * 1024);
-    const { writerBranches, isUnion, codec, sync, headerEnd } = await readHeader(path, bytes);
+    const maxBlockSize = options.maxBlockSize ?? DEFAULT_MAX_BLOCK_SIZE;
+    const maxKept = options.maxKeptBytes ?? DEFAULT_MAX_KEPT_BYTES;
+    const window = new FileWindow(file, (await file.stat()).size, options.chunkSize ?? 1024 * 1024);
+    const { writerBranches, isUnion, codec, sync, headerEnd } = await readHeader(path, window, maxBlockSize);
     const readers = new Map(eventUnion().type.types.map((type) => [String(type.name), type]));
-    const readings = new Map<number, Reading>();
-    const readingOf = (branch: number): Reading => {
-      let reading = readings.get(branch);
-      if (!reading) {
-        reading = resolveBranch(writerBranches[branch]!, readers);
-        readings.set(branch, reading);
-      }
-      return reading;
-    };
+    const readings = writerBranches.map((branch) => resolveBranch(path, branch, readers));
+    const knownBranches = readings.filter((r) => !('error' in r)).length;
+    if (knownBranches === 0)
+      throw new NotAnEventsFileError(
+        path,
+        `its schema has no event record this reader knows (it has ${writerBranches
+          .slice(0, 5)
+          .map((b) => String(b.name ?? b.typeName))
+          .join(', ')}${writerBranches.length > 5 ? ', …' : ''})`,
+      );
+    options.onInfo?.({
+      path,
+      codec,
+      protection: codecProtection(codec),
+      branches: writerBranches.length,
+      knownBranches,
+    });
+    const decoder = new BlockRecords(path, codec, isUnion, readings);
 
     let offset = headerEnd;
-    for (let block = 0; ; block += 1) {
-      bytes.drop(offset);
-      await bytes.fill(offset, 1);
-      if (bytes.end <= offset) return;
-      const frame = await readBlockFrame(bytes, offset, sync);
-      let damage: string;
-      let damageEnd: number;
+    for (let block = 0; offset < window.size; block += 1) {
+      const frame = await readBlockFrame(window, offset, sync, maxBlockSize);
       if ('damage' in frame) {
         // Skip to just past the next sync marker: the end of this block if only its header or data is damaged.
-        const marker = await bytes.find(sync, offset + 1);
-        damage = frame.damage;
-        damageEnd = marker === -1 ? bytes.size : marker + SYNC_LENGTH;
-        if (marker === -1) await bytes.fill(offset, bytes.size - offset);
-      } else {
-        const decoded = decodeBlock(
-          frame.data,
-          frame.count,
-          codec,
-          isUnion,
-          writerBranches.length,
-          readingOf,
-        );
-        if (!('damage' in decoded)) {
-          for (const item of decoded) {
-            if ('error' in item) yield { error: item.error, block, index: item.index, bytes: item.bytes };
-            else yield { type: item.type, data: item.data, block, index: item.index } as EventsFileRecord;
-          }
-          offset = frame.next;
-          continue;
-        }
-        damage = decoded.damage;
-        damageEnd = frame.next;
+        const region = await scanToSync(window, offset, offset + 1, sync, maxKept);
+        yield {
+          error: new CorruptBlockError(path, block, offset, region.end - offset, frame.damage),
+          block,
+          bytes: region.bytes,
+          region: { path, offset, length: region.end - offset, sha256: region.sha256 },
+        };
+        offset = region.end;
+        continue;
       }
-      const error = new CorruptBlockError(path, block, offset, damageEnd - offset, damage);
-      yield { error, block, bytes: bytes.copy(offset, damageEnd) };
-      offset = damageEnd;
+      const stored = window.view(frame.dataStart, frame.dataEnd);
+      let region: FileRegion | undefined; // hashed once, for the first error item of the block
+      const blockRegion = (): FileRegion =>
+        (region ??= {
+          path,
+          offset,
+          length: frame.next - offset,
+          sha256: createHash('sha256').update(window.view(offset, frame.next)).digest('hex'),
+        });
+      const blockBytes = (): Buffer | null =>
+        frame.next - offset <= maxKept ? Buffer.from(window.view(offset, frame.next)) : null;
+      let data: Buffer;
+      try {
+        data = await decompress(codec, stored, maxBlockSize);
+        if (codec === 'null') data = Buffer.from(data); // the window moves on; the records may outlive it
+      } catch (error) {
+        const e = error as CodecError;
+        const Damage = e.checksum ? ChecksumMismatchError : CorruptBlockError;
+        yield {
+          error: new Damage(path, block, offset, frame.next - offset, e.message),
+          block,
+          bytes: blockBytes(),
+          region: blockRegion(),
+        };
+        offset = frame.next;
+        continue;
+      }
+      if (frame.count > data.length) {
+        yield {
+          error: new CorruptBlockError(
+            path,
+            block,
+            offset,
+            frame.next - offset,
+            `it declares ${frame.count} records in ${data.length} bytes of ${codec === 'null' ? '' : 'decompressed '}data: each record takes at least one byte`,
+          ),
+          block,
+          bytes: blockBytes(),
+          region: blockRegion(),
+        };
+        offset = frame.next;
+        continue;
+      }
+      const dataOffset = codec === 'null' ? frame.dataStart : null;
+      for (const item of decoder.records(data, frame.count, block, offset, dataOffset)) {
+        if ('error' in item)
+          yield {
+            ...item,
+            bytes: item.bytes && item.bytes.length > maxKept ? null : item.bytes,
+            region: blockRegion(),
+          };
+        else yield item;
+      }
+      offset = frame.next;
     }
   } finally {
     await file.close();
   }
 }
 
-async function readHeader(path: string, bytes: FileBytes) {
-  await bytes.fill(0, MAGIC.length);
-  const magic = bytes.view(0, MAGIC.length);
+async function readHeader(path: string, window: FileWindow, maxBlockSize: number) {
+  await window.fill(0, Math.max(MAGIC.length, 64 * 1024));
+  const magic = window.view(0, Math.min(window.end, MAGIC.length));
   if (!magic.equals(MAGIC))
     throw new NotAnEventsFileError(
       path,
-      bytes.size === 0
+      window.size === 0
         ? 'it is empty'
         : `it starts with ${magic.toString('hex')} instead of 4f626a01 ("Obj" and format version 1)`,
     );
-  let decoded: { value: { meta: Record<string, Buffer>; sync: Buffer }; offset: number };
-  for (;;) {
+  let headerEnd: number;
+  for (let length = 64 * 1024; ; length *= 2) {
+    const buffer = window.view(0, window.end);
     try {
-      decoded = HEADER.decode(bytes.buffer, 0);
+      headerEnd = measureValue(HEADER, buffer, 0, buffer.length, 'header');
+      break;
     } catch (error) {
-      throw new NotAnEventsFileError(path, `its header is damaged (${(error as Error).message})`);
+      if (!(error instanceof EncodingError)) throw error;
+      const whole = window.end >= window.size;
+      if (!error.truncated || whole || length > maxBlockSize)
+        throw new NotAnEventsFileError(
+          path,
+          error.truncated && whole
+            ? `the file ends inside its header (${error.message})`
+            : error.truncated
+              ? `its header is longer than ${maxBlockSize} bytes (maxBlockSize): ${error.message}`
+              : `its header is damaged: ${error.message}`,
+        );
+      await window.fill(0, length * 2);
     }
-    if (decoded.offset !== -1) break;
-    if (bytes.eof) throw new NotAnEventsFileError(path, 'the file ends inside its header');
-    await bytes.fill(0, bytes.buffer.length * 2);
   }
-  const { meta, sync } = decoded.value;
+  const { meta, sync } = HEADER.decode(window.view(0, headerEnd), 0).value as {
+    meta: Record<string, Buffer>;
+    sync: Buffer;
+  };
   const schemaText = meta['avro.schema'];
   if (!schemaText) throw new NotAnEventsFileError(path, 'its header has no avro.schema');
   let writer: avro.Type;
@@ -348,21 +528,24 @@ async function readHeader(path: string, bytes: FileBytes) {
   } catch (error) {
     throw new NotAnEventsFileError(path, `its schema cannot be read (${(error as Error).message})`);
   }
-  const codec = meta['avro.codec']?.toString('utf8') || 'null';
-  if (codec !== 'null' && codec !== 'deflate')
-    throw new NotAnEventsFileError(path, `its codec "${codec}" is not supported (null and deflate are)`);
+  const codecName = meta['avro.codec']?.toString('utf8') || 'null';
+  if (!isOcfCodec(codecName))
+    throw new NotAnEventsFileError(
+      path,
+      `its codec ${JSON.stringify(codecName.slice(0, 100))} is not one of the Avro specification's (${OCF_CODECS.join(', ')})`,
+    );
   const isUnion = writer.typeName.startsWith('union');
   const writerBranches = isUnion ? (writer as avro.types.WrappedUnionType).types : [writer];
-  return { writerBranches, isUnion, codec, sync: Buffer.from(sync), headerEnd: decoded.offset };
+  return { writerBranches, isUnion, codec: codecName, sync: Buffer.from(sync), headerEnd };
 }
 
-function resolveBranch(writer: avro.Type, readers: ReadonlyMap<string, avro.Type>): Reading {
+function resolveBranch(path: string, writer: avro.Type, readers: ReadonlyMap<string, avro.Type>): Reading {
   const fullName = String(writer.name ?? writer.typeName);
   // a file written before a record moved namespace names it by its former full name: read it as the current one
   const type = eventTypeOf(fullName);
   const reader = type && readers.get(eventFullName(type));
   const names = {
-    writer: `${fullName} of the file's schema`,
+    writer: `${fullName} of the schema of ${path}`,
     reader: `this reader's ${type ? eventFullName(type) : fullName}`,
   };
   if (!type || !reader)
@@ -374,62 +557,228 @@ function resolveBranch(writer: avro.Type, readers: ReadonlyMap<string, avro.Type
         `this reader has no event record ${fullName}`,
       ),
     };
+  const renamed = renamedFields(writer, reader);
+  if (renamed.length)
+    return {
+      writer,
+      error: new SchemaNotResolvableError(
+        names.writer,
+        names.reader,
+        `the writer renamed ${renamed.join(', ')} (naming the old name as an alias, which Avro resolves only in the ` +
+          `reader's schema): this reader would read the old field as its default and lose the value. Add the alias ` +
+          `to the pipeline's schema first`,
+      ),
+    };
   try {
-    return { type, reader, resolver: resolverFor(reader, writer, names) };
+    return { type, writer, reader, resolver: resolverFor(reader, writer, names) };
   } catch (error) {
     return { writer, error: error as SchemaNotResolvableError };
   }
 }
 
-type DecodedItem =
-  | { type: F3cpEventType; data: unknown; index: number }
-  | { error: SchemaNotResolvableError; index: number; bytes: Buffer };
+/**
+ * The fields of the event record the writer renamed ("old → new"): a writer field that names, as an alias, a field of
+ * the reader that no writer field matches. Avro would silently read that reader field as its default.
+ */
+function renamedFields(writer: avro.Type, reader: avro.Type): string[] {
+  if (writer.typeName !== 'record' || reader.typeName !== 'record') return [];
+  const writerFields = (writer as avro.types.RecordType).fields;
+  const readerFields = (reader as avro.types.RecordType).fields;
+  const written = new Set(writerFields.map((f) => f.name));
+  const matched = new Set(
+    readerFields.filter((f) => [f.name, ...f.aliases].some((n) => written.has(n))).map((f) => f.name),
+  );
+  const out: string[] = [];
+  for (const field of writerFields)
+    for (const alias of field.aliases)
+      if (!matched.has(alias) && readerFields.some((f) => f.name === alias))
+        out.push(`${alias} → ${field.name}`);
+  return out;
+}
 
-/** Every record of a block, or why the block cannot be trusted (then none of its records are used). */
-function decodeBlock(
-  stored: Buffer,
-  count: number,
-  codec: string,
-  isUnion: boolean,
-  branches: number,
-  readingOf: (branch: number) => Reading,
-): DecodedItem[] | { damage: string } {
-  let data: Buffer;
-  try {
-    data = codec === 'deflate' ? inflateRawSync(stored) : stored;
-  } catch (error) {
-    return { damage: `its deflate data does not inflate (${(error as Error).message})` };
+type DecodedItem =
+  | EventsFileRecord
+  | {
+      error: CorruptRecordError | SchemaNotResolvableError;
+      block: number;
+      index: number;
+      bytes: Buffer;
+      dataRange: { start: number; end: number };
+    };
+
+/** One record at a position of a block's data: its branch and where it ends, or why it cannot be read. */
+type Parsed = { branch: number; end: number } | { problem: string };
+
+/** The most bytes the search for the next record may measure, per byte of a block's data (then it gives up). */
+const RESYNC_WORK_PER_BYTE = 64;
+
+/** Reads the records of blocks, one by one, setting aside only those that do not decode. */
+class BlockRecords {
+  /** the fewest bytes a record takes (the union index included) */
+  readonly minRecord: number;
+
+  constructor(
+    private readonly path: string,
+    private readonly codec: OcfCodecName,
+    private readonly isUnion: boolean,
+    private readonly readings: readonly Reading[],
+  ) {
+    this.minRecord = Math.min(...readings.map((r) => minimumSize(r.writer))) + (isUnion ? 1 : 0);
   }
-  const items: DecodedItem[] = [];
-  let offset = 0;
-  for (let index = 0; index < count; index += 1) {
-    const where = `record ${index} of ${count}`;
+
+  /** Measures one record at `pos`: its branch and end. */
+  private parse(data: Buffer, pos: number): Parsed {
     try {
       let branch = 0;
-      if (isUnion) {
-        const decoded = LONG.decode(data, offset);
-        if (decoded.offset === -1) return { damage: `${where} starts past the end of the block's data` };
-        branch = decoded.value as number;
-        offset = decoded.offset;
-        if (branch < 0 || branch >= branches)
-          return { damage: `${where} has union branch ${branch}, but the file's schema has ${branches}` };
+      let at = pos;
+      if (this.isUnion) {
+        [branch, at] = readLong(data, pos, data.length, 'union index');
+        if (branch < 0 || branch >= this.readings.length)
+          return {
+            problem: `its union index is ${branch} (at byte ${pos}), but the file's schema has ${this.readings.length} branches`,
+          };
       }
-      const reading = readingOf(branch);
-      const start = offset;
-      const decoded =
-        'error' in reading
-          ? reading.writer.decode(data, offset)
-          : reading.reader.decode(data, offset, reading.resolver);
-      if (decoded.offset === -1) return { damage: `${where} runs past the end of the block's data` };
-      offset = decoded.offset;
-      if ('error' in reading)
-        items.push({ error: reading.error, index, bytes: Buffer.from(data.subarray(start, offset)) });
-      else items.push({ type: reading.type, data: toPlain(decoded.value), index });
+      const reading = this.readings[branch]!;
+      const end = measureValue(reading.writer, data, at, data.length, String(reading.writer.name ?? ''));
+      return { branch, end };
     } catch (error) {
-      return { damage: `${where} does not decode (${(error as Error).message})` };
+      if (error instanceof EncodingError) return { problem: error.message };
+      return { problem: (error as Error).message };
     }
   }
-  if (offset !== data.length)
-    return { damage: `${data.length - offset} byte(s) are left after its ${count} records` };
-  return items;
+
+  *records(
+    data: Buffer,
+    count: number,
+    block: number,
+    blockOffset: number,
+    /** the file offset of the data, when it is stored uncompressed */
+    dataOffset: number | null,
+  ): Generator<DecodedItem> {
+    const where = (start: number, end: number): string =>
+      dataOffset === null
+        ? `bytes ${start}-${end} of the ${this.codec} block at file offset ${blockOffset}, decompressed`
+        : `file offset ${dataOffset + start}, ${end - start} byte(s)`;
+    let pos = 0;
+    let index = 0;
+    let chains: Int32Array | undefined;
+    let work = 0;
+    const workLimit = RESYNC_WORK_PER_BYTE * data.length + 64 * 1024;
+    /** How many records read from `start` to exactly the end of the data; -1 if they do not. Memoised. */
+    const chainFrom = (start: number): number => {
+      chains ??= new Int32Array(data.length + 1).fill(-2);
+      chains[data.length] = 0;
+      const path: number[] = [];
+      let p = start;
+      while (chains[p] === -2) {
+        if (work > workLimit) return -1;
+        const parsed = this.parse(data, p);
+        if ('problem' in parsed || parsed.end <= p) {
+          chains[p] = -1;
+          break;
+        }
+        work += parsed.end - p;
+        path.push(p);
+        p = parsed.end;
+      }
+      let n = chains[p]!;
+      for (let k = path.length - 1; k >= 0; k -= 1) chains[path[k]!] = n = n < 0 ? -1 : n + 1;
+      return chains[start]!;
+    };
+
+    while (index < count) {
+      const parsed = pos < data.length ? this.parse(data, pos) : { problem: 'the block has no data left' };
+      if (!('problem' in parsed)) {
+        const reading = this.readings[parsed.branch]!;
+        if ('error' in reading) {
+          yield {
+            error: reading.error,
+            block,
+            index,
+            bytes: Buffer.from(data.subarray(pos, parsed.end)),
+            dataRange: { start: pos, end: parsed.end },
+          };
+        } else {
+          const start = this.isUnion ? readLong(data, pos, data.length, '')[1] : pos;
+          let value: unknown;
+          try {
+            const decoded = reading.reader.decode(data, start, reading.resolver);
+            if (decoded.offset !== parsed.end) throw new Error(`avsc read to byte ${decoded.offset}`);
+            value = toPlain(decoded.value);
+          } catch (error) {
+            yield {
+              error: new CorruptRecordError(
+                this.path,
+                block,
+                index,
+                1,
+                where(pos, parsed.end),
+                `it measures as a ${String(reading.writer.name)} but does not decode (${(error as Error).message})`,
+              ),
+              block,
+              index,
+              bytes: Buffer.from(data.subarray(pos, parsed.end)),
+              dataRange: { start: pos, end: parsed.end },
+            };
+            pos = parsed.end;
+            index += 1;
+            continue;
+          }
+          yield { type: reading.type, data: value, block, index } as EventsFileRecord;
+        }
+        pos = parsed.end;
+        index += 1;
+        continue;
+      }
+      // Record `index` does not decode. The next record starts at the first offset from which the rest of the data
+      // reads as exactly the records still declared after it; failing that, where the most records still read.
+      const remaining = count - index - 1;
+      let best = -1;
+      let bestRecords = -1;
+      for (let s = pos + 1; s < data.length && work <= workLimit; s += 1) {
+        const n = chainFrom(s);
+        if (n > bestRecords && n <= remaining) {
+          best = s;
+          bestRecords = n;
+          if (n === remaining) break;
+        }
+      }
+      const end = best === -1 || bestRecords <= 0 ? data.length : best;
+      const lost = end === data.length ? count - index : count - index - bestRecords;
+      const gaveUp = work > workLimit ? ' (the search for the next record gave up: too much work)' : '';
+      yield {
+        error: new CorruptRecordError(
+          this.path,
+          block,
+          index,
+          lost,
+          where(pos, end),
+          pos >= data.length
+            ? `the block declares ${count} records but its data ends after ${index}`
+            : `${parsed.problem}${gaveUp}`,
+        ),
+        block,
+        index,
+        bytes: Buffer.from(data.subarray(pos, end)),
+        dataRange: { start: pos, end },
+      };
+      pos = end;
+      index += lost;
+    }
+    if (pos < data.length)
+      yield {
+        error: new CorruptRecordError(
+          this.path,
+          block,
+          count,
+          0,
+          where(pos, data.length),
+          `${data.length - pos} byte(s) are left after its ${count} declared records (its record count is damaged, or the bytes are)`,
+        ),
+        block,
+        index: count,
+        bytes: Buffer.from(data.subarray(pos)),
+        dataRange: { start: pos, end: data.length },
+      };
+  }
 }

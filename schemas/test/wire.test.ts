@@ -163,7 +163,7 @@ describe('the Confluent wire format', () => {
       assert.equal(error.code, 'INVALID_EVENT');
       assert.deepEqual(error.problems, [
         'header.eventId is missing, expected string',
-        'betType is "LUCKY_SEVEN", expected one of ANTE, PLAY, PAIR_PLUS, SIX_CARD_BONUS, PROGRESSIVE',
+        'betType is "LUCKY_SEVEN", expected one of ANTE, PLAY, PAIR_PLUS, SIX_CARD_BONUS, PROGRESSIVE, UNKNOWN',
         'amount is 12.5, expected a whole number (Avro long, safe integer)',
       ]);
       return true;

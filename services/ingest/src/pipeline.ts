@@ -22,7 +22,21 @@ export type InputSource =
  */
 export type IngestInput =
   | { source: InputSource; event: TableEvent; raw?: Uint8Array }
-  | { source: InputSource; error: string; code?: string; raw: Uint8Array | null };
+  | { source: InputSource; error: string; code?: string; raw: Uint8Array | null; rawRef?: RawReference };
+
+/**
+ * Where bytes too many to keep in a reject lie (a region of a file), with their SHA-256 when it was computed; for
+ * a record of a compressed block, `dataRange` is where its bytes lie in the block's decompressed data.
+ */
+export interface RawReference {
+  path: string;
+  offset: number;
+  length: number;
+  sha256?: string;
+  dataRange?: { start: number; end: number };
+  /** why the file could not even be measured */
+  error?: string;
+}
 
 export interface IngestResult {
   /** events newly stored */
@@ -56,8 +70,13 @@ export interface RejectData {
   sourceText: string;
   code: string;
   reason: string;
-  /** the bytes as received, base64; null when there were none (a tombstone) or the reader does not expose them */
+  /**
+   * the bytes as received, base64; null when there were none (a tombstone), the reader does not expose them, or
+   * they are too many to keep here: then `rawRef` says where they are
+   */
   rawBase64: string | null;
+  /** where the bytes lie when they are not kept here (a large damaged region of a file) */
+  rawRef?: RawReference;
   /** the event as decoded, when it decoded but is not acceptable */
   decoded: TableEvent | null;
   /** the decoded event as JSON text, instead of `decoded`, when the store could not keep it as JSON data */
@@ -215,10 +234,12 @@ export class IngestPipeline {
       rawBase64: raw ? Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength).toString('base64') : null,
       decoded: 'event' in input ? input.event : null,
     };
+    const rawRef = 'rawRef' in input ? input.rawRef : undefined;
+    if (rawRef) data.rawRef = rawRef;
     return {
       eventId: createHash('sha256')
         .update(where)
-        .update(raw ?? new Uint8Array())
+        .update(raw ?? (rawRef ? JSON.stringify(rawRef) : new Uint8Array()))
         .digest('hex')
         .slice(0, 32),
       type: REJECT_EVENT_TYPE,

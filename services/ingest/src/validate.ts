@@ -1,4 +1,5 @@
 import { gameModuleFor } from '@table-audit/rules';
+import { unknownEnumValues } from '@table-audit/schemas';
 import { TABLE_EVENT_TYPES, type TableEvent } from '@table-audit/schemas/events';
 
 /** The round's own lifecycle events (common to every game): they only make sense inside a round. */
@@ -11,7 +12,8 @@ const ROUND_EVENTS: ReadonlySet<string> = new Set(['RoundStarted', 'RoundSettled
  *
  * Deliberately conservative: a bet over the limit, a wrong payout or a card dealt twice are facts that replay must
  * see and turn into findings; only what cannot describe anything at a table (no such card, no such seat, a zero
- * amount, an event for a table never opened, a game no module knows) is refused here.
+ * amount, an event for a table never opened, a game no module knows, an enum value read as its UNKNOWN default
+ * because the producer wrote a symbol added after these schemas) is refused here.
  */
 export function meaningProblems(e: TableEvent, game: string | null): string[] {
   const p: string[] = [];
@@ -21,6 +23,9 @@ export function meaningProblems(e: TableEvent, game: string | null): string[] {
   if (!Number.isSafeInteger(h.eventTime) || h.eventTime <= 0)
     p.push(`header.eventTime ${h.eventTime} is not a time in UTC milliseconds`);
   if (h.roundId === null && ROUND_EVENTS.has(e.type)) p.push(`header.roundId is required for ${e.type}`);
+  // an enum value read as its UNKNOWN default (a symbol added after these schemas) describes nothing known: refused
+  // (the game has its own message below)
+  p.push(...unknownEnumValues(e.type, e.data).filter((problem) => !problem.startsWith('game ')));
   const tableGame = e.type === 'TableOpened' ? e.data.game : game;
   if (tableGame === null) {
     p.push(`table "${h.tableId}" is not known: no TableOpened has been received for it`);

@@ -142,6 +142,25 @@ describe('meaning checks: each problem is refused with a reason naming the field
       /^invalid TableOpened: game UNKNOWN is not a game this pipeline knows/,
     ],
     [
+      'a bet type added after this reader (read as the enum default UNKNOWN)',
+      ev('BetPlaced', { betType: 'UNKNOWN' }),
+      /^invalid BetPlaced: betType is UNKNOWN: the producer wrote a ta\.f3cp\.BetType symbol this reader's schema does not have/,
+    ],
+    [
+      'a source kind added after this reader, in the header',
+      ev('RoundSettled', { header: { sourceKind: 'UNKNOWN' } }),
+      /^invalid RoundSettled: header\.sourceKind is UNKNOWN: the producer wrote a ta\.common\.SourceKind symbol/,
+    ],
+    [
+      'a seat result added after this reader, deep in an array',
+      ev('OutcomeDeclared', {
+        seats: EXAMPLES.OutcomeDeclared.seats.map((s, i) =>
+          i === 1 ? { ...s, result: 'UNKNOWN' as const } : s,
+        ),
+      }),
+      /^invalid OutcomeDeclared: seats\[1\]\.result is UNKNOWN: the producer wrote a ta\.f3cp\.SeatResult symbol/,
+    ],
+    [
       'a table with 4 seats',
       ev('TableOpened', { seats: 4 }),
       /^invalid TableOpened: seats 4: a table has 5 to 7 player seats \(art. 5.º n.º 2\)$/,

@@ -6,6 +6,7 @@ const DEVICE_PREFIX: Readonly<Record<SourceKind, string>> = {
   SHUFFLER: 'SH',
   SEAT_SENSOR: 'SS',
   SURVEILLANCE: 'CAM',
+  UNKNOWN: 'UNK', // the reader's fallback for a kind added later; a simulated device is never one
 };
 
 /** Where a table stands: every event's header names it. */
@@ -31,6 +32,7 @@ export class SimulatedClock implements TableClock {
       SHUFFLER: device('SHUFFLER'),
       SEAT_SENSOR: device('SEAT_SENSOR'),
       SURVEILLANCE: device('SURVEILLANCE'),
+      UNKNOWN: device('UNKNOWN'),
     };
   }
 

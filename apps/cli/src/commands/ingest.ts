@@ -47,6 +47,7 @@ export const ingestCommand: Command = {
       if (positionals.length) {
         const r = await ingestFiles(positionals, pipeline, {
           onProgress: (p) => progress(`${p.path}: ${p.records.toLocaleString('en-US')} records`),
+          onWarning: (message) => process.stderr.write(`warning: ${message}\n`),
         });
         progressDone();
         const s = (performance.now() - t0) / 1000;

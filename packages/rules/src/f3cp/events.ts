@@ -19,9 +19,15 @@ export const LINE_TYPE: Readonly<Record<F3cpBetLine, string>> = Object.freeze({
   progressive: 'PROGRESSIVE',
 });
 
+/**
+ * The bet types a table can place: BetType less UNKNOWN, the enum's default, which a reader reads for a bet type
+ * added after its schema and which ingest refuses (such a bet never reaches replay).
+ */
+export type KnownBetType = Exclude<BetType, 'UNKNOWN'>;
+
 /** A placed bet's type, as the engine's facts name it. */
 export const BET_FIELD: Readonly<
-  Record<BetType, 'ante' | 'play' | 'pairPlus' | 'sixCardBonus' | 'progressive'>
+  Record<KnownBetType, 'ante' | 'play' | 'pairPlus' | 'sixCardBonus' | 'progressive'>
 > = Object.freeze({
   ANTE: 'ante',
   PLAY: 'play',
@@ -31,7 +37,13 @@ export const BET_FIELD: Readonly<
 });
 
 /** The bet types in the order a table places them. */
-export const BET_TYPES: readonly BetType[] = ['ANTE', 'PAIR_PLUS', 'SIX_CARD_BONUS', 'PROGRESSIVE', 'PLAY'];
+export const BET_TYPES: readonly KnownBetType[] = [
+  'ANTE',
+  'PAIR_PLUS',
+  'SIX_CARD_BONUS',
+  'PROGRESSIVE',
+  'PLAY',
+];
 
 /** An engine hand class ("three-of-a-kind") as the events spell it ("THREE_OF_A_KIND"). */
 export const eventHand = (engineClass: string): string => engineClass.toUpperCase().replaceAll('-', '_');

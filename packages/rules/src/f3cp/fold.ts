@@ -179,7 +179,8 @@ export function buildRoundView(
         if (v.dealt.length > 0 && b.betType !== 'PLAY' && !b.carriedOver) v.lateBets.push(b);
         let s = v.bets.get(b.seat);
         if (!s) v.bets.set(b.seat, (s = emptySeatBets(b.seat)));
-        s[BET_FIELD[b.betType]] += b.amount;
+        // UNKNOWN (a bet type added after this reader's schema) is refused by ingest; it is no stake of any kind
+        if (b.betType !== 'UNKNOWN') s[BET_FIELD[b.betType]] += b.amount;
         if (b.betType === 'PROGRESSIVE' && b.carriedOver) s.progressiveCarriedOver = true;
         if (b.playerId) s.players.add(b.playerId);
         if (b.betType === 'PLAY') {
@@ -191,7 +192,8 @@ export function buildRoundView(
       }
       case 'BetWithdrawn': {
         const s = v.bets.get(e.data.seat);
-        if (s) s[BET_FIELD[e.data.betType]] = Math.max(0, s[BET_FIELD[e.data.betType]] - e.data.amount);
+        const type = e.data.betType;
+        if (s && type !== 'UNKNOWN') s[BET_FIELD[type]] = Math.max(0, s[BET_FIELD[type]] - e.data.amount);
         break;
       }
       case 'CardDealt':

@@ -114,6 +114,7 @@ const DEVICE: Record<SourceKind, string> = {
   SHUFFLER: 'SH',
   SEAT_SENSOR: 'SS',
   SURVEILLANCE: 'CAM',
+  UNKNOWN: 'XX',
 };
 
 /** What a built round was: its events and the engine's settlement. */
@@ -275,7 +276,7 @@ export class TableBuilder {
         ['PAIR_PLUS', s.pairPlus],
         ['SIX_CARD_BONUS', s.sixCardBonus],
         ['PROGRESSIVE', s.progressive],
-      ] as [Exclude<BetType, 'PLAY'>, number | undefined][])
+      ] as [Exclude<BetType, 'PLAY' | 'UNKNOWN'>, number | undefined][])
         if (amount)
           bets.push({
             seat: s.seat,

@@ -53,7 +53,7 @@ export interface F3cpTableState {
 /** A bet placed before the first card (art. 10.º 3)); the Play bet follows from the decision. */
 export interface PlannedBet {
   readonly seat: number;
-  readonly betType: Exclude<BetType, 'PLAY'>;
+  readonly betType: Exclude<BetType, 'PLAY' | 'UNKNOWN'>;
   readonly amount: number;
   readonly playerId: string | null;
   /** a Progressive bet re-stated from a voided round (art. 17.º n.º 3) */

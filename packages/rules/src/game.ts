@@ -17,7 +17,11 @@ export interface NotDerived {
     | 'voided'
     | 'cards-incomplete'
     | 'settlement-failed'
-    | 'no-events';
+    | 'no-events'
+    /** a source's events in the round are not in the order it numbered them (a repeat or a step backwards) */
+    | 'out-of-order'
+    /** deriving the round failed on what an event holds: the replay recorded it and went on */
+    | 'derivation-failed';
   readonly message: string;
 }
 

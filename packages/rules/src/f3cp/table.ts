@@ -12,7 +12,7 @@ import { checkShuffle } from './checks/art-09-shuffle.ts';
 import { checkCarriedOver, checkPlayAfterSecondFailure } from './checks/art-17-irregularities.ts';
 import { BettingSystemTracker } from './checks/art-18-conduct.ts';
 import { CollusionTracker } from './checks/art-18-collusion.ts';
-import { checkReopened } from './checks/record.ts';
+import { checkReopened, checkSequence, type SequenceKind } from './checks/record.ts';
 import { deriveRound, type RoundDerivation } from './derive.ts';
 import type { DealingMode } from './events.ts';
 import { explainF3cpRound, explanationText, type Explanation } from './explain.ts';
@@ -45,6 +45,8 @@ interface OpenRound {
   context: RoundContext;
   /** findings decided before the round's own events (shuffle procedure, second failure, table re-opened) */
   pending: FindingInput[];
+  /** a source's events in the round repeat or step back in their numbering: the round is not re-derived */
+  outOfOrder: boolean;
 }
 
 interface CarryOver {
@@ -55,6 +57,8 @@ interface CarryOver {
 
 /** Round ids a table remembers as closed, so a late event of one does not open it again. */
 const CLOSED_MEMORY = 1_000;
+/** Sources a table follows the numbering of (a table has a handful; the least recently seen is forgotten). */
+const SOURCE_MEMORY = 1_000;
 
 /**
  * Folds one table's events, in order, into rounds, and runs the per-round and cross-round checks. Its state is
@@ -74,6 +78,8 @@ export class F3cpTable implements TableFold<ReplayedRound> {
   private carryOver: CarryOver | null = null;
   private open: OpenRound | null = null;
   private readonly closedRounds = new Set<string>();
+  /** source device → the sequence number of its last event */
+  private readonly lastSequence = new Map<string, number>();
   private readonly bettingSystem: BettingSystemTracker;
   private readonly collusion: CollusionTracker;
   /** events that belong to no round and to no table state (kept, never dropped) */
@@ -94,6 +100,7 @@ export class F3cpTable implements TableFold<ReplayedRound> {
   apply(e: F3cpEvent): ReplayedRound[] {
     const done: ReplayedRound[] = [];
     const h = e.data.header;
+    const irregular = this.followSequence(e);
     if (e.type === 'RoundStarted') {
       if (this.open) done.push(this.closeRound(`RoundStarted of ${h.roundId ?? h.eventId}`));
       this.startRound(e, h.roundId ?? h.eventId);
@@ -107,13 +114,41 @@ export class F3cpTable implements TableFold<ReplayedRound> {
     if (e.type === 'TableClosed' && this.open) done.push(this.closeRound('TableClosed'));
     this.applyTableState(e);
     if (this.open && (h.roundId === this.open.roundId || h.roundId === null)) {
+      if (irregular) {
+        const refuse = irregular.kind !== 'gap';
+        if (refuse) this.open.outOfOrder = true;
+        this.open.pending.push(
+          checkSequence(e, irregular.previous, irregular.kind, refuse ? this.open.roundId : null),
+        );
+      }
       this.open.events.push(e);
       this.open.pools.push(this.pool);
       if (e.type === 'RoundSettled' || e.type === 'RoundVoided') done.push(this.closeRound(null));
-    } else if (!tableState) {
-      this.unassigned.push(e);
+    } else {
+      // a table event between rounds, or a late event of a round already closed: reported with the round now
+      // open, or the next one
+      if (irregular)
+        (this.open?.pending ?? this.pendingForNextRound).push(
+          checkSequence(e, irregular.previous, irregular.kind, null),
+        );
+      if (!tableState) this.unassigned.push(e);
     }
     return done;
+  }
+
+  /**
+   * How the event's sequence number follows its source's last one: in line (null), or a gap, a repeat or a step
+   * backwards, with the number before it.
+   */
+  private followSequence(e: F3cpEvent): { previous: number; kind: SequenceKind } | null {
+    const { sourceDevice, sequence } = e.data.header;
+    const previous = this.lastSequence.get(sourceDevice);
+    this.lastSequence.delete(sourceDevice);
+    this.lastSequence.set(sourceDevice, sequence);
+    if (this.lastSequence.size > SOURCE_MEMORY)
+      this.lastSequence.delete(this.lastSequence.keys().next().value!);
+    if (previous === undefined || sequence === previous + 1) return null;
+    return { previous, kind: sequence === previous ? 'repeat' : sequence > previous ? 'gap' : 'backwards' };
   }
 
   /** Closes what is open and returns the table-level findings (collusion) that the events so far support. */
@@ -188,6 +223,7 @@ export class F3cpTable implements TableFold<ReplayedRound> {
       pools: [],
       context: { config: this.config, dealingMode: this.dealingMode, occupants: new Map(this.occupants) },
       pending,
+      outOfOrder: false,
     };
   }
 
@@ -199,7 +235,26 @@ export class F3cpTable implements TableFold<ReplayedRound> {
       this.closedRounds.delete(this.closedRounds.values().next().value!);
     const view = buildRoundView(o.roundId, o.events, o.context, o.pools, endedBy);
     if (!o.events.length) return this.emptyRound(o.roundId, view);
-    const derivation = deriveRound(view, o.pending);
+    try {
+      return this.deriveClosed(o, view);
+    } catch (error) {
+      // one round's events must never halt the replay: the round is recorded as not derived, with the reason
+      return this.failedRound(o, view, error);
+    }
+  }
+
+  private deriveClosed(o: OpenRound, view: RoundView): ReplayedRound {
+    const derivation = deriveRound(
+      view,
+      o.pending,
+      o.outOfOrder
+        ? {
+            code: 'out-of-order',
+            message:
+              "a source's events in the round are not in the order it numbered them (F3CP.EVENT.SEQUENCE): the round is not re-derived",
+          }
+        : null,
+    );
     const ctx = derivation.context;
     const findings = [...derivation.findings];
     if (derivation.judged && this.carryOver) findings.push(...this.checkCarryOver(view));
@@ -229,6 +284,20 @@ export class F3cpTable implements TableFold<ReplayedRound> {
     return checkCarriedOver(c.due, c.evidence, next.roundId, next.betEvents).map((f) =>
       makeFinding(c.ctx, f),
     );
+  }
+
+  private failedRound(o: OpenRound, view: RoundView, error: unknown): ReplayedRound {
+    const undated = o.events.find((e) => Number.isNaN(new Date(e.data.header.eventTime).getTime()));
+    const reason = undated
+      ? `${undated.type} ${undated.data.header.eventId} has eventTime ${undated.data.header.eventTime}, which is not a date`
+      : `${(error as Error).message ?? String(error)}`;
+    return {
+      ...this.emptyRound(o.roundId, view),
+      notDerived: {
+        code: 'derivation-failed',
+        message: `round ${o.roundId} could not be derived: ${reason}; its ${o.events.length} event(s) stay stored as they came, and the replay went on`,
+      },
+    };
   }
 
   private emptyRound(roundId: string, view: RoundView): ReplayedRound {

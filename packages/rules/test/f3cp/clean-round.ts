@@ -596,6 +596,23 @@ export function swapDealt(events: readonly F3cpEvent[], a: number, b: number, ro
   return out;
 }
 
+/**
+ * The events with each source's sequence numbers counted on by one in their order here, from the source's first
+ * number: what a table that emitted them in this order numbered them. The edits above (insert, remove, move)
+ * describe what a table emitted; `given` renumbers, so that only the sequence tests see a broken numbering.
+ */
+export function renumber(events: readonly F3cpEvent[]): F3cpEvent[] {
+  const out = copy(events);
+  const next = new Map<string, number>();
+  for (const e of out) {
+    const h = e.data.header;
+    const n = next.get(h.sourceDevice) ?? h.sequence;
+    h.sequence = n;
+    next.set(h.sourceDevice, n + 1);
+  }
+  return out;
+}
+
 /** Every event's time moved by `ms` (a round replayed as if on another date). */
 export const shiftTimes = (events: readonly F3cpEvent[], ms: number): F3cpEvent[] =>
   copy(events).map((e) => {

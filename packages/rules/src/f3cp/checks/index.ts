@@ -84,6 +84,7 @@ import { conductCollusion } from './art-18-collusion.ts';
 import {
   checkEventTimes,
   checkRoundStarted,
+  eventSequence,
   eventTimeOutOfLine,
   roundNotClosed,
   roundNotStarted,
@@ -129,6 +130,7 @@ export const F3CP_CHECKS = {
   roundNotStarted,
   roundNotClosed,
   eventTimeOutOfLine,
+  eventSequence,
   tableReconfigured,
 } as const satisfies Record<string, CheckDefinition>;
 

@@ -14,7 +14,10 @@ import {
   type TableFold,
 } from '@table-audit/rules';
 import { findingStream, FINDING_EVENT_TYPE, tableStream } from './streams.ts';
-import { declaredGame, TableFolds, toTableEvent } from './tables.ts';
+import { applySafely, declaredGame, TableFolds, toTableEvent } from './tables.ts';
+
+/** How many rounds not derived the stats keep with their reasons (all are counted). */
+export const NOT_DERIVED_KEPT = 100;
 
 export interface ReplayStats {
   /** every stored event read, the service's own findings and other streams included */
@@ -25,6 +28,8 @@ export interface ReplayStats {
   findingsAppended: number;
   findingsAlreadyStored: number;
   notDerived: number;
+  /** the first NOT_DERIVED_KEPT of them (voided rounds aside), with why */
+  notDerivedRounds: { tableId: string; roundId: string; code: string; reason: string }[];
   /** table events no game module could judge (no TableOpened before them, or an unknown game) */
   unjudgedEvents: number;
   lastPosition: bigint | null;
@@ -60,6 +65,7 @@ export class ReplayService {
     findingsAppended: 0,
     findingsAlreadyStored: 0,
     notDerived: 0,
+    notDerivedRounds: [],
     unjudgedEvents: 0,
     lastPosition: null,
   };
@@ -122,9 +128,18 @@ export class ReplayService {
         this.stats.unjudgedEvents++;
         continue;
       }
-      for (const round of replayer.apply(e)) {
+      for (const round of applySafely(replayer, e)) {
         this.stats.rounds++;
-        if (round.notDerived && round.notDerived.code !== 'voided') this.stats.notDerived++;
+        if (round.notDerived && round.notDerived.code !== 'voided') {
+          this.stats.notDerived++;
+          if (this.stats.notDerivedRounds.length < NOT_DERIVED_KEPT)
+            this.stats.notDerivedRounds.push({
+              tableId: round.tableId,
+              roundId: round.roundId,
+              code: round.notDerived.code,
+              reason: round.notDerived.message,
+            });
+        }
         for (const f of round.findings) found.push({ finding: f, event: stored });
       }
     }
@@ -176,7 +191,7 @@ export class ReplayService {
       }
     }
     const fold = this.tables.open(tableId, game);
-    if (fold) for (const event of earlier) fold.apply(event);
+    if (fold) for (const event of earlier) applySafely(fold, event);
     return fold;
   }
 

@@ -77,6 +77,11 @@ export interface GameModule<U extends DerivedUnit = DerivedUnit> {
   /** every check of every rule set of the game */
   readonly checks: readonly CheckDefinition[];
   /**
+   * The event fields some checks cannot run without ("BetPlaced.playerId"): when an event was written with a
+   * schema that lacked the field (read as its default), the replay reports those checks as not run for the round.
+   */
+  readonly fieldDependencies?: Readonly<Record<string, readonly string[]>>;
+  /**
    * Problems with a single event that no table could have produced (no such card, seat or bet), each naming the
    * field; an empty list when the event may describe something real, however wrong.
    */

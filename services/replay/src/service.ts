@@ -15,6 +15,7 @@ import {
 } from '@table-audit/rules';
 import { findingStream, FINDING_EVENT_TYPE, tableStream } from './streams.ts';
 import { applySafely, declaredGame, TableFolds, toTableEvent } from './tables.ts';
+import { FieldGaps, type ChecksNotRun } from './field-gaps.ts';
 
 /** How many rounds not derived the stats keep with their reasons (all are counted). */
 export const NOT_DERIVED_KEPT = 100;
@@ -30,6 +31,10 @@ export interface ReplayStats {
   notDerived: number;
   /** the first NOT_DERIVED_KEPT of them (voided rounds aside), with why */
   notDerivedRounds: { tableId: string; roundId: string; code: string; reason: string }[];
+  /** rounds on which some checks could not run (a field they need missing from the writer's schema) */
+  checksNotRun: number;
+  /** the first NOT_DERIVED_KEPT of them: which checks, which round, why */
+  checksNotRunRounds: ChecksNotRun[];
   /** table events no game module could judge (no TableOpened before them, or an unknown game) */
   unjudgedEvents: number;
   lastPosition: bigint | null;
@@ -54,6 +59,9 @@ export interface ReplayServiceOptions {
  */
 export class ReplayService {
   private readonly tables: TableFolds;
+  private readonly fieldGaps = new FieldGaps();
+  /** the game each table replayed so far declared */
+  private readonly games = new Map<string, string>();
   private readonly name: string;
   private resumeFrom: bigint | null = null;
   /** Set when a run failed: the tables' state may then be ahead of the checkpoint (a batch handled, not saved). */
@@ -66,6 +74,8 @@ export class ReplayService {
     findingsAlreadyStored: 0,
     notDerived: 0,
     notDerivedRounds: [],
+    checksNotRun: 0,
+    checksNotRunRounds: [],
     unjudgedEvents: 0,
     lastPosition: null,
   };
@@ -128,8 +138,15 @@ export class ReplayService {
         this.stats.unjudgedEvents++;
         continue;
       }
+      this.fieldGaps.note(stored, e, declaredGame(e) ?? this.games.get(e.data.header.tableId) ?? null);
       for (const round of applySafely(replayer, e)) {
         this.stats.rounds++;
+        const notRun = this.fieldGaps.completed(round);
+        if (notRun) {
+          this.stats.checksNotRun++;
+          if (this.stats.checksNotRunRounds.length < NOT_DERIVED_KEPT)
+            this.stats.checksNotRunRounds.push(notRun);
+        }
         if (round.notDerived && round.notDerived.code !== 'voided') {
           this.stats.notDerived++;
           if (this.stats.notDerivedRounds.length < NOT_DERIVED_KEPT)
@@ -191,6 +208,7 @@ export class ReplayService {
       }
     }
     const fold = this.tables.open(tableId, game);
+    if (game !== null) this.games.set(tableId, game);
     if (fold) for (const event of earlier) applySafely(fold, event);
     return fold;
   }

@@ -64,6 +64,12 @@ export const replayCommand: Command = {
         process.stderr.write(
           `not re-derived: table ${r.tableId} round ${r.roundId} (${r.code}): ${r.reason}\n`,
         );
+      for (const r of s.checksNotRunRounds)
+        process.stderr.write(`checks not run: table ${r.tableId} round ${r.roundId}: ${r.reason}\n`);
+      if (s.checksNotRun > s.checksNotRunRounds.length)
+        process.stderr.write(
+          `… and ${s.checksNotRun - s.checksNotRunRounds.length} more rounds with checks not run\n`,
+        );
       if (s.notDerived > s.notDerivedRounds.length)
         process.stderr.write(
           `… and ${s.notDerived - s.notDerivedRounds.length} more rounds not re-derived\n`,

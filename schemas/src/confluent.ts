@@ -14,6 +14,7 @@ import type avro from 'avsc';
 import { createType, fullNameOf, parseNamedSchema, type JsonObject } from './avro.ts';
 import { RegistryRequestError, UnknownSchemaIdError, UnknownSubjectError } from './errors.ts';
 import type { SchemaRegistry } from './registry.ts';
+import { checkReadableByPipeline } from './wire.ts';
 
 export { COMPATIBILITY };
 
@@ -46,7 +47,9 @@ export class ConfluentSchemaRegistry implements SchemaRegistry {
   async register(schema: string | JsonObject): Promise<number> {
     const parsed = parseNamedSchema(schema);
     const fullName = fullNameOf(parsed);
-    createType(parsed, fullName); // a clear error here rather than the registry's 422
+    // a clear error here rather than the registry's 422; and the registry's own compatibility check does not know
+    // which reader the pipeline was built with
+    checkReadableByPipeline(fullName, createType(parsed, fullName));
     try {
       const { id } = await this.client.register(
         { type: SchemaType.AVRO, schema: JSON.stringify(parsed) },

@@ -17,6 +17,7 @@ export type SchemasErrorCode =
   | 'INVALID_EVENT'
   | 'INVALID_SCHEMA'
   | 'INCOMPATIBLE_SCHEMA'
+  | 'UNREADABLE_BY_PIPELINE'
   | 'REGISTRY_FILE'
   | 'READ_ONLY_REGISTRY'
   | 'REGISTRY_REQUEST'
@@ -199,6 +200,27 @@ export class IncompatibleSchemaError extends SchemasError {
       `the new version of ${fullName} cannot read data written with version ${earlierVersion} (${reason}); ` +
         `every stored event must stay readable with the latest schema: give a new field a default, never ` +
         `rename or remove a field without an alias or default, never remove an enum symbol`,
+    );
+  }
+}
+
+/**
+ * A new version that the pipeline's own reader schema (schemas/avro, compiled into this build) cannot resolve:
+ * registered, every message written with it would be refused by ingest. Avro resolution matches a reader field
+ * to a writer field by the reader's name and aliases only, so a field renamed in the writer (even with an alias
+ * naming the old name) or a new field without a default in the reader is unreadable.
+ */
+export class UnreadableByPipelineError extends SchemasError {
+  override readonly name = 'UnreadableByPipelineError';
+  override readonly code = 'UNREADABLE_BY_PIPELINE';
+  constructor(
+    readonly fullName: string,
+    readonly reason: string,
+  ) {
+    super(
+      `the new version of ${fullName} cannot be read by the pipeline's reader schema of ${fullName} ` +
+        `(schemas/avro in this build): ${reason}; a producer must not write what the pipeline cannot read: keep ` +
+        `every field the pipeline reads under its name (or give it a default there first), add fields with defaults`,
     );
   }
 }

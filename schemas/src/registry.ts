@@ -25,6 +25,7 @@ import {
   UnknownSubjectError,
 } from './errors.ts';
 import { AUDIT_RECORD_TYPES, F3CP_EVENT_TYPES, type ContractRecordType } from './events.ts';
+import { checkReadableByPipeline } from './wire.ts';
 
 /**
  * What the codecs need of a schema registry. Subjects are record full names (e.g. "ta.f3cp.BetPlaced",
@@ -140,6 +141,9 @@ export class FileSchemaRegistry implements SchemaRegistry {
     const known = earlierIds.find((id) => this.entriesById.get(id)!.fingerprint === fingerprint);
     if (known !== undefined) return known;
     if (this.readOnly) throw new ReadOnlyRegistryError(this.path, fullName);
+    // BACKWARD_TRANSITIVE alone lets through what the pipeline cannot read (a field renamed with an alias: the
+    // new version reads old data, but the pipeline's reader, which has the old name, cannot read the new data)
+    checkReadableByPipeline(fullName, type);
     // A record that moved namespace names its former full names as aliases: it must read their data too, since
     // events written under the old subject are read with the new one.
     const aliases = Array.isArray(parsed['aliases'])

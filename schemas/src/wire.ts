@@ -1,12 +1,23 @@
 /**
  * The Confluent wire format of one event: magic byte 0, the writer's schema id as 4 bytes big-endian, then the
  * Avro binary encoding of the event with that schema. Decoding reads with the writer's schema (by id) resolved to
- * the reader's schema (by default the registry's latest version of the record's current full name), so that data
- * written with any registered version reads as the current one, including data written before the record moved
- * namespace (ta.f3cp.TableOpened reads as ta.common.TableOpened through its alias).
+ * the reader schema the pipeline was built for — the record's schema in schemas/avro as compiled into this build,
+ * never the registry's latest, which may be newer than the code reading it — so that data written with any
+ * registered version reads as the same record, including data written before the record moved namespace
+ * (ta.f3cp.TableOpened reads as ta.common.TableOpened through its alias). A field of the reader that the writer's
+ * schema lacks is read as its default and named in `defaultedFields`, so that a consumer can tell a default from
+ * a value.
  */
 import type avro from 'avsc';
-import { eventTypeOf, recordFullName, recordTypeOf, toPlain, validationProblems } from './avro.ts';
+import {
+  createType,
+  eventTypeOf,
+  recordFullName,
+  recordSchema,
+  recordTypeOf,
+  toPlain,
+  validationProblems,
+} from './avro.ts';
 import {
   CorruptPayloadError,
   InvalidEventError,
@@ -14,6 +25,7 @@ import {
   SchemaNotResolvableError,
   TruncatedPayloadError,
   UnknownEventTypeError,
+  UnreadableByPipelineError,
   WrongMagicByteError,
   WrongSchemaError,
 } from './errors.ts';
@@ -37,14 +49,105 @@ export interface EncodeOptions {
 }
 
 export interface DecodeOptions {
-  /** the schema id to read a record with, given its current full name; default: the registry's latest for it */
+  /**
+   * Pins the registered schema id to read a record with, given its current full name. Default: the reader schema
+   * this build was compiled with (`pipelineReaderType`), whatever the registry has registered since.
+   */
   readerIdFor?: (fullName: string) => number | Promise<number>;
 }
 
-/** A decoded event, and the id of the schema it was written with. */
-export type DecodedEvent = F3cpEvent & { writerSchemaId: number };
-/** A decoded event or audit record, and the id of the schema it was written with. */
-export type DecodedRecord = (F3cpEvent | AuditRecord) & { writerSchemaId: number };
+/** What decoding says about how a record was read, besides its data. */
+export interface Provenance {
+  /** the id of the schema it was written with */
+  writerSchemaId: number;
+  /**
+   * Fields of the reader's schema that the writer's schema does not have, read as their defaults (paths such as
+   * "playerId" or "header.staffId"): a null there is the schema's default, not a value the producer sent.
+   */
+  defaultedFields: string[];
+}
+
+/** A decoded event, and how it was read. */
+export type DecodedEvent = F3cpEvent & Provenance;
+/** A decoded event or audit record, and how it was read. */
+export type DecodedRecord = (F3cpEvent | AuditRecord) & Provenance;
+
+const pipelineReaders = new Map<ContractRecordType, avro.Type>();
+
+/**
+ * The reader schema of a record that this build of the pipeline was made for: the record's schema in
+ * schemas/avro (the TypeScript types in generated.ts are generated from the same files), built once.
+ */
+export function pipelineReaderType(type: ContractRecordType): avro.Type {
+  let reader = pipelineReaders.get(type);
+  if (!reader) {
+    reader = createType(recordSchema(type), recordFullName(type));
+    pipelineReaders.set(type, reader);
+  }
+  return reader;
+}
+
+/**
+ * Refuses (UnreadableByPipelineError) a schema that is to be registered for a record of the contract when this
+ * build's reader of that record cannot resolve it: every message written with it would be refused. A full name
+ * that is not a record of the contract, current or former, has no reader here and is not checked.
+ */
+export function checkReadableByPipeline(fullName: string, writer: avro.Type): void {
+  const type = recordTypeOf(fullName);
+  if (!type) return;
+  try {
+    pipelineReaderType(type).createResolver(writer);
+  } catch (error) {
+    throw new UnreadableByPipelineError(fullName, (error as Error).message);
+  }
+}
+
+const sameCache = new WeakMap<avro.Type, WeakMap<avro.Type, boolean>>();
+
+/** Whether two types read the same bytes the same way (equal Parsing Canonical Forms), cached per pair. */
+function sameSchema(reader: avro.Type, writer: avro.Type): boolean {
+  if (reader === writer) return true;
+  let byWriter = sameCache.get(reader);
+  if (!byWriter) sameCache.set(reader, (byWriter = new WeakMap()));
+  let same = byWriter.get(writer);
+  if (same === undefined) byWriter.set(writer, (same = reader.equals(writer)));
+  return same;
+}
+
+const defaultedCache = new WeakMap<avro.Type, WeakMap<avro.Type, string[]>>();
+
+/**
+ * The fields of `reader` that data written with `writer` does not carry (they are read as their defaults),
+ * looking into records nested directly in fields of both (the header). A reader field matches a writer field of
+ * its name or of one of its aliases, as in Avro schema resolution.
+ */
+export function defaultedFields(reader: avro.Type, writer: avro.Type): string[] {
+  let byWriter = defaultedCache.get(reader);
+  if (!byWriter) defaultedCache.set(reader, (byWriter = new WeakMap()));
+  let found = byWriter.get(writer);
+  if (!found) {
+    found = [];
+    collectDefaulted(reader, writer, '', found, 0);
+    byWriter.set(writer, found);
+  }
+  return found;
+}
+
+function collectDefaulted(
+  reader: avro.Type,
+  writer: avro.Type,
+  prefix: string,
+  out: string[],
+  depth: number,
+) {
+  if (depth > 8 || reader.typeName !== 'record' || writer.typeName !== 'record') return;
+  const writerFields = new Map((writer as avro.types.RecordType).fields.map((f) => [f.name, f] as const));
+  for (const field of (reader as avro.types.RecordType).fields) {
+    const match = [field.name, ...field.aliases].map((n) => writerFields.get(n)).find((f) => f !== undefined);
+    if (!match) out.push(`${prefix}${field.name}`);
+    else collectDefaulted(field.type, match.type, `${prefix}${field.name}.`, out, depth + 1);
+  }
+}
 
 /** Splits a Confluent-framed message into its schema id and its Avro payload. */
 export function readFrame(bytes: Uint8Array): { schemaId: number; payload: Buffer } {
@@ -170,19 +273,34 @@ export async function decodeRecord(
   if (!type) throw new UnknownEventTypeError(writerName, ` (schema id ${writerSchemaId} is ${writerName})`);
   // read as the record's current full name: a writer under a former name (ta.f3cp.TableOpened) resolves to it
   const fullName = recordFullName(type);
-  const readerSchemaId = options.readerIdFor
-    ? await options.readerIdFor(fullName)
-    : await registry.latestIdFor(fullName);
-  const reader = readerSchemaId === writerSchemaId ? writer : await registry.schemaById(readerSchemaId);
-  const resolver =
-    reader === writer
-      ? undefined
-      : resolverFor(reader, writer, {
-          writer: `${writerName} schema id ${writerSchemaId}`,
-          reader: `${String(reader.name)} schema id ${readerSchemaId}`,
-        });
-  const value = decodeExactly(reader, payload, resolver, { schemaId: writerSchemaId, fullName: writerName });
-  return { type, data: toPlain(value), writerSchemaId } as DecodedRecord;
+  let reader: avro.Type;
+  let readerName: string;
+  if (options.readerIdFor) {
+    const readerSchemaId = await options.readerIdFor(fullName);
+    reader = readerSchemaId === writerSchemaId ? writer : await registry.schemaById(readerSchemaId);
+    readerName = `${String(reader.name)} schema id ${readerSchemaId}`;
+  } else {
+    reader = pipelineReaderType(type);
+    readerName = `${fullName} as this pipeline reads it (schemas/avro)`;
+  }
+  // the same schema (Parsing Canonical Form) needs no resolution: read with the writer's type as it is
+  const same = sameSchema(reader, writer);
+  const resolver = same
+    ? undefined
+    : resolverFor(reader, writer, {
+        writer: `${writerName} schema id ${writerSchemaId}`,
+        reader: readerName,
+      });
+  const value = decodeExactly(same ? writer : reader, payload, resolver, {
+    schemaId: writerSchemaId,
+    fullName: writerName,
+  });
+  return {
+    type,
+    data: toPlain(value),
+    writerSchemaId,
+    defaultedFields: same ? [] : defaultedFields(reader, writer),
+  } as DecodedRecord;
 }
 
 /** Decodes one Confluent-framed event of a table; an audit record is refused (UnknownEventTypeError). */

@@ -20,6 +20,7 @@ import {
   RegistryRequestError,
   UnknownSchemaIdError,
   UnknownSubjectError,
+  UnreadableByPipelineError,
   type JsonObject,
 } from '../src/index.ts';
 import { EXAMPLES, exampleEvents } from './examples.ts';
@@ -123,6 +124,7 @@ describe('ConfluentSchemaRegistry against a Confluent-compatible HTTP registry',
       assert.deepStrictEqual(await decodeEvent(registry, bytes), {
         ...event,
         writerSchemaId: ids[event.type],
+        defaultedFields: [],
       });
     }
   });
@@ -134,7 +136,7 @@ describe('ConfluentSchemaRegistry against a Confluent-compatible HTTP registry',
     assert.deepStrictEqual((await decodeEvent(registry, theirs)).data, EXAMPLES.JackpotPaid);
   });
 
-  it('reads data of an older version as the latest one', async () => {
+  it('reads data of an older version as a pinned later one, and as the pipeline reads it by default', async () => {
     const v1 = ids['RoundStarted']!;
     const v2Schema = structuredClone(eventSchema('RoundStarted'));
     (v2Schema['fields'] as JsonObject[]).push({
@@ -147,9 +149,22 @@ describe('ConfluentSchemaRegistry against a Confluent-compatible HTTP registry',
     assert.notEqual(v2, v1);
     assert.equal(await registry.latestIdFor('ta.common.RoundStarted'), v2);
     const old = await encodeEvent(registry, 'RoundStarted', EXAMPLES.RoundStarted, { schemaId: v1 });
-    const decoded = await decodeEvent(registry, old);
+    const decoded = await decodeEvent(registry, old, { readerIdFor: () => v2 });
     assert.deepStrictEqual(decoded.data, { ...EXAMPLES.RoundStarted, tableLimitNote: null });
     assert.equal(decoded.writerSchemaId, v1);
+    assert.deepEqual(decoded.defaultedFields, ['tableLimitNote']);
+    // without a pinned reader: the reader this build was made with, whatever the registry's latest
+    assert.deepStrictEqual((await decodeEvent(registry, old)).data, EXAMPLES.RoundStarted);
+  });
+
+  it('refuses, before asking the registry, a version the pipeline cannot read (a field renamed with an alias)', async () => {
+    const schema = structuredClone(eventSchema('BetPlaced'));
+    const amount = (schema['fields'] as JsonObject[]).find((f) => f['name'] === 'amount')!;
+    amount['name'] = 'stake';
+    amount['aliases'] = ['amount'];
+    const requests = fake.requests.length;
+    await assert.rejects(registry.register(schema), UnreadableByPipelineError);
+    assert.equal(fake.requests.length, requests, 'nothing was sent to the registry');
   });
 
   it('turns "not found" into the same errors as the file registry, and other failures into a request error', async () => {

@@ -20,7 +20,7 @@ import {
   readEventsFile,
   recordSchema,
   recordTypeOf,
-  SchemaNotResolvableError,
+  UnreadableByPipelineError,
   toPlain,
   type ContractRecords,
   type ContractRecordType,
@@ -28,6 +28,7 @@ import {
   type F3cpEvents,
   type Json,
   type JsonObject,
+  SchemaNotResolvableError,
 } from '../src/index.ts';
 import { isJsonObject } from '../src/avro.ts';
 import { AUDIT_EXAMPLES, EXAMPLES, exampleEvents } from './examples.ts';
@@ -124,12 +125,23 @@ describe('schema evolution through the registry ids', () => {
     ]);
   });
 
-  it('reads data written with v1 as v2: the new field takes its default', async () => {
+  it('reads data written with v1 as v2 when v2 is the reader: the new field takes its default', async () => {
     const bytes = await encodeEvent(registry, 'RoundStarted', EXAMPLES.RoundStarted, { schemaId: v1 });
     assert.equal(bytes.readUInt32BE(1), v1);
-    const decoded = await decodeEvent(registry, bytes);
+    const decoded = await decodeEvent(registry, bytes, { readerIdFor: () => v2 });
     assert.equal(decoded.writerSchemaId, v1);
     assert.deepStrictEqual(decoded.data, { ...EXAMPLES.RoundStarted, pitId: null });
+    assert.deepEqual(decoded.defaultedFields, ['pitId']);
+  });
+
+  it('reads v1 data with the reader the pipeline was built for, not the registry latest: the same data after v2 is registered', async () => {
+    const bytes = await encodeEvent(registry, 'RoundStarted', EXAMPLES.RoundStarted, { schemaId: v1 });
+    const decoded = await decodeEvent(registry, bytes);
+    assert.equal(decoded.writerSchemaId, v1);
+    assert.deepStrictEqual(decoded.data, EXAMPLES.RoundStarted); // no pitId: this build does not know it
+    assert.deepEqual(decoded.defaultedFields, []);
+    const committed = await FileSchemaRegistry.open(COMMITTED_REGISTRY_PATH, { readOnly: true });
+    assert.deepStrictEqual((await decodeEvent(committed, bytes)).data, decoded.data);
   });
 
   it('reads data written with v2 as v1: the new field is skipped', async () => {
@@ -139,11 +151,13 @@ describe('schema evolution through the registry ids', () => {
     const asV1 = await decodeEvent(registry, bytes, { readerIdFor: () => v1 });
     assert.equal(asV1.writerSchemaId, v2);
     assert.deepStrictEqual(asV1.data, EXAMPLES.RoundStarted);
-    const asV2 = await decodeEvent(registry, bytes);
+    const asV2 = await decodeEvent(registry, bytes, { readerIdFor: () => v2 });
     assert.deepStrictEqual(asV2.data, written);
+    // by default, with the reader this build was made with: v1's fields
+    assert.deepStrictEqual((await decodeEvent(registry, bytes)).data, EXAMPLES.RoundStarted);
   });
 
-  it('reads an added enum symbol with the new version; the old one reads it as its default, UNKNOWN, or (before enum defaults) says why it cannot', async () => {
+  it('registers an added enum symbol (this build reads it as its default, UNKNOWN); the new version reads it, the first version (before enum defaults) says why it cannot', async () => {
     const schema = structuredClone(eventSchema('SurveillanceObservation'));
     const kind = (schema['fields'] as JsonObject[]).find((f) => f['name'] === 'kind')!['type'] as JsonObject;
     kind['symbols'] = [...(kind['symbols'] as string[]), 'FACE_COVERED'];
@@ -154,9 +168,13 @@ describe('schema evolution through the registry ids', () => {
       kind: 'FACE_COVERED',
     } as unknown as F3cpEvents['SurveillanceObservation'];
     const bytes = await encodeEvent(registry, 'SurveillanceObservation', observation);
-    const decoded = await decodeEvent(registry, bytes);
+    const decoded = await decodeEvent(registry, bytes, { readerIdFor: () => added });
     assert.ok(decoded.type === 'SurveillanceObservation');
     assert.equal(decoded.data.kind, 'FACE_COVERED');
+    // by default with the reader this build was made with, which declares the default: UNKNOWN (ingest refuses it)
+    const asBuilt = await decodeEvent(registry, bytes);
+    assert.ok(asBuilt.type === 'SurveillanceObservation');
+    assert.equal(asBuilt.data.kind, 'UNKNOWN');
     const oldData = await encodeEvent(registry, 'SurveillanceObservation', EXAMPLES.SurveillanceObservation, {
       schemaId: old,
     });
@@ -178,6 +196,48 @@ describe('schema evolution through the registry ids', () => {
       );
       return true;
     });
+  });
+
+  it('refuses a field renamed with an alias: BACKWARD_TRANSITIVE lets it through, the pipeline could not read it', async () => {
+    const before = await readFile(join(dir, 'registry.json'), 'utf8');
+    const schema = structuredClone(eventSchema('BetPlaced'));
+    const amount = (schema['fields'] as JsonObject[]).find((f) => f['name'] === 'amount')!;
+    amount['name'] = 'stake';
+    amount['aliases'] = ['amount'];
+    // the renamed version reads every earlier version (the alias) …
+    const renamed = avro.Type.forSchema(schema as avro.Schema);
+    for (const earlier of registry.versionsOf('ta.f3cp.BetPlaced'))
+      renamed.createResolver(await registry.schemaById(earlier.id));
+    // … but data written with it has no "amount" for the pipeline's reader
+    await assert.rejects(registry.register(schema), (error: unknown) => {
+      assert.ok(error instanceof UnreadableByPipelineError);
+      assert.match(
+        error.message,
+        /^the new version of ta\.f3cp\.BetPlaced cannot be read by the pipeline's reader/,
+      );
+      assert.match(error.message, /amount/);
+      return true;
+    });
+    assert.equal(await readFile(join(dir, 'registry.json'), 'utf8'), before);
+  });
+
+  it('accepts a field removed that has a default, and every message written with it names the field as defaulted', async () => {
+    const schema = structuredClone(eventSchema('BetPlaced'));
+    schema['fields'] = (schema['fields'] as JsonObject[]).filter((f) => f['name'] !== 'playerId');
+    const withoutPlayer = await registry.register(schema);
+    const { playerId: _p, ...rest } = EXAMPLES.BetPlaced;
+    const bytes = await encodeEvent(registry, 'BetPlaced', rest as unknown as F3cpEvents['BetPlaced'], {
+      schemaId: withoutPlayer,
+    });
+    const decoded = await decodeEvent(registry, bytes);
+    assert.equal(decoded.writerSchemaId, withoutPlayer);
+    assert.ok(decoded.type === 'BetPlaced');
+    assert.equal(decoded.data.playerId, null);
+    assert.deepEqual(decoded.defaultedFields, ['playerId']);
+    // the committed v1 of BetPlaced (id 9) had neither betId nor the header's staffId
+    const v1 = await encodeEvent(registry, 'BetPlaced', EXAMPLES.BetPlaced, { schemaId: 9 });
+    const old = await decodeEvent(registry, v1);
+    assert.ok(old.defaultedFields.includes('betId') && old.defaultedFields.includes('header.staffId'));
   });
 
   it('refuses a version that cannot read the earlier ones, and leaves the file as it was', async () => {

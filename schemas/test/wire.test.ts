@@ -40,7 +40,11 @@ describe('the Confluent wire format', () => {
       assert.equal(bytes[0], 0, 'magic byte');
       assert.equal(bytes.readUInt32BE(1), schemaId, 'schema id, big-endian');
       const decoded = await decodeEvent(registry, bytes);
-      assert.deepStrictEqual(decoded, { ...event, writerSchemaId: schemaId }, event.type);
+      assert.deepStrictEqual(
+        decoded,
+        { ...event, writerSchemaId: schemaId, defaultedFields: [] },
+        event.type,
+      );
     }
   });
 

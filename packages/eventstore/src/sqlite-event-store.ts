@@ -180,13 +180,25 @@ export class SqliteEventStore implements EventStore {
   }
 
   #openSchema(readOnly: boolean): void {
-    const version = this.#db.pragma('user_version', { simple: true }) as number;
-    if (version === SCHEMA_VERSION) return;
-    const tables = (this.#db.prepare('SELECT count(*) AS n FROM sqlite_master').get() as { n: number }).n;
-    if (version === 0 && tables === 0 && !readOnly) {
-      this.#db.exec(SCHEMA);
-      return;
+    const read = () => ({
+      version: this.#db.pragma('user_version', { simple: true }) as number,
+      tables: (this.#db.prepare('SELECT count(*) AS n FROM sqlite_master').get() as { n: number }).n,
+    });
+    let { version, tables } = read();
+    if (version === 0 && !readOnly) {
+      // Two processes may open a new store at the same moment: the schema is created in one IMMEDIATE
+      // transaction (the other waits on the write lock, busy_timeout), after looking again inside it, so the
+      // second finds the schema the first made instead of failing with "table events already exists".
+      ({ version, tables } = this.#db
+        .transaction(() => {
+          const now = read();
+          if (now.version !== 0 || now.tables !== 0) return now;
+          this.#db.exec(SCHEMA);
+          return read();
+        })
+        .immediate());
     }
+    if (version === SCHEMA_VERSION) return;
     throw new Error(
       version === 0
         ? `${this.path} is not a table-audit event store (${tables === 0 ? 'it is empty' : 'it holds other tables'})`

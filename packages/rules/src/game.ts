@@ -18,7 +18,11 @@ export interface NotDerived {
     | 'voided'
     | 'cards-incomplete'
     | 'settlement-failed'
-    | 'no-events';
+    | 'no-events'
+    /** a source's events in the round are not in the order it numbered them (a repeat or a step backwards) */
+    | 'out-of-order'
+    /** deriving the round failed on what an event holds: the replay recorded it and went on */
+    | 'derivation-failed';
   readonly message: string;
 }
 
@@ -74,6 +78,11 @@ export interface GameModule<U extends DerivedUnit = DerivedUnit> {
   /** every check of every rule set of the game */
   readonly checks: readonly CheckDefinition[];
   /**
+   * The event fields some checks cannot run without ("BetPlaced.playerId"): when an event was written with a
+   * schema that lacked the field (read as its default), the replay reports those checks as not run for the round.
+   */
+  readonly fieldDependencies?: Readonly<Record<string, readonly string[]>>;
+  /**
    * Problems with a single event that no table could have produced (no such card, seat or bet), each naming the
    * field; an empty list when the event may describe something real, however wrong.
    */
@@ -122,6 +131,11 @@ export interface PlayedRounds {
   readonly events: TableEvent[];
   /** the round that carries the injected fault (null: none was injected) */
   readonly faultyRoundId: string | null;
+  /**
+   * Events the pipeline receives in another order than the table emitted (and numbered) them: each `event`
+   * arrives just before `before`. The runner numbers a table's events in emission order, then moves these.
+   */
+  readonly deliveredOutOfOrder?: readonly { readonly event: TableEvent; readonly before: TableEvent }[];
 }
 
 export interface SimulatedTable {

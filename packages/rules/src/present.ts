@@ -18,6 +18,15 @@ export function formatMop(avos: number): string {
   return `${avos < 0 ? '-' : ''}MOP ${mop}.${digits.slice(-2)}`;
 }
 
+/**
+ * An instant in UTC milliseconds as ISO-8601 UTC text, or, for a number no clock can show (beyond ±8.64e15 ms,
+ * where Date gives "Invalid time value"), the number itself saying so: a bad event time is reported, never fatal.
+ */
+export function utcText(utcMs: number): string {
+  const date = new Date(utcMs);
+  return Number.isNaN(date.getTime()) ? `${utcMs} ms (not a date)` : date.toISOString();
+}
+
 /** "2025-11-20 14:03:07.250 Macau time (UTC+8)" for an instant in UTC milliseconds. */
 export function formatMacauTime(utcMs: number): string {
   if (!Number.isSafeInteger(utcMs) || Math.abs(utcMs) > MAX_TIME_MS - MACAU_OFFSET_MS)

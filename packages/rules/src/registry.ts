@@ -128,8 +128,10 @@ const MACAU_OFFSET_MS = 8 * 60 * 60 * 1000;
 
 /** The Macau local date (UTC+8, no daylight saving) of an instant given in UTC milliseconds. */
 export function macauDate(utcMillis: number): string {
-  if (!Number.isFinite(utcMillis)) throw new Error(`event time ${utcMillis} is not a time in milliseconds`);
-  return new Date(utcMillis + MACAU_OFFSET_MS).toISOString().slice(0, 10);
+  const local = new Date(utcMillis + MACAU_OFFSET_MS);
+  if (!Number.isFinite(utcMillis) || Number.isNaN(local.getTime()))
+    throw new RangeError(`event time ${utcMillis} is not a time in milliseconds that has a date`);
+  return local.toISOString().slice(0, 10);
 }
 
 const DAY_MS = 24 * 60 * 60 * 1000;

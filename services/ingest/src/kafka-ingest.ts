@@ -9,7 +9,15 @@ import { REJECT_CODES, type IngestInput, type IngestPipeline, type IngestResult 
  */
 const TRANSIENT_CODES: ReadonlySet<string> = new Set(['REGISTRY_REQUEST']);
 
-/** Decodes each message with its writer schema (Confluent wire format); what does not decode carries its reason. */
+/** The largest message decoded (Kafka's own default limit, message.max.bytes, is about this); larger is a reject. */
+export const MAX_MESSAGE_BYTES = 1024 * 1024;
+
+/**
+ * Decodes each message (Confluent wire format) with the writer schema its id names, resolved to the reader schema
+ * this pipeline was built for (never the registry's latest: a version registered after this build must not change
+ * what a message already stored decodes to); what does not decode carries its reason. Each event carries the id
+ * of its writer schema and the fields its writer did not have (read as defaults), kept in the stored metadata.
+ */
 export async function decodeMessages(
   registry: SchemaRegistry,
   messages: readonly EventMessage[],
@@ -26,9 +34,23 @@ export async function decodeMessages(
       });
       continue;
     }
+    if (m.value.length > MAX_MESSAGE_BYTES) {
+      out.push({
+        source,
+        error: `message of ${m.value.length.toLocaleString('en-US')} bytes: more than the ${MAX_MESSAGE_BYTES.toLocaleString('en-US')} bytes an event may take; not decoded`,
+        code: REJECT_CODES.tooLarge,
+        raw: m.value,
+      });
+      continue;
+    }
     try {
       const e = await decodeEvent(registry, m.value);
-      out.push({ source, event: { type: e.type, data: e.data } as TableEvent, raw: m.value });
+      out.push({
+        source,
+        event: { type: e.type, data: e.data } as TableEvent,
+        raw: m.value,
+        provenance: { writerSchemaId: e.writerSchemaId, defaultedFields: e.defaultedFields },
+      });
     } catch (err) {
       const e = err as Error & { code?: string };
       if (e.code && TRANSIENT_CODES.has(e.code)) throw err;

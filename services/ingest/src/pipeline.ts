@@ -8,7 +8,9 @@ import {
   type EventStore,
 } from '@table-audit/eventstore';
 import type { TableEvent } from '@table-audit/schemas/events';
+import type { Provenance } from '@table-audit/schemas';
 import { meaningProblems } from './validate.ts';
+import { SequenceTracker, type SequenceSummary } from './sequence.ts';
 
 /** Where an input came from, precisely enough to find it again (`index` absent: a whole damaged block). */
 export type InputSource =
@@ -21,7 +23,7 @@ export type InputSource =
  * failure (e.g. TRUNCATED_PAYLOAD, CORRUPT_BLOCK), used for the reject counts.
  */
 export type IngestInput =
-  | { source: InputSource; event: TableEvent; raw?: Uint8Array }
+  | { source: InputSource; event: TableEvent; raw?: Uint8Array; provenance?: Provenance }
   | { source: InputSource; error: string; code?: string; raw: Uint8Array | null; rawRef?: RawReference };
 
 /**
@@ -60,6 +62,8 @@ export const REJECT_CODES = {
   invalidEventData: 'INVALID_EVENT_DATA',
   /** a message without a value */
   emptyMessage: 'EMPTY_MESSAGE',
+  /** a message larger than MAX_MESSAGE_BYTES */
+  tooLarge: 'MESSAGE_TOO_LARGE',
   /** a decoding failure without a code of its own */
   undecodable: 'UNDECODABLE',
 } as const;
@@ -109,9 +113,14 @@ interface PendingReject {
 /** What a table is, as far as the meaning checks need it (from the TableOpened that opened it). */
 interface TableInfo {
   game: string;
+  /** the largest maximum of its bet limits, null if it gives none */
+  largestBetMaximum: number | null;
 }
 
-const tableInfo = (e: TableEvent & { type: 'TableOpened' }): TableInfo => ({ game: e.data.game });
+const tableInfo = (opened: { game: string; betLimits?: readonly { maximum: number }[] }): TableInfo => ({
+  game: opened.game,
+  largestBetMaximum: opened.betLimits?.length ? Math.max(...opened.betLimits.map((l) => l.maximum)) : null,
+});
 
 /**
  * Validates and appends a batch of inputs: good events to their table's stream (idempotent by event id, so a
@@ -124,11 +133,13 @@ const tableInfo = (e: TableEvent & { type: 'TableOpened' }): TableInfo => ({ gam
  */
 export class IngestPipeline {
   private readonly knownTables = new Map<string, TableInfo>();
-  readonly totals: IngestResult & { byReason: Map<string, number> } = {
+  private readonly sequences = new SequenceTracker();
+  readonly totals: IngestResult & { byReason: Map<string, number>; sequence: SequenceSummary } = {
     accepted: 0,
     alreadyStored: 0,
     rejected: 0,
     byReason: new Map(),
+    sequence: this.sequences.summary,
   };
 
   constructor(
@@ -148,7 +159,7 @@ export class IngestPipeline {
     if (known) return known;
     for await (const first of this.store.readStream(tableStream(tableId), { maxCount: 1 })) {
       if (first.type !== 'TableOpened') return null;
-      const info: TableInfo = { game: (first.data as { game: string }).game };
+      const info = tableInfo(first.data as { game: string; betLimits?: { maximum: number }[] });
       this.knownTables.set(tableId, info);
       return info;
     }
@@ -167,6 +178,7 @@ export class IngestPipeline {
     knownBefore: boolean,
     result: IngestResult,
     reject: (r: PendingReject) => void,
+    stored: (a: Accepted) => void,
   ): Promise<TableInfo | null> {
     const stream = tableStream(tableId);
     const count = (r: AppendResult) => {
@@ -175,13 +187,15 @@ export class IngestPipeline {
     };
     let opened: TableInfo | null = null;
     try {
-      count(
-        await this.store.append(
-          stream,
-          accepted.map((a) => a.data),
-        ),
+      const r = await this.store.append(
+        stream,
+        accepted.map((a) => a.data),
       );
-      for (const a of accepted) if (a.input.event.type === 'TableOpened') opened = tableInfo(a.input.event);
+      count(r);
+      for (const a of accepted)
+        if (a.input.event.type === 'TableOpened') opened = tableInfo(a.input.event.data);
+      // all of them already stored: a redelivery, nothing new to follow (a mix is sorted out by event id)
+      if (r.alreadyStored < accepted.length) for (const a of accepted) stored(a);
       return opened;
     } catch (err) {
       if (!(err instanceof EventIdConflict) && !(err instanceof InvalidEventData)) throw err;
@@ -198,9 +212,11 @@ export class IngestPipeline {
         continue;
       }
       try {
-        count(await this.store.append(stream, [a.data]));
+        const r = await this.store.append(stream, [a.data]);
+        count(r);
+        if (r.appended) stored(a);
         if (e.type === 'TableOpened') {
-          opened = tableInfo(e);
+          opened = tableInfo(e.data);
           known = true;
         }
       } catch (one) {
@@ -306,7 +322,9 @@ export class IngestPipeline {
         table = await this.lookUpTable(tableId);
         if (!table) unknownHere.add(tableId);
       }
-      const problems = meaningProblems(e, table?.game ?? null);
+      const problems = meaningProblems(e, table?.game ?? null, {
+        largestBetMaximum: table?.largestBetMaximum ?? null,
+      });
       if (problems.length) {
         rejects.push({
           input,
@@ -316,7 +334,7 @@ export class IngestPipeline {
         continue;
       }
       if (e.type === 'TableOpened') {
-        openedHere.set(tableId, tableInfo(e));
+        openedHere.set(tableId, tableInfo(e.data));
         unknownHere.delete(tableId);
       }
       let list = byTable.get(tableId);
@@ -327,7 +345,16 @@ export class IngestPipeline {
           eventId: e.data.header.eventId,
           type: e.type,
           data: e.data,
-          metadata: { receivedAt, source: sourceText(input.source) },
+          metadata: {
+            receivedAt,
+            source: sourceText(input.source),
+            ...(input.provenance && {
+              writerSchemaId: input.provenance.writerSchemaId,
+              ...(input.provenance.defaultedFields.length && {
+                defaultedFields: input.provenance.defaultedFields,
+              }),
+            }),
+          },
         },
         input,
       });
@@ -336,7 +363,17 @@ export class IngestPipeline {
     const result: IngestResult = { accepted: 0, alreadyStored: 0, rejected: 0 };
     for (const [tableId, accepted] of byTable) {
       const knownBefore = this.knownTables.has(tableId);
-      const opened = await this.appendTable(tableId, accepted, knownBefore, result, (r) => rejects.push(r));
+      const opened = await this.appendTable(
+        tableId,
+        accepted,
+        knownBefore,
+        result,
+        (r) => rejects.push(r),
+        ({ input }) => {
+          const h = input.event.data.header;
+          this.sequences.observe(tableId, h.sourceDevice, h.sequence, h.eventId, sourceText(input.source));
+        },
+      );
       // known from now on only once a TableOpened of it is in the store
       if (opened) this.knownTables.set(tableId, opened);
     }

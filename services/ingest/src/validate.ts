@@ -15,13 +15,25 @@ const ROUND_EVENTS: ReadonlySet<string> = new Set(['RoundStarted', 'RoundSettled
  * amount, an event for a table never opened, a game no module knows, an enum value read as its UNKNOWN default
  * because the producer wrote a symbol added after these schemas) is refused here.
  */
-export function meaningProblems(e: TableEvent, game: string | null): string[] {
+export function meaningProblems(
+  e: TableEvent,
+  game: string | null,
+  table: TableLimits = NO_LIMITS,
+): string[] {
+  // sizes first: a reason never quotes an oversized value, and nothing else is looked at in an event that has one
+  const sized = sizeProblems(e.data);
+  if (sized.length) return sized;
   const p: string[] = [];
   const h = e.data.header;
   if (!h.eventId) p.push('header.eventId is empty');
   if (!h.tableId) p.push('header.tableId is empty');
   if (!Number.isSafeInteger(h.eventTime) || h.eventTime <= 0)
     p.push(`header.eventTime ${h.eventTime} is not a time in UTC milliseconds`);
+  else p.push(...timeProblems('header.eventTime', h.eventTime));
+  if (h.receivedTime !== null) p.push(...timeProblems('header.receivedTime', h.receivedTime));
+  if (!Number.isSafeInteger(h.sequence) || h.sequence < 0)
+    p.push(`header.sequence ${h.sequence} is not a sequence number (a whole number from 0)`);
+  p.push(...amountProblems(e, e.type === 'TableOpened' ? null : table.largestBetMaximum));
   if (h.roundId === null && ROUND_EVENTS.has(e.type)) p.push(`header.roundId is required for ${e.type}`);
   // an enum value read as its UNKNOWN default (a symbol added after these schemas) describes nothing known: refused
   // (the game has its own message below)
@@ -38,6 +50,111 @@ export function meaningProblems(e: TableEvent, game: string | null): string[] {
   }
   if (e.type === 'EventCorrected') p.push(...correctionProblems(e.data));
   else p.push(...module.validate(e));
+  return p;
+}
+
+/**
+ * What ingest accepts as plausible, so that one absurd value (an event time of 8.7e15, a 1 MB table id) cannot
+ * reach the store and break whatever reads it later. Generous on purpose: anything a table could really send is
+ * inside, and what is merely wrong (a bet over the limit, a time hours off) is left for the replay to find.
+ */
+export const BOUNDS = {
+  /**
+   * No table event is older than this (UTC) or at or after `latestTime`. Fixed, not relative to the ingest clock:
+   * whether an event is accepted must not depend on the clock of the machine that ingests it (the same file,
+   * ingested again elsewhere, is judged the same). A time wrong within the window is the replay's to find
+   * (F3CP.EVENT.TIME_OUT_OF_LINE).
+   */
+  earliestTime: Date.UTC(2000, 0, 1),
+  latestTime: Date.UTC(2100, 0, 1),
+  /** characters of an id (a field named *Id, the header's sourceDevice, casino, concessionaire) */
+  idChars: 256,
+  /** characters of any other string (descriptions, a correction's JSON) */
+  textChars: 16_384,
+  /** a stake more than this many times the table's largest bet maximum is not a stake this table could see */
+  betLimitMultiple: 1_000,
+  /** a payout more than this many times the table's largest bet maximum (1000 to 1 is the highest pay, ×100) */
+  payoutLimitMultiple: 100_000,
+  /** no amount, pool or limit above this many avos (10 trillion patacas) */
+  maxAvos: 1e15,
+} as const;
+
+/** What ingest knows of the table an event is for, beyond its game: its limits (from its TableOpened). */
+export interface TableLimits {
+  /** the largest maximum of any bet type of the table's last TableOpened; null when not known */
+  readonly largestBetMaximum: number | null;
+}
+
+const NO_LIMITS: TableLimits = { largestBetMaximum: null };
+
+const HEADER_IDS: ReadonlySet<string> = new Set(['sourceDevice', 'casino', 'concessionaire']);
+const MAX_SIZE_PROBLEMS = 5;
+
+/** Strings longer than an id or a text may be, and arrays longer than any table needs, by path; never the value. */
+function sizeProblems(data: unknown): string[] {
+  const p: string[] = [];
+  const walk = (v: unknown, path: string, key: string, depth: number): void => {
+    if (p.length >= MAX_SIZE_PROBLEMS || depth > 8) return;
+    if (typeof v === 'string') {
+      const limit = key.endsWith('Id') || HEADER_IDS.has(key) ? BOUNDS.idChars : BOUNDS.textChars;
+      if (v.length > limit)
+        p.push(
+          `${path} is ${v.length.toLocaleString('en-US')} characters long: ${limit === BOUNDS.idChars ? 'an id' : 'a text'} is at most ${limit.toLocaleString('en-US')}`,
+        );
+    } else if (Array.isArray(v)) {
+      if (v.length > 1_000) p.push(`${path} has ${v.length.toLocaleString('en-US')} items: at most 1,000`);
+      else v.forEach((x, i) => walk(x, `${path}[${i}]`, key, depth + 1));
+    } else if (v !== null && typeof v === 'object')
+      for (const [k, x] of Object.entries(v)) walk(x, path ? `${path}.${k}` : k, k, depth + 1);
+  };
+  walk(data, '', '', 0);
+  return p;
+}
+
+function timeProblems(field: string, t: number): string[] {
+  if (!Number.isSafeInteger(t)) return [`${field} ${t} is not a time in UTC milliseconds`];
+  if (t < BOUNDS.earliestTime || t >= BOUNDS.latestTime)
+    return [
+      `${field} ${t} is outside ${new Date(BOUNDS.earliestTime).toISOString()} to ${new Date(BOUNDS.latestTime).toISOString()}: not a plausible time for a table event`,
+    ];
+  return [];
+}
+
+const BET_AMOUNT_EVENTS: ReadonlySet<string> = new Set([
+  'BetPlaced',
+  'BetWithdrawn',
+  'BetCollected',
+  'BetReturned',
+]);
+
+/** Amounts beyond any table (maxAvos), and stakes and payouts orders of magnitude over this table's limits. */
+function amountProblems(e: TableEvent, largestBetMaximum: number | null): string[] {
+  const p: string[] = [];
+  const walk = (v: unknown, path: string, key: string, depth: number): void => {
+    if (depth > 6) return;
+    if (typeof v === 'number') {
+      if (/amount|pool|minimum|maximum|royalFlush|straightFlush|fourOfAKind|fullHouse|flush/i.test(key))
+        if (Math.abs(v) > BOUNDS.maxAvos)
+          p.push(
+            `${path} ${v} avos is more than ${BOUNDS.maxAvos.toExponential()} avos: not a plausible amount`,
+          );
+    } else if (Array.isArray(v)) v.forEach((x, i) => walk(x, `${path}[${i}]`, key, depth + 1));
+    else if (v !== null && typeof v === 'object')
+      for (const [k, x] of Object.entries(v)) walk(x, path ? `${path}.${k}` : k, k, depth + 1);
+  };
+  walk(e.data, '', '', 0);
+  if (p.length || largestBetMaximum === null || largestBetMaximum <= 0) return p;
+  const amount = (e.data as { amount?: unknown }).amount;
+  if (typeof amount !== 'number') return p;
+  const multiple = BET_AMOUNT_EVENTS.has(e.type)
+    ? BOUNDS.betLimitMultiple
+    : e.type === 'PayoutMade'
+      ? BOUNDS.payoutLimitMultiple
+      : null;
+  if (multiple !== null && amount > largestBetMaximum * multiple)
+    p.push(
+      `amount ${amount} avos is more than ${multiple.toLocaleString('en-US')} times the table's largest bet maximum (${largestBetMaximum} avos, its TableOpened): not a ${e.type === 'PayoutMade' ? 'payout' : 'stake'} this table could see`,
+    );
   return p;
 }
 

@@ -3,7 +3,7 @@
 import type { TestContext } from 'node:test';
 import { Kafka, logLevel, type Admin } from 'kafkajs';
 import type { EventStore } from '@table-audit/eventstore';
-import { FileSchemaRegistry, type F3cpEvent } from '@table-audit/schemas';
+import { FileSchemaRegistry, type F3cpEvent, type SchemaRegistry } from '@table-audit/schemas';
 import { kafkajsTestSettings, startMockKafka, type MockKafka } from '@table-audit/infra/kafka-mock';
 import { KafkajsEventProducer, publishEvents } from '@table-audit/simulator';
 import { IngestPipeline, KafkaIngest, KafkajsEventConsumer } from '../src/index.ts';
@@ -57,6 +57,7 @@ export async function startIngest(
   c: Cluster,
   store: EventStore,
   groupId: string,
+  schemas: SchemaRegistry = registry,
 ): Promise<RunningIngest> {
   const crashes: string[] = [];
   const consumer = new KafkajsEventConsumer({
@@ -69,7 +70,7 @@ export async function startIngest(
     onCrash: (error, by) => crashes.push(`${error.name}: ${error.message} (restarted by ${by})`),
   });
   const pipeline = new IngestPipeline(store);
-  const ingest = new KafkaIngest(consumer, registry, pipeline);
+  const ingest = new KafkaIngest(consumer, schemas, pipeline);
   await ingest.start();
   let stopped = false;
   const stop = async () => {

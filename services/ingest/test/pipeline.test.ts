@@ -117,6 +117,51 @@ describe('meaning checks: each problem is refused with a reason naming the field
       /^invalid RoundStarted: header.eventTime 0 is not a time in UTC milliseconds$/,
     ],
     [
+      'an event time of 8.7e15 (the year 277,000): every later replay would fail on it',
+      ev('RoundStarted', { header: { eventTime: 8.7e15 } }),
+      /^invalid RoundStarted: header.eventTime 8700000000000000 is outside 2000-01-01T00:00:00.000Z to 2100-01-01T00:00:00.000Z: not a plausible time for a table event$/,
+    ],
+    [
+      'an event time in 1990',
+      ev('RoundStarted', { header: { eventTime: Date.UTC(1990, 0, 1) } }),
+      /^invalid RoundStarted: header.eventTime 631152000000 is outside 2000-01-01T00:00:00.000Z to 2100-/,
+    ],
+    [
+      'a received time out of the window',
+      ev('CardDealt', { header: { receivedTime: 9e15 } }),
+      /^invalid CardDealt: header.receivedTime 9000000000000000 is outside 2000-/,
+    ],
+    [
+      'a negative sequence number',
+      ev('CardDealt', { header: { sequence: -1 } }),
+      /^invalid CardDealt: header.sequence -1 is not a sequence number \(a whole number from 0\)$/,
+    ],
+    [
+      'a stake over a thousand times the table’s largest maximum',
+      ev('BetPlaced', { amount: 3_000_000_001 }),
+      /^invalid BetPlaced: amount 3000000001 avos is more than 1,000 times the table's largest bet maximum \(3000000 avos, its TableOpened\): not a stake this table could see$/,
+    ],
+    [
+      'a payout over a hundred thousand times the table’s largest maximum',
+      ev('PayoutMade', { amount: 300_000_000_001 }),
+      /^invalid PayoutMade: amount 300000000001 avos is more than 100,000 times the table's largest bet maximum .*not a payout this table could see$/,
+    ],
+    [
+      'a jackpot pool beyond any table',
+      ev('JackpotPoolChanged', { poolAfter: 2e15 }),
+      /^invalid JackpotPoolChanged: poolAfter 2000000000000000 avos is more than 1e\+15 avos: not a plausible amount$/,
+    ],
+    [
+      'a table id of 1 MB (the reason names its length, never the value)',
+      ev('CardDealt', { header: { tableId: 'T'.repeat(1024 * 1024) } }),
+      /^invalid CardDealt: header.tableId is 1,048,576 characters long: an id is at most 256$/,
+    ],
+    [
+      'a description of 20,000 characters',
+      ev('ShufflerMalfunction', { description: 'x'.repeat(20_000) }),
+      /^invalid ShufflerMalfunction: description is 20,000 characters long: a text is at most 16,384$/,
+    ],
+    [
       'an empty event id',
       ev('RoundSettled', { header: { eventId: '' } }),
       /^invalid RoundSettled: header.eventId is empty$/,
@@ -241,7 +286,8 @@ describe('storing', () => {
     const all = await readAllEvents(store);
     assert.equal(all.filter((e) => e.stream.startsWith('table-')).length, 2);
     assert.equal(all.filter((e) => e.stream === 'ingest-rejects').length, 2);
-    assert.deepEqual(pipeline.totals, {
+    const { sequence, ...totals } = pipeline.totals;
+    assert.deepEqual(totals, {
       accepted: 2,
       alreadyStored: 2,
       rejected: 4,
@@ -250,6 +296,11 @@ describe('storing', () => {
         [REJECT_CODES.undecodable, 2],
       ]),
     });
+    // the examples' two sequence numbers leave a gap; the batch submitted again is not a repeat
+    assert.deepEqual(
+      { gaps: sequence.gaps, repeats: sequence.repeats, backwards: sequence.backwards },
+      { gaps: 1, repeats: 0, backwards: 0 },
+    );
     await store.close();
   });
 
@@ -394,5 +445,64 @@ describe('storing', () => {
       ],
     );
     await store.close();
+  });
+});
+
+describe('per-source sequence numbers: gaps, repeats and steps backwards are counted and kept with their place', () => {
+  const seq = (n: number, id = `seq-${n}`, source = 'tc-seq') =>
+    ev('CardDealt', { header: { eventId: id, sequence: n, sourceDevice: source } });
+
+  test('Given a source numbering 1, 2, 4, 3, 3 again under another id, Then one gap, one step backwards, one repeat', async () => {
+    const { store, pipeline } = fresh();
+    await pipeline.submit([input(opened())]);
+    const events = [seq(1), seq(2), seq(4), seq(3), seq(3, 'seq-3-again'), seq(5)];
+    const r = await pipeline.submit(events.map(input));
+    assert.equal(
+      r.accepted,
+      events.length,
+      'every event is stored as it came: nothing lost, nothing reordered',
+    );
+    const s = pipeline.totals.sequence;
+    assert.deepEqual(
+      { gaps: s.gaps, missing: s.missing, repeats: s.repeats, backwards: s.backwards },
+      { gaps: 2, missing: 2, repeats: 1, backwards: 1 },
+    );
+    const mine = s.first.filter((x) => x.source === 'tc-seq');
+    assert.deepEqual(
+      mine.map((x) => [x.kind, x.previous, x.sequence, x.eventId]),
+      [
+        ['gap', 2, 4, 'seq-4'],
+        ['backwards', 4, 3, 'seq-3'],
+        ['repeat', 3, 3, 'seq-3-again'],
+        ['gap', 3, 5, 'seq-5'],
+      ],
+    );
+    assert.match(mine[1]!.where, /^test #\d+$/);
+    await store.close();
+  });
+
+  test('Given the same events delivered again, and another source interleaved, Then nothing more is counted', async () => {
+    const { store, pipeline } = fresh();
+    await pipeline.submit([input(opened())]);
+    const first = [seq(1), seq(1, 'other-1', 'sh-seq'), seq(2), seq(2, 'other-2', 'sh-seq'), seq(3)];
+    await pipeline.submit(first.map(input));
+    const before = { ...pipeline.totals.sequence, first: [...pipeline.totals.sequence.first] };
+    await pipeline.submit(first.map(input)); // a redelivery
+    await pipeline.submit([seq(2), seq(3), seq(4)].map(input)); // part again, then the next one
+    const s = pipeline.totals.sequence;
+    assert.deepEqual(
+      { gaps: s.gaps, repeats: s.repeats, backwards: s.backwards },
+      { gaps: before.gaps, repeats: before.repeats, backwards: before.backwards },
+    );
+    assert.equal(
+      s.first.filter((x) => x.source === 'tc-seq' || x.source === 'sh-seq').length,
+      0,
+      'the two sources each run on by one',
+    );
+    await store.close();
+  });
+
+  test('Given a stake of exactly a thousand times the table’s largest maximum, Then it is stored (the replay judges the limit)', async () => {
+    assert.deepEqual(await reasonsFor(ev('BetPlaced', { amount: 3_000_000_000 })), []);
   });
 });

@@ -14,7 +14,11 @@ import {
   type TableFold,
 } from '@table-audit/rules';
 import { findingStream, FINDING_EVENT_TYPE, tableStream } from './streams.ts';
-import { declaredGame, TableFolds, toTableEvent } from './tables.ts';
+import { applySafely, declaredGame, TableFolds, toTableEvent } from './tables.ts';
+import { FieldGaps, type ChecksNotRun } from './field-gaps.ts';
+
+/** How many rounds not derived the stats keep with their reasons (all are counted). */
+export const NOT_DERIVED_KEPT = 100;
 
 export interface ReplayStats {
   /** every stored event read, the service's own findings and other streams included */
@@ -25,6 +29,12 @@ export interface ReplayStats {
   findingsAppended: number;
   findingsAlreadyStored: number;
   notDerived: number;
+  /** the first NOT_DERIVED_KEPT of them (voided rounds aside), with why */
+  notDerivedRounds: { tableId: string; roundId: string; code: string; reason: string }[];
+  /** rounds on which some checks could not run (a field they need missing from the writer's schema) */
+  checksNotRun: number;
+  /** the first NOT_DERIVED_KEPT of them: which checks, which round, why */
+  checksNotRunRounds: ChecksNotRun[];
   /** table events no game module could judge (no TableOpened before them, or an unknown game) */
   unjudgedEvents: number;
   lastPosition: bigint | null;
@@ -49,6 +59,9 @@ export interface ReplayServiceOptions {
  */
 export class ReplayService {
   private readonly tables: TableFolds;
+  private readonly fieldGaps = new FieldGaps();
+  /** the game each table replayed so far declared */
+  private readonly games = new Map<string, string>();
   private readonly name: string;
   private resumeFrom: bigint | null = null;
   /** Set when a run failed: the tables' state may then be ahead of the checkpoint (a batch handled, not saved). */
@@ -60,6 +73,9 @@ export class ReplayService {
     findingsAppended: 0,
     findingsAlreadyStored: 0,
     notDerived: 0,
+    notDerivedRounds: [],
+    checksNotRun: 0,
+    checksNotRunRounds: [],
     unjudgedEvents: 0,
     lastPosition: null,
   };
@@ -122,9 +138,25 @@ export class ReplayService {
         this.stats.unjudgedEvents++;
         continue;
       }
-      for (const round of replayer.apply(e)) {
+      this.fieldGaps.note(stored, e, declaredGame(e) ?? this.games.get(e.data.header.tableId) ?? null);
+      for (const round of applySafely(replayer, e)) {
         this.stats.rounds++;
-        if (round.notDerived && round.notDerived.code !== 'voided') this.stats.notDerived++;
+        const notRun = this.fieldGaps.completed(round);
+        if (notRun) {
+          this.stats.checksNotRun++;
+          if (this.stats.checksNotRunRounds.length < NOT_DERIVED_KEPT)
+            this.stats.checksNotRunRounds.push(notRun);
+        }
+        if (round.notDerived && round.notDerived.code !== 'voided') {
+          this.stats.notDerived++;
+          if (this.stats.notDerivedRounds.length < NOT_DERIVED_KEPT)
+            this.stats.notDerivedRounds.push({
+              tableId: round.tableId,
+              roundId: round.roundId,
+              code: round.notDerived.code,
+              reason: round.notDerived.message,
+            });
+        }
         for (const f of round.findings) found.push({ finding: f, event: stored });
       }
     }
@@ -176,7 +208,8 @@ export class ReplayService {
       }
     }
     const fold = this.tables.open(tableId, game);
-    if (fold) for (const event of earlier) fold.apply(event);
+    if (game !== null) this.games.set(tableId, game);
+    if (fold) for (const event of earlier) applySafely(fold, event);
     return fold;
   }
 

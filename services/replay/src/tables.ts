@@ -69,6 +69,30 @@ export class TableFolds {
   apply(e: TableEvent): DerivedUnit[] | null {
     const tableId = e.data.header.tableId;
     const fold = this.folds.get(tableId) ?? this.open(tableId, declaredGame(e));
-    return fold ? fold.apply(e) : null;
+    return fold ? applySafely(fold, e) : null;
+  }
+}
+
+/**
+ * Applies one event to a fold; if the fold fails on it, the event is recorded as a unit not derived, with the
+ * reason, and the replay goes on with the next event: one event never halts a replay.
+ */
+export function applySafely(fold: TableFold, e: TableEvent): DerivedUnit[] {
+  try {
+    return fold.apply(e);
+  } catch (error) {
+    const h = e.data.header;
+    return [
+      {
+        roundId: h.roundId ?? `table:${h.tableId}`,
+        tableId: h.tableId,
+        ruleSet: null,
+        notDerived: {
+          code: 'derivation-failed',
+          message: `${e.type} ${h.eventId} could not be applied: ${(error as Error).message ?? String(error)}; the event stays stored, the replay went on`,
+        },
+        findings: [],
+      },
+    ];
   }
 }

@@ -93,6 +93,7 @@ export function simulateSession(options: Partial<SessionOptions> = {}): Session 
     const clock = new SimulatedClock(r, o.start + t * 1_000, { casino, concessionaire, tableId });
     const table = sim.openTable({ tableId, rng: r, clock, conduct });
     const events = table.open();
+    const moves: { event: TableEvent; before: TableEvent }[] = [];
     if (conduct)
       truth.push({
         tableId,
@@ -121,11 +122,17 @@ export function simulateSession(options: Partial<SessionOptions> = {}): Session 
       }
       const played = table.playRound(fault, handled);
       events.push(...played.events);
+      moves.push(...(played.deliveredOutOfOrder ?? []));
       if (fault && played.faultyRoundId)
         truth.push({ tableId, roundId: played.faultyRoundId, fault, checkIds: checkIds.get(fault)! });
     }
     events.push(...table.close());
     renumber(events);
+    for (const { event, before } of moves) {
+      // numbered as emitted, received out of that order
+      events.splice(events.indexOf(event), 1);
+      events.splice(events.indexOf(before), 0, event);
+    }
     tables.push({ tableId, events });
     delivered.push(deliveryTimes(events));
   }

@@ -1,6 +1,12 @@
 import { parseArgs } from 'node:util';
 import { FileSchemaRegistry } from '@table-audit/schemas';
-import { IngestPipeline, ingestFiles, KafkaIngest, KafkajsEventConsumer } from '@table-audit/ingest';
+import {
+  describeIrregularity,
+  IngestPipeline,
+  ingestFiles,
+  KafkaIngest,
+  KafkajsEventConsumer,
+} from '@table-audit/ingest';
 import { out, UsageError, type Command } from './command.ts';
 import { DEFAULT_STORE, openStore, progress, progressDone, storePath } from './store.ts';
 
@@ -9,8 +15,10 @@ const usage = `Usage: table-audit ingest FILE.avro… [--store PATH]
 
 Decodes, validates and appends table events to the event store (default ${DEFAULT_STORE}, or $TABLE_AUDIT_STORE).
 Anything that cannot be decoded or validated is kept in the stream "ingest-rejects" with its bytes, source and
-reason. Events already stored (same event id, same content) are counted, not appended twice. Exit 0 when
-everything was accepted or already stored, 1 when anything was rejected or ingest could not finish (a store file
+reason. Events already stored (same event id, same content) are counted, not appended twice. Per-source sequence
+gaps, repeats and steps backwards are counted ("sequence: …") and the events kept as they came. The same exit
+rule for files and Kafka: 0 when everything was accepted or already stored, 1 when anything was rejected (each
+reject kept, the rest stored) or ingest could not finish (a store file
 it created is then removed if nothing was appended to it), 2 for a usage error. From Kafka, offsets are committed only once the events are durable; --idle-exit stops after that many
 milliseconds without a message (otherwise it runs until interrupted).`;
 
@@ -54,6 +62,7 @@ export const ingestCommand: Command = {
         out(
           `accepted ${r.accepted}, already stored ${r.alreadyStored}, rejected ${r.rejected} in ${s.toFixed(1)} s (${Math.round((r.accepted + r.alreadyStored + r.rejected) / s).toLocaleString('en-US')} events/s)`,
         );
+        reportSequences(pipeline);
         failed = false;
         return r.rejected ? 1 : 0;
       }
@@ -89,6 +98,7 @@ export const ingestCommand: Command = {
       progressDone();
       const t = pipeline.totals;
       out(`accepted ${t.accepted}, already stored ${t.alreadyStored}, rejected ${t.rejected}`);
+      reportSequences(pipeline);
       failed = false;
       return t.rejected ? 1 : 0;
     } finally {
@@ -96,3 +106,17 @@ export const ingestCommand: Command = {
     }
   },
 };
+
+/**
+ * Per-source sequence numbers that do not run on by one: counted on stdout, the first ones named on stderr. The
+ * events are stored as they came (nothing lost or reordered); the replay raises F3CP.EVENT.SEQUENCE for them. Not
+ * rejects: they do not change the exit status.
+ */
+function reportSequences(pipeline: IngestPipeline): void {
+  const s = pipeline.totals.sequence;
+  if (!s.gaps && !s.repeats && !s.backwards) return;
+  out(
+    `sequence: ${s.gaps} gap(s) (${s.missing} number(s) missing), ${s.repeats} repeat(s), ${s.backwards} step(s) backwards`,
+  );
+  for (const x of s.first) process.stderr.write(`sequence ${x.kind}: ${describeIrregularity(x)}\n`);
+}

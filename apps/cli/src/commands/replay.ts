@@ -59,6 +59,21 @@ export const replayCommand: Command = {
       const byCheck = new Map<string, number>();
       for (const f of findings) byCheck.set(f.checkId, (byCheck.get(f.checkId) ?? 0) + 1);
       for (const [c, n] of [...byCheck].sort()) out(`  ${c.padEnd(48)} ${n}`);
+      // why rounds were not re-derived (voided rounds aside): each reported, the replay went on past them
+      for (const r of s.notDerivedRounds)
+        process.stderr.write(
+          `not re-derived: table ${r.tableId} round ${r.roundId} (${r.code}): ${r.reason}\n`,
+        );
+      for (const r of s.checksNotRunRounds)
+        process.stderr.write(`checks not run: table ${r.tableId} round ${r.roundId}: ${r.reason}\n`);
+      if (s.checksNotRun > s.checksNotRunRounds.length)
+        process.stderr.write(
+          `… and ${s.checksNotRun - s.checksNotRunRounds.length} more rounds with checks not run\n`,
+        );
+      if (s.notDerived > s.notDerivedRounds.length)
+        process.stderr.write(
+          `… and ${s.notDerived - s.notDerivedRounds.length} more rounds not re-derived\n`,
+        );
       return 0;
     } finally {
       await opened.close(false);

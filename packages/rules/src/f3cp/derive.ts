@@ -39,6 +39,7 @@ const SETTLEMENT_EVENTS = new Set(['OutcomeDeclared', 'PayoutMade', 'BetCollecte
 export function deriveRound(
   v: RoundView,
   pending: readonly FindingInput[] = [],
+  refused: NotDerived | null = null,
 ): RoundDerivation & { context: FindingContext } {
   const header = (v.events.find((e) => e.type === 'RoundStarted') ?? v.events[0]!).data.header;
   const lookup = ruleSetFor('f3cp', v.time);
@@ -68,6 +69,19 @@ export function deriveRound(
     };
   }
   const findings: Finding[] = pending.map((p) => makeFinding(ctx, p));
+  // refused (its events out of the order their source gave them): only what was decided before it is reported
+  if (refused)
+    return {
+      ...base,
+      notDerived: refused,
+      judged: null,
+      settled: null,
+      facts: null,
+      settlement: null,
+      findings,
+      carryOverDue: [],
+      completedNormally: false,
+    };
   const add = (list: FindingInput[]) => {
     for (const f of list) findings.push(makeFinding(ctx, f));
   };

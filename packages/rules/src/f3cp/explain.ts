@@ -1,7 +1,7 @@
 import { formatCitation, type Citation } from '../citations/citation.ts';
 import type { Finding } from '../findings.ts';
 import type { NotDerived } from '../game.ts';
-import { formatMacauTime, formatMop } from '../present.ts';
+import { formatMacauTime, formatMop, utcText } from '../present.ts';
 import { macauDate, ruleSetById } from '../registry.ts';
 import type { F3cpEvent } from '@table-audit/schemas/events';
 import { declaredKey, LINE_TYPE } from './events.ts';
@@ -103,7 +103,7 @@ export function explainF3cpRound(r: ReplayedRound, later: readonly Finding[]): E
     notDerived: r.notDerived,
     dealingMode: v.context.dealingMode,
     steps: v.events.map((e) => ({
-      time: new Date(e.data.header.eventTime).toISOString(),
+      time: utcText(e.data.header.eventTime),
       eventId: e.data.header.eventId,
       type: e.type,
       text: describeEvent(e),
@@ -228,7 +228,10 @@ export function explanationText(x: Explanation): string {
       ? `Rules: ${x.ruleSet.id} (Despacho ${x.ruleSet.diplomas.join(' + ')}); dealing from the ${x.dealingMode === 'SHOE' ? 'shoe' : 'automatic shuffler'}`
       : `Rules: none implemented for this round (${x.notDerived?.message ?? 'no rule set'})`,
   );
-  const macau = x.steps.map((s) => formatMacauTime(Date.parse(s.time)));
+  const macau = x.steps.map((s) => {
+    const t = Date.parse(s.time);
+    return Number.isNaN(t) ? s.time : formatMacauTime(t); // a time that is not a date, shown as it is
+  });
   out.push('', macau.length ? `Events, from ${macau[0]}:` : 'Events: none');
   x.steps.forEach((s, i) => out.push(`  ${macau[i]!.slice(11, 23)}  ${s.text}   [${s.eventId}]`));
   if (x.ruleSet) out.push(`  why: ${x.ruleSet.why}`);

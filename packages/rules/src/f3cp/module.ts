@@ -13,6 +13,15 @@ export const F3CP_MODULE: GameModule<ReplayedRound> = {
   title: 'Fortune 3 Card Poker',
   eventTypes: new Set<string>(F3CP_EVENT_TYPES),
   checks: Object.values(F3CP_CHECKS),
+  // who bet (BetPlaced.playerId) is what these checks are about: with the field read as its default (null) they
+  // see an anonymous bet and stay silent
+  fieldDependencies: {
+    'BetPlaced.playerId': [
+      F3CP_CHECKS.betOtherHand.id,
+      F3CP_CHECKS.conductBettingSystem.id,
+      F3CP_CHECKS.conductCollusion.id,
+    ],
+  },
   validate: (event) => f3cpEventProblems(event as F3cpEvent),
   newTable: (tableId, options) => new F3cpTable(tableId, options),
   warm: () => void warmCollusionTables(),

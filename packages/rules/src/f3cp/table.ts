@@ -14,7 +14,7 @@ import { CollusionTracker } from './checks/art-18-collusion.ts';
 import { NON_SEATED_OBSERVED } from './checks/art-12-playing.ts';
 import { BettingSystemTracker, CARD_REVEAL_OBSERVED, RECORDING_OBSERVED } from './checks/art-18-conduct.ts';
 import { judgeObservation } from './checks/observations.ts';
-import { checkEventAfterClose, checkReopened } from './checks/record.ts';
+import { checkEventAfterClose, checkReopened, checkSequence, type SequenceKind } from './checks/record.ts';
 import { deriveRound, type RoundDerivation } from './derive.ts';
 import type { DealingMode } from './events.ts';
 import { explainF3cpRound, explanationText, type Explanation } from './explain.ts';
@@ -47,6 +47,8 @@ interface OpenRound {
   context: RoundContext;
   /** findings decided before the round's own events (shuffle procedure, second failure, table re-opened) */
   pending: FindingInput[];
+  /** a source's events in the round repeat or step back in their numbering: the round is not re-derived */
+  outOfOrder: boolean;
 }
 
 interface CarryOver {
@@ -59,6 +61,8 @@ const NO_ROUNDS: readonly ReplayedRound[] = Object.freeze([]);
 
 /** Rounds a table remembers as closed, so a late event of one is judged as late and does not open it again. */
 const CLOSED_MEMORY = 1_000;
+/** Sources a table follows the numbering of (a table has a handful; the least recently seen is forgotten). */
+const SOURCE_MEMORY = 1_000;
 
 /** A closed round as the table remembers it: what closed it, and the context its findings carry. */
 interface ClosedRound {
@@ -90,6 +94,8 @@ export class F3cpTable implements TableFold<ReplayedRound> {
   private readonly closedRounds = new Map<string, ClosedRound>();
   /** findings about closed rounds from their late events, reported with the next round (or at the end) */
   private lateFindings: Finding[] = [];
+  /** source device → the sequence number of its last event */
+  private readonly lastSequence = new Map<string, number>();
   private readonly bettingSystem: BettingSystemTracker;
   private readonly collusion: CollusionTracker;
   /** events that belong to no round and to no table state (kept, never dropped) */
@@ -111,11 +117,17 @@ export class F3cpTable implements TableFold<ReplayedRound> {
     // most events complete no round: they all return the one frozen empty list instead of a new one each
     let done = NO_ROUNDS as ReplayedRound[];
     const h = e.data.header;
+    const irregular = this.followSequence(e);
     const tableState = TABLE_STATE_EVENTS.has(e.type);
     if (h.roundId !== null && !tableState && h.roundId !== this.open?.roundId) {
       const closed = this.closedRounds.get(h.roundId);
       if (closed) {
         this.lateEvent(e, closed);
+        // its numbering is judged with the round now open, or the next one
+        if (irregular)
+          (this.open?.pending ?? this.pendingForNextRound).push(
+            checkSequence(e, irregular.previous, irregular.kind, null),
+          );
         return done;
       }
     }
@@ -130,13 +142,40 @@ export class F3cpTable implements TableFold<ReplayedRound> {
     if (e.type === 'TableClosed' && this.open) done = [...done, this.closeRound('TableClosed')];
     this.applyTableState(e);
     if (this.open && (h.roundId === this.open.roundId || h.roundId === null)) {
+      if (irregular) {
+        const refuse = irregular.kind !== 'gap';
+        if (refuse) this.open.outOfOrder = true;
+        this.open.pending.push(
+          checkSequence(e, irregular.previous, irregular.kind, refuse ? this.open.roundId : null),
+        );
+      }
       this.open.events.push(e);
       this.open.pools.push(this.pool);
       if (e.type === 'RoundSettled' || e.type === 'RoundVoided') done = [...done, this.closeRound(null)];
-    } else if (!tableState) {
-      this.unassigned.push(e);
+    } else {
+      // a table event between rounds: its numbering is reported with the round now open, or the next one
+      if (irregular)
+        (this.open?.pending ?? this.pendingForNextRound).push(
+          checkSequence(e, irregular.previous, irregular.kind, null),
+        );
+      if (!tableState) this.unassigned.push(e);
     }
     return done;
+  }
+
+  /**
+   * How the event's sequence number follows its source's last one: in line (null), or a gap, a repeat or a step
+   * backwards, with the number before it.
+   */
+  private followSequence(e: F3cpEvent): { previous: number; kind: SequenceKind } | null {
+    const { sourceDevice, sequence } = e.data.header;
+    const previous = this.lastSequence.get(sourceDevice);
+    this.lastSequence.delete(sourceDevice);
+    this.lastSequence.set(sourceDevice, sequence);
+    if (this.lastSequence.size > SOURCE_MEMORY)
+      this.lastSequence.delete(this.lastSequence.keys().next().value!);
+    if (previous === undefined || sequence === previous + 1) return null;
+    return { previous, kind: sequence === previous ? 'repeat' : sequence > previous ? 'gap' : 'backwards' };
   }
 
   /** Closes what is open and returns the table-level findings (collusion) that the events so far support. */
@@ -211,6 +250,7 @@ export class F3cpTable implements TableFold<ReplayedRound> {
       pools: [],
       context: { config: this.config, dealingMode: this.dealingMode, occupants: new Map(this.occupants) },
       pending,
+      outOfOrder: false,
     };
   }
 
@@ -219,7 +259,27 @@ export class F3cpTable implements TableFold<ReplayedRound> {
     this.open = null;
     const view = buildRoundView(o.roundId, o.events, o.context, o.pools, endedBy);
     if (!o.events.length) return this.emptyRound(o.roundId, view);
-    const derivation = deriveRound(view, o.pending);
+    try {
+      return this.deriveClosed(o, view, endedBy);
+    } catch (error) {
+      // one round's events must never halt the replay: the round is recorded as not derived, with the reason
+      this.remember(o.roundId, { closedBy: endedBy ?? o.events[o.events.length - 1]!.type, ctx: null });
+      return this.failedRound(o, view, error);
+    }
+  }
+
+  private deriveClosed(o: OpenRound, view: RoundView, endedBy: string | null): ReplayedRound {
+    const derivation = deriveRound(
+      view,
+      o.pending,
+      o.outOfOrder
+        ? {
+            code: 'out-of-order',
+            message:
+              "a source's events in the round are not in the order it numbered them (F3CP.EVENT.SEQUENCE): the round is not re-derived",
+          }
+        : null,
+    );
     const ctx = derivation.context;
     this.remember(o.roundId, {
       closedBy: endedBy ?? o.events[o.events.length - 1]!.type,
@@ -293,6 +353,20 @@ export class F3cpTable implements TableFold<ReplayedRound> {
     return checkCarriedOver(c.due, c.evidence, next.roundId, next.betEvents).map((f) =>
       makeFinding(c.ctx, f),
     );
+  }
+
+  private failedRound(o: OpenRound, view: RoundView, error: unknown): ReplayedRound {
+    const undated = o.events.find((e) => Number.isNaN(new Date(e.data.header.eventTime).getTime()));
+    const reason = undated
+      ? `${undated.type} ${undated.data.header.eventId} has eventTime ${undated.data.header.eventTime}, which is not a date`
+      : `${(error as Error).message ?? String(error)}`;
+    return {
+      ...this.emptyRound(o.roundId, view),
+      notDerived: {
+        code: 'derivation-failed',
+        message: `round ${o.roundId} could not be derived: ${reason}; its ${o.events.length} event(s) stay stored as they came, and the replay went on`,
+      },
+    };
   }
 
   private emptyRound(roundId: string, view: RoundView): ReplayedRound {

@@ -50,6 +50,8 @@ const IRREG = (...symbols: string[]) => code(CHECKS.irregularities, ...symbols);
 const CONDUCT = (...symbols: string[]) => code(CHECKS.conduct, ...symbols);
 const RECORD = (...symbols: string[]) => code(CHECKS.record, ...symbols);
 const TABLE = code(RULES.table, 'F3cpTable');
+// each source's numbering, followed per table by the fold; counted by ingest too
+const SEQUENCE = code(RULES.table, 'followSequence');
 const SHUFFLE = code(CHECKS.shuffle, 'checkShuffle');
 const REPEATED = 'F3CP.PAYOUT.REPEATED';
 const VOID = code(RULES.settleVoid, 'voidSeat');
@@ -248,15 +250,19 @@ const rows: TraceRow[] = [
     10,
     { alinea: 3 },
     implemented(
-      [BET_CHECKS('checkBetLate'), RECORD('checkRoundStarted')],
-      [T.detection],
-      ['F3CP.BET.LATE', 'F3CP.ROUND.NOT_STARTED'],
+      [BET_CHECKS('checkBetLate'), RECORD('checkRoundStarted', 'checkSequence'), SEQUENCE],
+      [T.detection, T.ingest],
+      ['F3CP.BET.LATE', 'F3CP.ROUND.NOT_STARTED', 'F3CP.EVENT.SEQUENCE'],
     ),
   ),
   r(
     11,
     { numero: 1 },
-    implemented([DEAL, DEAL_ORDER], [T.detection], ['F3CP.DEAL.ORDER', 'F3CP.DEAL.COUNT', NOT_VOIDED]),
+    implemented(
+      [DEAL, DEAL_ORDER, RECORD('checkSequence'), SEQUENCE],
+      [T.detection, T.ingest],
+      ['F3CP.DEAL.ORDER', 'F3CP.DEAL.COUNT', NOT_VOIDED, 'F3CP.EVENT.SEQUENCE'],
+    ),
   ),
   r(
     11,

@@ -25,7 +25,7 @@ import {
   type RoundPlan,
   type SeatPlay,
 } from '../../src/f3cp/simulation/script.ts';
-import { voidRound, type Transform } from '../../src/f3cp/simulation/transforms.ts';
+import { copy, voidRound, type Transform } from '../../src/f3cp/simulation/transforms.ts';
 import type { TableClock } from '../../src/game.ts';
 import { seededRng, shuffledDeck } from '../../src/rng.ts';
 
@@ -315,4 +315,20 @@ export function cleanRound(spec: RoundSpec, table: TableConfig = {}): F3cpEvent[
   const t = new TableBuilder(table);
   t.round(spec);
   return t.close();
+}
+
+/**
+ * Each source's events numbered 1 more than its last, in the order they are listed: the events a test writes
+ * describe what a table emitted; `given` renumbers, so that only the sequence tests see a broken numbering.
+ */
+export function renumber(events: readonly F3cpEvent[]): F3cpEvent[] {
+  const out = copy(events);
+  const next = new Map<string, number>();
+  for (const e of out) {
+    const h = e.data.header;
+    const n = next.get(h.sourceDevice) ?? h.sequence;
+    h.sequence = n;
+    next.set(h.sourceDevice, n + 1);
+  }
+  return out;
 }

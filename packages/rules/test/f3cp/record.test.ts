@@ -1,8 +1,11 @@
 import assert from 'node:assert/strict';
+import type { F3cpEvent } from '@table-audit/schemas/events';
 import { describe, it } from 'node:test';
 import {
   change,
+  copy,
   eventLike,
+  moveBefore,
   first,
   insertAfter,
   insertBefore,
@@ -12,7 +15,7 @@ import {
   voidRound,
 } from './clean-round.ts';
 import { dealt, observation, THREE_HANDS, threeHands } from './fixtures.ts';
-import { given, onlyFinding, replayTable } from './spec.ts';
+import { given, givenAsStored, onlyFinding, replayTable } from './spec.ts';
 
 const HOUR = 3_600_000;
 
@@ -123,5 +126,61 @@ describe('the record: rounds opened and closed, event times, table settings', ()
       .then(['F3CP.CONDUCT.RECORDING'])
       .negative('F3CP.ROUND.EVENT_AFTER_CLOSE');
     assert.equal(onlyFinding(t, 'F3CP.CONDUCT.RECORDING').roundId, settled.header.roundId);
+  });
+});
+
+describe('the record: each source numbers its events 1, 2, 3, … (header.sequence)', () => {
+  const tc = (events: readonly F3cpEvent[]) =>
+    events.filter((e) => e.data.header.sourceKind === 'TABLE_CONTROLLER');
+
+  it('art. 10.º 3): a Pair Plus stored after the first card but numbered before it (a step backwards) → EVENT.SEQUENCE, the round not re-derived', () => {
+    // the table numbered its events in order; the record has one moved: the order the law judges is unknown
+    const events = moveBefore(
+      threeHands(),
+      is('BetPlaced', (b) => b.betType === 'PAIR_PLUS'),
+      dealt(2),
+    );
+    const t = givenAsStored(events)
+      .when(replayTable)
+      .then(['F3CP.EVENT.SEQUENCE'])
+      .positive('F3CP.EVENT.SEQUENCE');
+    const round = t.replay.rounds[0]!;
+    assert.equal(round.notDerived?.code, 'out-of-order');
+    assert.ok(t.of('F3CP.EVENT.SEQUENCE').some((f) => f.details?.['kind'] === 'backwards'));
+    assert.ok(t.of('F3CP.EVENT.SEQUENCE').some((f) => / round \S+ is not re-derived/.test(f.summary)));
+    // the same events numbered in the order they are stored: a late bet, judged as such
+    given(events).when(replayTable).then(['F3CP.BET.LATE']);
+  });
+
+  it('arts. 10.º 3) and 11.º n.º 1: a number repeated by the table controller → EVENT.SEQUENCE (repeat), the round not re-derived', () => {
+    const events = copy(threeHands());
+    const second = tc(events).filter((e) => e.type === 'BetPlaced')[1]!;
+    second.data.header.sequence -= 1; // the number of the bet before it
+    const t = givenAsStored(events).when(replayTable).then(['F3CP.EVENT.SEQUENCE']);
+    assert.deepEqual(
+      t.of('F3CP.EVENT.SEQUENCE').map((f) => f.details?.['kind']),
+      ['repeat', 'gap'], // and the next card, numbered on from the right number, follows a gap of one
+    );
+    assert.equal(t.replay.rounds[0]!.notDerived?.code, 'out-of-order');
+  });
+
+  it('art. 11.º n.º 1: three numbers of the table controller missing (a gap) → EVENT.SEQUENCE, the round still re-derived', () => {
+    const events = copy(threeHands());
+    const from = tc(events).findIndex((e) => e.type === 'OutcomeDeclared');
+    for (const e of tc(events).slice(from)) e.data.header.sequence += 3;
+    const t = givenAsStored(events).when(replayTable).then(['F3CP.EVENT.SEQUENCE']);
+    const f = onlyFinding(t, 'F3CP.EVENT.SEQUENCE');
+    assert.match(f.summary, /OutcomeDeclared .* 3 event\(s\) of the source missing before it$/);
+    assert.equal(t.replay.rounds[0]!.notDerived, null, 'a gap leaves the round re-derived');
+    assert.deepEqual(
+      f.citations.map((c) => c.key),
+      ['89/2025 art.10 al.3', '89/2025 art.11 n.1'],
+    );
+  });
+
+  it('arts. 10.º 3) and 11.º n.º 1: each source (table controller, shuffler) numbering its own events on by one, interleaved → nothing', () => {
+    const events = threeHands();
+    assert.ok(new Set(events.map((e) => e.data.header.sourceDevice)).size > 1, 'more than one source');
+    givenAsStored(events).when(replayTable).then([]).negative('F3CP.EVENT.SEQUENCE');
   });
 });

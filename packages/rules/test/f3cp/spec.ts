@@ -13,6 +13,7 @@ import type { ReplayOptions } from '../../src/game.ts';
 import { ALL_F3CP_CHECK_IDS } from '../../src/f3cp/checks/index.ts';
 import { F3CP_MODULE } from '../../src/f3cp/module.ts';
 import type { ReplayedRound } from '../../src/f3cp/table.ts';
+import { renumber } from './clean-round.ts';
 
 export interface Replay {
   readonly rounds: ReplayedRound[];
@@ -70,7 +71,16 @@ function thenOf(replay: Replay): Then {
   return self;
 }
 
+/**
+ * Given the events a table emitted, in this order: each source's sequence numbers are counted on in this order
+ * (`renumber`), as the table would have numbered them. `givenAsStored` keeps the numbers as they are, for the
+ * tests of the numbering itself (F3CP.EVENT.SEQUENCE).
+ */
 export function given(...events: (F3cpEvent | readonly F3cpEvent[])[]) {
+  return givenAsStored(renumber(events.flat() as F3cpEvent[]));
+}
+
+export function givenAsStored(...events: (F3cpEvent | readonly F3cpEvent[])[]) {
   const flat = events.flat() as F3cpEvent[];
   return {
     when(fold: (events: readonly F3cpEvent[]) => Replay = replayTable) {

@@ -85,6 +85,7 @@ import {
   eventAfterClose,
   checkEventTimes,
   checkRoundStarted,
+  eventSequence,
   eventTimeOutOfLine,
   roundNotClosed,
   roundNotStarted,
@@ -131,6 +132,7 @@ export const F3CP_CHECKS = {
   roundNotClosed,
   eventAfterClose,
   eventTimeOutOfLine,
+  eventSequence,
   tableReconfigured,
 } as const satisfies Record<string, CheckDefinition>;
 

@@ -1,7 +1,7 @@
 import type { F3cpEvent, TableOpened } from '@table-audit/schemas/events';
 import { cite } from '../../citations/citation.ts';
 import { defineCheck, evidenceOf, type FindingInput } from '../../findings.ts';
-import { formatMop } from '../../present.ts';
+import { formatMop, utcText } from '../../present.ts';
 import { F3CP_2025_DIPLOMA as D } from '../rule-set.ts';
 import { ROUND_TIME_SPAN_MS } from '../fold.ts';
 import type { JudgedRound } from '../round.ts';
@@ -41,6 +41,14 @@ export const eventTimeOutOfLine = defineCheck(
   'medium',
   // the time of a round decides which rules govern it (the despacho's entry into force)
   [cite(D, 0, { numero: 3 }), cite(D, 0, { numero: 5 })],
+);
+
+export const eventSequence = defineCheck(
+  'F3CP.EVENT.SEQUENCE',
+  "a source's sequence numbers do not run on by one: a gap, a repeat or a step backwards",
+  'medium',
+  // the order of a round's events is what shows the bets before the first card and the cards in deal order
+  [cite(D, 10, { alinea: 3 }), cite(D, 11, { numero: 1 })],
 );
 
 export const tableReconfigured = defineCheck(
@@ -86,11 +94,42 @@ export function checkEventTimes(r: JudgedRound): FindingInput[] {
   return r.view.timeOutliers.map((e) => ({
     check: eventTimeOutOfLine,
     discriminator: e.data.header.eventId,
-    summary: `${e.type} ${e.data.header.eventId} at ${new Date(e.data.header.eventTime).toISOString()} (UTC), ${describeGap(e.data.header.eventTime - r.view.time)} from the rest of round ${r.view.roundId}; the round is dated by its other events`,
+    summary: `${e.type} ${e.data.header.eventId} at ${utcText(e.data.header.eventTime)} (UTC), ${describeGap(e.data.header.eventTime - r.view.time)} from the rest of round ${r.view.roundId}; the round is dated by its other events`,
     expected: { within: ROUND_TIME_SPAN_MS, of: r.view.time },
     declared: { eventTime: e.data.header.eventTime },
     evidence: [evidenceOf(e.data)],
   }));
+}
+
+export type SequenceKind = 'gap' | 'repeat' | 'backwards';
+
+/**
+ * Each source (header.sourceDevice) numbers its events 1, 2, 3, … (header.sequence). A gap says events of the
+ * source are missing; a repeat (the number of the event before, another event id) and a step backwards say the
+ * record is not in the order the source emitted it. Judged per table, in the order the table's events are stored.
+ */
+export function checkSequence(
+  e: F3cpEvent,
+  previous: number,
+  kind: SequenceKind,
+  refused: string | null,
+): FindingInput {
+  const h = e.data.header;
+  const what =
+    kind === 'gap'
+      ? `${h.sequence - previous - 1} event(s) of the source missing before it`
+      : kind === 'repeat'
+        ? 'the number of the event before it, again'
+        : `a step backwards: the source's events are not in the order it emitted them`;
+  return {
+    check: eventSequence,
+    discriminator: `${h.sourceDevice}:${h.sequence}:${h.eventId}`,
+    summary: `${e.type} ${h.eventId} of ${h.sourceDevice} has sequence ${h.sequence} after ${previous}: ${what}${refused ? `; round ${refused} is not re-derived (its events' order cannot be trusted)` : ''}`,
+    expected: { sourceDevice: h.sourceDevice, sequence: previous + 1 },
+    declared: { sourceDevice: h.sourceDevice, sequence: h.sequence },
+    evidence: [evidenceOf(e.data)],
+    details: { kind, source: h.sourceDevice, previous },
+  };
 }
 
 const describeGap = (ms: number): string => {

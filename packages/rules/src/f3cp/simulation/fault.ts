@@ -75,6 +75,10 @@ export interface F3cpFault extends FaultLabel {
   readonly plan?: (plan: RoundPlan, ctx: PlanContext) => RoundPlan;
   /** the round's events, its shuffle first, changed */
   readonly events?: (events: F3cpEvent[], ctx: EventContext) => F3cpEvent[];
+  /** events of the round that reach the pipeline before an event emitted (and numbered) ahead of them */
+  readonly delivery?: (
+    events: readonly F3cpEvent[],
+  ) => readonly { readonly event: F3cpEvent; readonly before: F3cpEvent }[];
   /** what the fault changes in the round after (a carry-over the table forgets) */
   readonly nextRound?: (plan: RoundPlan) => RoundPlan;
 }

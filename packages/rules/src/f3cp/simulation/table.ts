@@ -134,7 +134,8 @@ export class F3cpSimulatedTable implements SimulatedTable {
     for (const name of f?.preceded ?? []) events.push(...this.play(HANDLED.get(name)!).events);
     const played = this.play(f);
     events.push(...played.events, ...this.seatChanges());
-    return { events, faultyRoundId: fault !== null ? played.roundId : null };
+    const deliveredOutOfOrder = f?.delivery?.(played.events) ?? [];
+    return { events, faultyRoundId: fault !== null ? played.roundId : null, deliveredOutOfOrder };
   }
 
   close(): F3cpEvent[] {

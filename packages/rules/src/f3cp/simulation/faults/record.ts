@@ -33,6 +33,15 @@ export const RECORD_FAULTS = defineFaults(
     },
   },
   {
+    name: 'sequence-out-of-order',
+    checkIds: ['F3CP.EVENT.SEQUENCE'],
+    // the device sends its 3rd card ahead of its 2nd: numbered as dealt, received the other way round
+    delivery: (events) => {
+      const card = (n: number) => events.find((e) => e.type === 'CardDealt' && e.data.dealOrder === n)!;
+      return [{ event: card(3), before: card(2) }];
+    },
+  },
+  {
     name: 'event-time-off',
     checkIds: ['F3CP.EVENT.TIME_OUT_OF_LINE'],
     // a controller whose clock jumped a year ahead for one event; the event arrives in its place all the same

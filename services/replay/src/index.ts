@@ -3,3 +3,4 @@ export * from './streams.ts';
 export * from './tables.ts';
 export * from './service.ts';
 export * from './explain.ts';
+export * from './integrity.ts';

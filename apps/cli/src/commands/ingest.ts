@@ -1,6 +1,8 @@
 import { parseArgs } from 'node:util';
+import type { Anchor } from '@table-audit/eventstore';
 import { FileSchemaRegistry } from '@table-audit/schemas';
 import { IngestPipeline, ingestFiles, KafkaIngest, KafkajsEventConsumer } from '@table-audit/ingest';
+import { ANCHOR_OPTIONS_USAGE, configuredAnchorer, describeAnchor } from './anchors.ts';
 import { out, UsageError, type Command } from './command.ts';
 import { DEFAULT_STORE, openStore, progress, progressDone, storePath } from './store.ts';
 
@@ -12,7 +14,10 @@ Anything that cannot be decoded or validated is kept in the stream "ingest-rejec
 reason. Events already stored (same event id, same content) are counted, not appended twice. Exit 0 when
 everything was accepted or already stored, 1 when anything was rejected or ingest could not finish (a store file
 it created is then removed if nothing was appended to it), 2 for a usage error. From Kafka, offsets are committed only once the events are durable; --idle-exit stops after that many
-milliseconds without a message (otherwise it runs until interrupted).`;
+milliseconds without a message (otherwise it runs until interrupted).
+
+${ANCHOR_OPTIONS_USAGE}
+                       (with --anchors, an anchor is signed at the end of every batch, once it is durable)`;
 
 export const ingestCommand: Command = {
   name: 'ingest',
@@ -28,6 +33,8 @@ export const ingestCommand: Command = {
         topic: { type: 'string', default: 'table-events' },
         group: { type: 'string', default: 'table-audit-ingest' },
         'idle-exit': { type: 'string' },
+        anchors: { type: 'string' },
+        'signing-key': { type: 'string' },
       },
     });
     if (!positionals.length === !values.kafka) throw new UsageError('give Avro files, or --kafka BROKERS');
@@ -37,11 +44,24 @@ export const ingestCommand: Command = {
       if (!Number.isSafeInteger(idle) || idle < 1)
         throw new UsageError(`--idle-exit takes whole milliseconds from 1 up, got "${values['idle-exit']}"`);
     }
-    const opened = openStore(storePath(values.store));
+    const path = storePath(values.store);
+    const opened = openStore(path);
     const store = opened.store;
-    const pipeline = new IngestPipeline(store);
     let failed = true;
+    let lastAnchor: Anchor | null = null;
     try {
+      const anchorer = configuredAnchorer(store, path, {
+        anchors: values.anchors,
+        signingKey: values['signing-key'],
+      });
+      const pipeline = new IngestPipeline(
+        store,
+        Date.now,
+        anchorer ? { anchor: async () => (lastAnchor = await anchorer.anchor()) } : {},
+      );
+      const anchored = () => {
+        if (anchorer && lastAnchor) out(describeAnchor(lastAnchor, anchorer.sink.description));
+      };
       await pipeline.loadKnownTables();
       const t0 = performance.now();
       if (positionals.length) {
@@ -53,6 +73,7 @@ export const ingestCommand: Command = {
         out(
           `accepted ${r.accepted}, already stored ${r.alreadyStored}, rejected ${r.rejected} in ${s.toFixed(1)} s (${Math.round((r.accepted + r.alreadyStored + r.rejected) / s).toLocaleString('en-US')} events/s)`,
         );
+        anchored();
         failed = false;
         return r.rejected ? 1 : 0;
       }
@@ -88,6 +109,7 @@ export const ingestCommand: Command = {
       progressDone();
       const t = pipeline.totals;
       out(`accepted ${t.accepted}, already stored ${t.alreadyStored}, rejected ${t.rejected}`);
+      anchored();
       failed = false;
       return t.rejected ? 1 : 0;
     } finally {

@@ -56,8 +56,7 @@ const bytesToSign = (a: UnsignedAnchor): Buffer => {
 
 /** The anchor as one line of its sink, and the hash the next anchor chains to. */
 export const anchorLine = (a: Anchor): string => canonicalJson(a);
-export const anchorHash = (a: Anchor): string =>
-  createHash('sha256').update(anchorLine(a)).digest('hex');
+export const anchorHash = (a: Anchor): string => createHash('sha256').update(anchorLine(a)).digest('hex');
 
 export function publicKeyId(key: KeyObject): string {
   const pub = key.type === 'private' ? createPublicKey(key) : key;
@@ -220,7 +219,13 @@ export class Anchorer {
         found = e;
       const where = `anchor #${last!.sequence} signed it as the stream's head`;
       if (found === null)
-        throw new AnchorRefused(h.stream, h.revision, null, null, `the event is gone from the store; ${where}`);
+        throw new AnchorRefused(
+          h.stream,
+          h.revision,
+          null,
+          null,
+          `the event is gone from the store; ${where}`,
+        );
       if (found.hash !== h.hash)
         throw new AnchorRefused(
           h.stream,

@@ -68,11 +68,13 @@ export function readAnchorFile(path: string, publicKey: KeyObject): AnchorRecord
     let problem: string | null = null;
     const signed = a.keyId === keyId && anchorSignatureValid(a, publicKey) && anchorLine(a) === line;
     if (a.keyId !== keyId) problem = `signed by key ${a.keyId}, not by ${keyId}`;
-    else if (!signed) problem = 'its signature does not verify (or it is not in canonical form): the line was changed';
+    else if (!signed)
+      problem = 'its signature does not verify (or it is not in canonical form): the line was changed';
     else if (a.sequence !== (previous === null ? 0 : previous.sequence + 1))
       problem = `sequence ${a.sequence} follows ${previous === null ? 'nothing' : `sequence ${previous.sequence}`}: anchors were removed or re-ordered`;
     else if (a.previousAnchorHash !== (previous === null ? GENESIS_HASH : anchorHash(previous)))
-      problem = 'its previousAnchorHash is not the hash of the line before: anchors were removed or re-ordered';
+      problem =
+        'its previousAnchorHash is not the hash of the line before: anchors were removed or re-ordered';
     records.push({ line: at, anchor: a, signed, problem });
     if (signed) previous = a; // a gap is reported once; the signed lines after it still count
   }

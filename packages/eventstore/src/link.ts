@@ -38,4 +38,3 @@ export function linkBrokenBecause(
     return `its hash ${short(event.hash)} does not match its content (recomputed ${short(recomputed)}): its id, type, data, metadata or recorded time was changed`;
   return null;
 }
-

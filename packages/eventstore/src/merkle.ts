@@ -70,7 +70,12 @@ export function inclusionProof(sortedHeads: readonly StreamHead[], stream: strin
     }
   };
   walk(index, sortedHeads.map(leafHash));
-  return { head: sortedHeads[index]!, index, size: sortedHeads.length, path: path.map((p) => p.toString('hex')) };
+  return {
+    head: sortedHeads[index]!,
+    index,
+    size: sortedHeads.length,
+    path: path.map((p) => p.toString('hex')),
+  };
 }
 
 /** Whether `proof` leads from its head to `root` (RFC 9162 §2.1.3.2). */

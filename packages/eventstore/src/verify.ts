@@ -150,7 +150,12 @@ export async function verify(store: EventStore, options: VerifyOptions = {}): Pr
       if (u) u.count++;
       else
         unanchored.set(event.stream, {
-          first: { revision: event.revision, hash: event.hash, eventId: event.eventId, position: event.position },
+          first: {
+            revision: event.revision,
+            hash: event.hash,
+            eventId: event.eventId,
+            position: event.position,
+          },
           count: 1,
         });
     }

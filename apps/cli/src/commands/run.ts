@@ -254,7 +254,9 @@ export const runCommand: Command = {
             `   the replay checkpoint saved in the store (${s.checkpointDistrusted.saved ?? 'none'}) was not the signed one: replayed from ${s.checkpointDistrusted.resumedFrom ?? 'the beginning'}`,
           );
         if (s.stoppedTables)
-          out(`   ${s.stoppedTables} table(s) stopped: their stored record failed verification (STORE.CHAIN_BROKEN)`);
+          out(
+            `   ${s.stoppedTables} table(s) stopped: their stored record failed verification (STORE.CHAIN_BROKEN)`,
+          );
         out(`   ${describeAnchor(anchor, anchorer.sink.description)}`);
 
         // the proof, on the findings stored for this session's tables (also those appended by an earlier run)

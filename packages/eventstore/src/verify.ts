@@ -268,7 +268,7 @@ async function compareWithAnchors(
           stream,
           revision: storeHead.revision + 1,
           anchor: s.sequence,
-          message: `stream "${stream}" ends at revision ${storeHead.revision}, but ${by} signed revision ${revision} (hash ${short(s.hash)})${upTo}: revisions ${storeHead.revision + 1}..${Math.max(revision, maxRevision)} were removed${since}`,
+          message: `stream "${stream}" ends at revision ${storeHead.revision}, but ${by} signed revision ${revision} (hash ${short(s.hash)})${upTo}: revisions ${storeHead.revision + 1}..${Math.max(revision, maxRevision)} were removed${since}, or events before them removed and the stream renumbered`,
         });
       else
         problems.push({

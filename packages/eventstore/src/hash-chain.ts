@@ -2,7 +2,7 @@
  * Tamper evidence: every event's hash covers its content, when it was recorded and the previous event's hash in the
  * same stream, so an edit, a deletion or a re-ordering inside a stream breaks the chain from that event on.
  */
-import { createHash } from 'node:crypto';
+import crypto, { createHash } from 'node:crypto';
 import { canonicalJson } from './canonical-json.ts';
 import type { RecordedEvent } from './port.ts';
 
@@ -30,7 +30,12 @@ export function hashedText(
   );
 }
 
-export const sha256Hex = (text: string): string => createHash('sha256').update(text, 'utf8').digest('hex');
+// crypto.hash (Node ≥ 20.12) is the one-shot digest, about twice as fast as createHash for an event's few hundred
+// bytes; it matters because readers re-check every link as they read
+const oneShot = (crypto as { hash?: (algorithm: string, data: string, encoding: 'hex') => string }).hash;
+export const sha256Hex: (text: string) => string = oneShot
+  ? (text) => oneShot('sha256', text, 'hex')
+  : (text) => createHash('sha256').update(text, 'utf8').digest('hex');
 
 /** Canonical JSON of metadata as stored: an empty object is stored, and hashed, as no metadata. */
 export function metadataJson(metadata: Record<string, unknown> | undefined, path = '$'): string | undefined {

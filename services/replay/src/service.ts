@@ -139,15 +139,30 @@ export class ReplayService {
     return earlier;
   }
 
-  /** Why a table stream's event does not follow the one before it (fetched once per stream and run), or null. */
-  private async linkBroken(stored: RecordedEvent): Promise<string | null> {
-    let previous = this.chainHeads.get(stored.stream);
-    if (previous === undefined && stored.revision > 0)
-      for await (const p of this.o.store.readStream(stored.stream, {
-        fromRevision: stored.revision - 1,
-        maxCount: 1,
-      }))
-        previous = p;
+  /**
+   * Why a table stream's event does not follow the one before it, or null. Synchronous once the stream's head is
+   * known (a promise per event would cost more than the check); the event before the first one read in a run is
+   * fetched once.
+   */
+  private linkBroken(stored: RecordedEvent): string | null | Promise<string | null> {
+    const head = this.chainHeads.get(stored.stream);
+    if (head === undefined && stored.revision > 0)
+      return (async () => {
+        let previous: { revision: number; hash: string } | undefined;
+        for await (const p of this.o.store.readStream(stored.stream, {
+          fromRevision: stored.revision - 1,
+          maxCount: 1,
+        }))
+          previous = p;
+        return this.linkFrom(stored, previous);
+      })();
+    return this.linkFrom(stored, head);
+  }
+
+  private linkFrom(
+    stored: RecordedEvent,
+    previous: { revision: number; hash: string } | undefined,
+  ): string | null {
     const reason = linkBrokenBecause(stored, previous, true);
     if (reason === null) this.chainHeads.set(stored.stream, { revision: stored.revision, hash: stored.hash });
     return reason;
@@ -176,7 +191,8 @@ export class ReplayService {
         continue;
       }
       // every event of a table stream, of a known type or not, is a link of its chain
-      const broken = await this.linkBroken(stored);
+      let broken = this.linkBroken(stored);
+      if (broken instanceof Promise) broken = await broken;
       if (broken !== null) {
         this.stop(tableId, stored, broken, found);
         continue;

@@ -385,14 +385,23 @@ describe('table-audit command line', () => {
     );
     assert.deepEqual(readdirSync(join(cwd, 'out')).sort(), [
       '.table-audit-run',
+      'anchors',
       'session.avro',
+      'signing-key.pem',
       'truth.json',
     ]);
+    // the embedded default: a key the run made, said so, and anchors signed with it after ingest and replay
+    assert.match(
+      r.stdout,
+      /made a signing key for this run's anchors: out\/signing-key\.pem \(key ed25519:\w{16}, created by this run/,
+    );
+    assert.match(r.stdout, /anchor #\d+ signed \(ed25519:\w{16}\): \d+ stream heads up to position \d+/);
     const events = Number(/2\. ingest: ([\d,]+)/.exec(r.stdout)![1]!.replaceAll(',', ''));
 
-    const v = run(['verify'], { cwd });
-    assert.equal(v.code, 0, v.stderr);
+    const v = run(['verify', '--anchors', 'out/anchors'], { cwd });
+    assert.equal(v.code, 0, v.stdout + v.stderr);
     assert.match(v.stdout, /^ok: (\d+) events/);
+    assert.match(v.stdout, /the store matches every signed anchor/);
     const stored = Number(/^ok: (\d+) events/.exec(v.stdout)![1]);
     assert.ok(stored > events, 'the events and the findings');
 
@@ -404,6 +413,9 @@ describe('table-audit command line', () => {
       /2\. ingest: 0 events appended to data\/events\.sqlite, [\d,]+ already stored, 0 rejected/,
     );
     assert.match(again.stdout, /labelled faults missed: 0, findings on clean rounds: 0/);
+    assert.doesNotMatch(again.stdout, /made a signing key/, 'the key is made once');
+    const anchoredAgain = run(['verify', '--anchors', 'out/anchors'], { cwd });
+    assert.equal(anchoredAgain.code, 0, anchoredAgain.stdout);
     assert.equal(
       /^ok: (\d+) events/.exec(run(['verify'], { cwd }).stdout)![1],
       String(stored),

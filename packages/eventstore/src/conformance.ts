@@ -18,7 +18,8 @@ import {
   StoreClosed,
   WrongExpectedRevision,
 } from './errors.ts';
-import { eventHash, GENESIS_HASH } from './hash-chain.ts';
+import { eventHash, GENESIS_HASH, recomputedHash } from './hash-chain.ts';
+import { linkBrokenBecause } from './link.ts';
 import type { EventData, EventStore, ExpectedRevision, RecordedEvent } from './port.ts';
 import { verify } from './verify.ts';
 
@@ -564,6 +565,18 @@ export function eventStoreConformance(
           }
           const [otherFirst] = await collect(store.readStream(other));
           assert.equal(otherFirst!.previousHash, GENESIS_HASH, 'chains are per stream');
+        }));
+
+      it('covers recordedAt, and the link check from the bytes read agrees with verify', () =>
+        withStore(async (store) => {
+          const s = newStream('chain-time');
+          await store.append(s, [event(s, 1), event(s, 2, { nested: { a: [1, 'b'] } })]);
+          const read = await collect(store.readStream(s));
+          for (const [i, e] of read.entries()) {
+            assert.notEqual(eventHash(e.previousHash, { ...e, recordedAt: e.recordedAt + 1 }), e.hash);
+            assert.equal(recomputedHash(e), e.hash);
+            assert.equal(linkBrokenBecause(e, i === 0 ? undefined : read[i - 1], true), null);
+          }
         }));
 
       it('verify() passes an intact stream and an intact store', () =>

@@ -2,7 +2,9 @@
  * The production event store: EventStoreDB / KurrentDB through @eventstore/db-client (gRPC).
  *
  * Mapping of the port:
- * - stream, revision, type, data (JSON) map one to one; recordedAt is the server's `created`.
+ * - stream, revision, type, data (JSON) map one to one. recordedAt is the adapter's clock at the append, kept in the
+ *   chain metadata because it is hashed and the server's `created` is known only after the append (events written
+ *   without the adapter fall back to `created`).
  * - position is the event's commit position in the transaction log ($all order). Requires a server that returns
  *   positions on stream reads (EventStoreDB >= 22.6, any KurrentDB), and assumes one commit position per event,
  *   which holds for gRPC appends (no explicit transactions).
@@ -116,6 +118,8 @@ interface ChainMetadata {
   eventId: string;
   previousHash: string;
   hash: string;
+  /** UTC ms, inside the hash */
+  recordedAt: number;
 }
 
 const isRecord = (v: unknown): v is Record<string, unknown> =>
@@ -136,7 +140,7 @@ function toRecordedEvent(e: ServerEvent): RecordedEvent {
     eventId: typeof chain.eventId === 'string' ? chain.eventId : e.id,
     type: e.type,
     data: e.isJson ? e.data : Buffer.from(e.data as Uint8Array).toString('base64'),
-    recordedAt: e.created.getTime(),
+    recordedAt: typeof chain.recordedAt === 'number' ? chain.recordedAt : e.created.getTime(),
     hash: typeof chain.hash === 'string' ? chain.hash : '',
     previousHash: typeof chain.previousHash === 'string' ? chain.previousHash : '',
   };
@@ -288,10 +292,11 @@ export class EventStoreDbEventStore implements EventStore {
 
       const before = index.revision;
       let previousHash = index.hash;
+      const recordedAt = Date.now();
       const toSend: EsdbEventData[] = fresh.map((e, i) => {
         const revision = before + 1 + i;
-        const hash = sha256Hex(previousHash + hashedText({ stream, revision, ...e }));
-        const chain: ChainMetadata = { eventId: e.eventId, previousHash, hash };
+        const hash = sha256Hex(previousHash + hashedText({ stream, revision, recordedAt, ...e }));
+        const chain: ChainMetadata = { eventId: e.eventId, previousHash, hash, recordedAt };
         previousHash = hash;
         const own =
           e.metadataJson === undefined ? {} : (JSON.parse(e.metadataJson) as Record<string, unknown>);

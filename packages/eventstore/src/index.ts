@@ -3,8 +3,44 @@
 export type * from './port.ts';
 export * from './errors.ts';
 export { canonicalJson, NotCanonicalJson } from './canonical-json.ts';
-export { eventHash, GENESIS_HASH, type HashedContent } from './hash-chain.ts';
-export { verify, type BrokenLink, type VerifyOptions, type VerifyReport } from './verify.ts';
+export { eventHash, GENESIS_HASH, recomputedHash, type HashedContent } from './hash-chain.ts';
+export { linkBrokenBecause } from './link.ts';
+export {
+  verify,
+  type AnchorProblem,
+  type AnchorProblemKind,
+  type AnchorsReport,
+  type BrokenLink,
+  type VerifyOptions,
+  type VerifyReport,
+} from './verify.ts';
+export {
+  inclusionProof,
+  merkleRoot,
+  sortHeads,
+  verifyInclusion,
+  type InclusionProof,
+  type StreamHead,
+} from './merkle.ts';
+export {
+  ANCHOR_FORMAT,
+  anchorHash,
+  anchorLine,
+  Anchorer,
+  AnchorRefused,
+  anchorSignatureValid,
+  generateSigningKey,
+  loadPublicKey,
+  loadSigningKey,
+  publicKeyId,
+  publicKeyPem,
+  signAnchor,
+  type Anchor,
+  type AnchorerOptions,
+  type AnchorRecord,
+  type AnchorSink,
+} from './anchor.ts';
+export { ANCHORS_FILE, FileAnchorSink, PUBLIC_KEY_FILE, readAnchorFile } from './file-anchor-sink.ts';
 export {
   ProcessorHandlerFailed,
   runProcessor,

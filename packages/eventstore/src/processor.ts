@@ -43,6 +43,11 @@ export interface Processor {
    * batch again after a crash, so it must be idempotent. A rejection stops the run without saving the checkpoint.
    */
   handle(batch: readonly RecordedEvent[], context: BatchContext): Promise<void> | void;
+  /**
+   * Where to resume, given the checkpoint saved in the store (null: none): by default from it. A processor that
+   * holds a trusted copy elsewhere (a signed anchor) can resume from an earlier position; handlers are idempotent.
+   */
+  resumeFrom?(saved: bigint | null): Promise<bigint | null> | bigint | null;
   /** Before the first read, with the checkpoint the processor resumes from (null: from the beginning). */
   onStart?(context: { checkpoint: bigint | null }): Promise<void> | void;
   /** After its checkpoint is durable (metrics, health, progress). */
@@ -154,7 +159,8 @@ export async function runProcessors(
 
   const running: Running[] = [];
   for (const processor of processors) {
-    const checkpoint = await store.loadCheckpoint(processor.name);
+    const saved = await store.loadCheckpoint(processor.name);
+    const checkpoint = processor.resumeFrom ? await processor.resumeFrom(saved) : saved;
     await processor.onStart?.({ checkpoint });
     running.push({ processor, matches: matcher(processor.filter), checkpoint });
   }

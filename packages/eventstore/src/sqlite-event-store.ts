@@ -18,7 +18,7 @@ import {
   type PreparedEvent,
 } from './append-input.ts';
 import { InvalidArgument, StoreClosed } from './errors.ts';
-import { GENESIS_HASH, hashedText, sha256Hex } from './hash-chain.ts';
+import { attachStoredJson, GENESIS_HASH, hashedText, sha256Hex } from './hash-chain.ts';
 import type {
   AppendOptions,
   AppendResult,
@@ -46,7 +46,8 @@ export interface SqliteEventStoreOptions {
   busyTimeoutMs?: number;
 }
 
-const SCHEMA_VERSION = 1;
+/** 2: recorded_at is inside each event's hash (version 1 stores hashed without it and are not read). */
+const SCHEMA_VERSION = 2;
 /** Rows read per query: bounds memory, and never holds the connection busy across a yield. */
 const PAGE = 512;
 
@@ -102,6 +103,7 @@ function toRecordedEvent(row: EventRow): RecordedEvent {
     previousHash: row.previous_hash,
   };
   if (row.metadata !== null) event.metadata = JSON.parse(row.metadata) as Record<string, unknown>;
+  attachStoredJson(event, row.data, row.metadata ?? undefined);
   return event;
 }
 
@@ -202,7 +204,11 @@ export class SqliteEventStore implements EventStore {
     throw new Error(
       version === 0
         ? `${this.path} is not a table-audit event store (${tables === 0 ? 'it is empty' : 'it holds other tables'})`
-        : `${this.path} has event-store schema version ${version}; this code knows version ${SCHEMA_VERSION}`,
+        : version === 1
+          ? `${this.path} has event-store schema version 1, whose hashes do not cover recorded_at; this code knows ` +
+            `version ${SCHEMA_VERSION} and does not convert a store in place: ingest its sources into a new store ` +
+            `(--store PATH) and keep this one as it is`
+          : `${this.path} has event-store schema version ${version}; this code knows version ${SCHEMA_VERSION}`,
     );
   }
 
@@ -263,7 +269,7 @@ export class SqliteEventStore implements EventStore {
     let position = -1n;
     for (const e of fresh) {
       revision++;
-      const hash = sha256Hex(previousHash + hashedText({ stream, revision, ...e }));
+      const hash = sha256Hex(previousHash + hashedText({ stream, revision, recordedAt, ...e }));
       const info = s.insert.run(
         stream,
         revision,

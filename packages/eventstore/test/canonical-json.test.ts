@@ -59,7 +59,7 @@ describe('canonical JSON', () => {
     );
   });
 
-  it('the append path hashes exactly canonicalJson({stream, revision, eventId, type, data, metadata})', () => {
+  it('the append path hashes exactly canonicalJson({stream, revision, eventId, type, data, metadata, recordedAt})', () => {
     fc.assert(
       fc.property(
         fc.string({ minLength: 1 }),
@@ -68,16 +68,18 @@ describe('canonical JSON', () => {
         fc.string({ minLength: 1 }),
         storableJson,
         fc.option(fc.dictionary(fc.string(), storableJson, { minKeys: 1, maxKeys: 3 }), { nil: undefined }),
-        (stream, revision, eventId, type, data, metadata) => {
+        fc.nat({ max: 2 ** 48 }),
+        (stream, revision, eventId, type, data, metadata, recordedAt) => {
           const text = hashedText({
             stream,
             revision,
             eventId,
             type,
+            recordedAt,
             dataJson: canonicalJson(data),
             metadataJson: metadataJson(metadata),
           });
-          assert.equal(text, canonicalJson({ stream, revision, eventId, type, data, metadata }));
+          assert.equal(text, canonicalJson({ stream, revision, eventId, type, data, metadata, recordedAt }));
         },
       ),
     );

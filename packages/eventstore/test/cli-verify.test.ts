@@ -10,6 +10,16 @@ import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
+import { createPrivateKey, generateKeyPairSync } from 'node:crypto';
+import { readFileSync, writeFileSync } from 'node:fs';
+import {
+  Anchorer,
+  FileAnchorSink,
+  merkleRoot,
+  publicKeyId,
+  sortHeads,
+  type StreamHead,
+} from '../src/index.ts';
 import { SqliteEventStore } from '../src/sqlite-event-store.ts';
 
 const bin = fileURLToPath(new URL('../../../apps/cli/bin/table-audit.js', import.meta.url));
@@ -42,6 +52,28 @@ async function makeStore(name: string): Promise<string> {
   return path;
 }
 
+async function storeHeads(path: string): Promise<StreamHead[]> {
+  const store = new SqliteEventStore(path, { readOnly: true });
+  const heads = new Map<string, StreamHead>();
+  for await (const e of store.readAll())
+    heads.set(e.stream, { stream: e.stream, revision: e.revision, hash: e.hash });
+  await store.close();
+  return sortHeads(heads.values());
+}
+
+/** A store with an anchor of its heads in DIR (signed with a fresh key), and the key's file. */
+async function anchoredStore(name: string): Promise<{ path: string; anchors: string; keyFile: string }> {
+  const path = await makeStore(`${name}.sqlite`);
+  const anchors = join(dir, `${name}-anchors`);
+  const key = generateKeyPairSync('ed25519').privateKey;
+  const keyFile = join(dir, `${name}-key.pem`);
+  writeFileSync(keyFile, key.export({ type: 'pkcs8', format: 'pem' }));
+  const store = new SqliteEventStore(path);
+  await new Anchorer(store, new FileAnchorSink(anchors, key), { key, storeId: name }).anchor();
+  await store.close();
+  return { path, anchors, keyFile };
+}
+
 describe(
   'table-audit verify',
   { skip: linked ? false : '@table-audit/eventstore is not linked into apps/cli yet: run pnpm install' },
@@ -59,6 +91,9 @@ describe(
         ok: true,
         streams: 2,
         events: 3,
+        // the heads and their root, for a regulator to keep elsewhere
+        heads: await storeHeads(path),
+        merkleRoot: merkleRoot(await storeHeads(path)),
       });
     });
 
@@ -101,6 +136,58 @@ describe(
       const byDefault = run([]);
       assert.equal(byDefault.code, 1);
       assert.match(byDefault.stderr, /no event store at \/.*\/data\/events\.sqlite/); // the default, made absolute
+    });
+
+    it('--anchors: ok when the store matches; names the truncated stream and exits 1 when not', async () => {
+      const { path, anchors } = await anchoredStore('anchored');
+      const ok = run(['--store', path, '--anchors', anchors]);
+      assert.equal(ok.code, 0, ok.stdout + ok.stderr);
+      assert.match(
+        ok.stdout,
+        /anchors: 1 of 1 signed by ed25519:\w{16} .*the last, #0 at .* covers up to position 3/,
+      );
+      assert.match(ok.stdout, /the store matches every signed anchor/);
+
+      const db = new Database(path);
+      db.prepare(`DELETE FROM events WHERE event_id = 'round-1/paid'`).run();
+      db.close();
+      const cut = run(['--store', path, '--anchors', anchors]);
+      assert.equal(cut.code, 1);
+      assert.match(cut.stdout, /^chains ok: 2 events in 2 streams/);
+      assert.match(
+        cut.stdout,
+        /TRUNCATED: stream "table-1" ends at revision 0, but anchor #0 \(line 1, .*\) signed revision 1 \(hash \w{12}…\): revisions 1\.\.1 were removed/,
+      );
+      const report = JSON.parse(run(['--store', path, '--anchors', anchors, '--json']).stdout) as {
+        ok: boolean;
+        anchors: { problems: { kind: string; stream: string; revision: number }[] };
+      };
+      assert.equal(report.ok, false);
+      assert.deepEqual(
+        report.anchors.problems.map((p) => [p.kind, p.stream, p.revision]),
+        [['truncated', 'table-1', 1]],
+      );
+    });
+
+    it('--show-key prints the public key and its id; another key does not verify the anchors', async () => {
+      const { path, anchors, keyFile } = await anchoredStore('keyed');
+      const shown = run(['--anchors', anchors, '--show-key']);
+      assert.equal(shown.code, 0, shown.stderr);
+      const id = publicKeyId(createPrivateKey(readFileSync(keyFile, 'utf8')));
+      assert.match(shown.stdout, new RegExp(`^${id} \\(.*public-key\\.pem\\)\n-----BEGIN PUBLIC KEY-----`));
+
+      const otherKey = join(dir, 'other-public.pem');
+      writeFileSync(
+        otherKey,
+        generateKeyPairSync('ed25519').publicKey.export({ type: 'spki', format: 'pem' }),
+      );
+      const foreign = run(['--store', path, '--anchors', anchors, '--public-key', otherKey]);
+      assert.equal(foreign.code, 1);
+      assert.match(
+        foreign.stdout,
+        /ANCHOR-INVALID: .*anchors\.jsonl line 1: signed by key ed25519:\w+, not by ed25519:\w+/,
+      );
+      assert.match(foreign.stdout, /NO-ANCHORS: .* holds no anchor signed by this key/);
     });
   },
 );

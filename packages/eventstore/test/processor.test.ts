@@ -102,6 +102,28 @@ function processorSuite(label: string, makeStore: () => Promise<EventStore>, liv
   }
 
   describe(`processor: ${label}`, () => {
+    it('resumeFrom: resumes from an earlier position than the saved checkpoint when the processor says so', () =>
+      withStore(async (store) => {
+        const name = unique('p');
+        const start = await startHere(store, name);
+        const events = await appendEvents(store, unique('s'), 4);
+        // the saved checkpoint moved to the end behind the processor's back; it trusts its own copy (start)
+        await store.saveCheckpoint(name, events.at(-1)!.position);
+        const saved: (bigint | null)[] = [];
+        const r = recorder(name, {
+          resumeFrom: (s) => {
+            saved.push(s);
+            return start;
+          },
+        });
+        await runProcessor(store, r.processor);
+        assert.deepEqual(saved, [events.at(-1)!.position]);
+        assert.deepEqual(
+          r.handled(),
+          events.map((e) => e.id),
+        );
+      }));
+
     it('catches up from zero: every event in global order, checkpoint at the last, then nothing again', () =>
       withStore(async (store) => {
         const a = unique('a');

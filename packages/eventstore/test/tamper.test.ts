@@ -126,6 +126,7 @@ describe('tamper evidence (SQLite file edited behind the store)', () => {
         event_id: string;
         type: string;
         metadata: string;
+        recorded_at: number;
       };
       const data = { amount: 99000, seat: 2 };
       const hash = eventHash(row.previous_hash, {
@@ -133,6 +134,7 @@ describe('tamper evidence (SQLite file edited behind the store)', () => {
         revision: 2,
         eventId: row.event_id,
         type: row.type,
+        recordedAt: row.recorded_at,
         data,
         metadata: JSON.parse(row.metadata) as Record<string, unknown>,
       });

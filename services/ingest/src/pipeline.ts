@@ -145,6 +145,13 @@ export class IngestPipeline {
   constructor(
     private readonly store: EventStore,
     private readonly now: () => number = Date.now,
+    private readonly options: {
+      /**
+       * Called at the end of every batch, once it is durable: signs an anchor of the store's heads (an Anchorer's
+       * anchor()). A failure fails the batch's submit, so Kafka offsets are not committed past an unanchored store.
+       */
+      anchor?: () => Promise<unknown>;
+    } = {},
   ) {}
 
   /**
@@ -384,6 +391,7 @@ export class IngestPipeline {
     this.totals.accepted += result.accepted;
     this.totals.alreadyStored += result.alreadyStored;
     this.totals.rejected += result.rejected;
+    if (this.options.anchor) await this.options.anchor();
     return result;
   }
 }

@@ -4,3 +4,4 @@ export * from './tables.ts';
 export * from './service.ts';
 export * from './explain.ts';
 export * from './field-gaps.ts';
+export * from './integrity.ts';

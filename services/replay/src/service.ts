@@ -1,4 +1,5 @@
 import {
+  linkBrokenBecause,
   runProcessor,
   type EventStore,
   type Processor,
@@ -13,9 +14,10 @@ import {
   type TableEvent,
   type TableFold,
 } from '@table-audit/rules';
-import { findingStream, FINDING_EVENT_TYPE, tableStream } from './streams.ts';
-import { applySafely, declaredGame, TableFolds, toTableEvent } from './tables.ts';
+import { chainBrokenFinding } from './integrity.ts';
 import { FieldGaps, type ChecksNotRun } from './field-gaps.ts';
+import { findingStream, FINDING_EVENT_TYPE, isTableStream, tableStream } from './streams.ts';
+import { applySafely, declaredGame, TableFolds, toTableEvent } from './tables.ts';
 
 /** How many rounds not derived the stats keep with their reasons (all are counted). */
 export const NOT_DERIVED_KEPT = 100;
@@ -37,6 +39,12 @@ export interface ReplayStats {
   checksNotRunRounds: ChecksNotRun[];
   /** table events no game module could judge (no TableOpened before them, or an unknown game) */
   unjudgedEvents: number;
+  /** tables stopped because their stored chain failed verification (a STORE.CHAIN_BROKEN finding each) */
+  stoppedTables: number;
+  /** table events not replayed because their table was stopped */
+  eventsNotReplayed: number;
+  /** set when the saved checkpoint was not the signed one, and the replay resumed from the signed one */
+  checkpointDistrusted: { saved: bigint | null; resumedFrom: bigint | null } | null;
   lastPosition: bigint | null;
 }
 
@@ -48,6 +56,12 @@ export interface ReplayServiceOptions {
   onFinding?: (finding: Finding, event: RecordedEvent | null) => void;
   /** save the checkpoint after at most this many events */
   checkpointEvery?: number;
+  /**
+   * The checkpoint as last signed outside the store (the last anchor's value; undefined: no anchor covers it).
+   * When the saved checkpoint differs, the replay resumes from the earlier of the two: moving the checkpoint
+   * forward in the store then hides no event from it (re-replaying is idempotent).
+   */
+  signedCheckpoint?: () => Promise<bigint | null | undefined>;
 }
 
 /**
@@ -77,8 +91,15 @@ export class ReplayService {
     checksNotRun: 0,
     checksNotRunRounds: [],
     unjudgedEvents: 0,
+    stoppedTables: 0,
+    eventsNotReplayed: 0,
+    checkpointDistrusted: null,
     lastPosition: null,
   };
+  /** each table stream's last event whose link was checked */
+  private readonly chainHeads = new Map<string, { revision: number; hash: string }>();
+  /** tables stopped on a broken link */
+  private readonly stopped = new Set<string>();
 
   constructor(private readonly o: ReplayServiceOptions) {
     this.name = o.checkpoint ?? 'replay';
@@ -110,6 +131,7 @@ export class ReplayService {
       );
     const processor: Processor = {
       name: this.name,
+      resumeFrom: (saved) => this.resumeFromSigned(saved),
       onStart: ({ checkpoint }) => void (this.resumeFrom = checkpoint),
       handle: (batch) => this.handle(batch),
       onCheckpoint: (position) => void (this.stats.lastPosition = position),
@@ -125,15 +147,77 @@ export class ReplayService {
     }
   }
 
+  private async resumeFromSigned(saved: bigint | null): Promise<bigint | null> {
+    const signed = await this.o.signedCheckpoint?.();
+    if (signed === undefined || signed === saved) return saved;
+    const earlier = signed === null || (saved !== null && saved < signed) ? signed : saved;
+    if (earlier !== saved) this.stats.checkpointDistrusted = { saved, resumedFrom: earlier };
+    return earlier;
+  }
+
+  /**
+   * Why a table stream's event does not follow the one before it, or null. Synchronous once the stream's head is
+   * known (a promise per event would cost more than the check); the event before the first one read in a run is
+   * fetched once.
+   */
+  private linkBroken(stored: RecordedEvent): string | null | Promise<string | null> {
+    const head = this.chainHeads.get(stored.stream);
+    if (head === undefined && stored.revision > 0)
+      return (async () => {
+        let previous: { revision: number; hash: string } | undefined;
+        for await (const p of this.o.store.readStream(stored.stream, {
+          fromRevision: stored.revision - 1,
+          maxCount: 1,
+        }))
+          previous = p;
+        return this.linkFrom(stored, previous);
+      })();
+    return this.linkFrom(stored, head);
+  }
+
+  private linkFrom(
+    stored: RecordedEvent,
+    previous: { revision: number; hash: string } | undefined,
+  ): string | null {
+    const reason = linkBrokenBecause(stored, previous, true);
+    if (reason === null) this.chainHeads.set(stored.stream, { revision: stored.revision, hash: stored.hash });
+    return reason;
+  }
+
+  private stop(
+    tableId: string,
+    stored: RecordedEvent,
+    reason: string,
+    found: { finding: Finding; event: RecordedEvent | null }[],
+  ): void {
+    this.stopped.add(tableId);
+    this.stats.stoppedTables++;
+    found.push({ finding: chainBrokenFinding(tableId, stored, reason), event: stored });
+  }
+
   /** Replays a batch in memory, then appends its findings; the processor saves the checkpoint after. */
   private async handle(batch: readonly RecordedEvent[]): Promise<void> {
     const found: { finding: Finding; event: RecordedEvent | null }[] = [];
     for (const stored of batch) {
       this.stats.events++;
+      if (!isTableStream(stored.stream)) continue;
+      const tableId = stored.stream.slice(tableStream('').length);
+      if (this.stopped.has(tableId)) {
+        this.stats.eventsNotReplayed++;
+        continue;
+      }
+      // every event of a table stream, of a known type or not, is a link of its chain
+      let broken = this.linkBroken(stored);
+      if (broken instanceof Promise) broken = await broken;
+      if (broken !== null) {
+        this.stop(tableId, stored, broken, found);
+        continue;
+      }
       const e = toTableEvent(stored);
       if (!e) continue;
       this.stats.tableEvents++;
-      const replayer = await this.replayerFor(e, stored.position);
+      const replayer = await this.replayerFor(e, stored.position, found);
+      if (this.stopped.has(tableId)) continue;
       if (!replayer) {
         this.stats.unjudgedEvents++;
         continue;
@@ -189,7 +273,11 @@ export class ReplayService {
    * The table's fold, made by the module of the game its TableOpened declares; after a restart, rebuilt from the
    * table's stream up to the checkpoint. Null when no module knows the table's game (counted, not judged).
    */
-  private async replayerFor(e: TableEvent, position: bigint): Promise<TableFold | null> {
+  private async replayerFor(
+    e: TableEvent,
+    position: bigint,
+    found: { finding: Finding; event: RecordedEvent | null }[],
+  ): Promise<TableFold | null> {
     const tableId = e.data.header.tableId;
     const known = this.tables.get(tableId);
     if (known) return known;
@@ -197,10 +285,18 @@ export class ReplayService {
     const restarted = this.resumeFrom !== null && position > this.resumeFrom;
     const earlier: TableEvent[] = [];
     if (game === null || restarted) {
-      // events at or before the checkpoint were replayed before the restart, and their findings are stored
+      // events at or before the checkpoint were replayed before the restart, and their findings are stored; their
+      // chain is checked again as they are read, so a table is never rebuilt from a broken record
+      let previous: { revision: number; hash: string } | undefined;
       for await (const stored of this.o.store.readStream(tableStream(tableId))) {
         if (stored.position >= position || (this.resumeFrom !== null && stored.position > this.resumeFrom))
           break;
+        const broken = linkBrokenBecause(stored, previous, true);
+        if (broken !== null) {
+          this.stop(tableId, stored, broken, found);
+          return null;
+        }
+        previous = stored;
         const event = toTableEvent(stored);
         if (!event) continue;
         game ??= declaredGame(event);
@@ -217,6 +313,8 @@ export class ReplayService {
   async finish(): Promise<Finding[]> {
     const out: Finding[] = [];
     for (const t of this.tables.values()) {
+      // a stopped table's fold holds only what preceded the break; conduct over its history is not judged
+      if (this.stopped.has(t.tableId)) continue;
       const end = t.finish();
       out.push(...end.units.flatMap((r) => r.findings), ...end.findings);
     }

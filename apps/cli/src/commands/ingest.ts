@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util';
+import type { Anchor } from '@table-audit/eventstore';
 import { FileSchemaRegistry } from '@table-audit/schemas';
 import {
   describeIrregularity,
@@ -7,6 +8,7 @@ import {
   KafkaIngest,
   KafkajsEventConsumer,
 } from '@table-audit/ingest';
+import { ANCHOR_OPTIONS_USAGE, configuredAnchorer, describeAnchor } from './anchors.ts';
 import { out, UsageError, type Command } from './command.ts';
 import { DEFAULT_STORE, openStore, progress, progressDone, storePath } from './store.ts';
 
@@ -20,7 +22,10 @@ gaps, repeats and steps backwards are counted ("sequence: …") and the events k
 rule for files and Kafka: 0 when everything was accepted or already stored, 1 when anything was rejected (each
 reject kept, the rest stored) or ingest could not finish (a store file
 it created is then removed if nothing was appended to it), 2 for a usage error. From Kafka, offsets are committed only once the events are durable; --idle-exit stops after that many
-milliseconds without a message (otherwise it runs until interrupted).`;
+milliseconds without a message (otherwise it runs until interrupted).
+
+${ANCHOR_OPTIONS_USAGE}
+                       (with --anchors, an anchor is signed at the end of every batch, once it is durable)`;
 
 export const ingestCommand: Command = {
   name: 'ingest',
@@ -36,6 +41,8 @@ export const ingestCommand: Command = {
         topic: { type: 'string', default: 'table-events' },
         group: { type: 'string', default: 'table-audit-ingest' },
         'idle-exit': { type: 'string' },
+        anchors: { type: 'string' },
+        'signing-key': { type: 'string' },
       },
     });
     if (!positionals.length === !values.kafka) throw new UsageError('give Avro files, or --kafka BROKERS');
@@ -45,11 +52,24 @@ export const ingestCommand: Command = {
       if (!Number.isSafeInteger(idle) || idle < 1)
         throw new UsageError(`--idle-exit takes whole milliseconds from 1 up, got "${values['idle-exit']}"`);
     }
-    const opened = openStore(storePath(values.store));
+    const path = storePath(values.store);
+    const opened = openStore(path);
     const store = opened.store;
-    const pipeline = new IngestPipeline(store);
     let failed = true;
+    let lastAnchor: Anchor | null = null;
     try {
+      const anchorer = configuredAnchorer(store, path, {
+        anchors: values.anchors,
+        signingKey: values['signing-key'],
+      });
+      const pipeline = new IngestPipeline(
+        store,
+        Date.now,
+        anchorer ? { anchor: async () => (lastAnchor = await anchorer.anchor()) } : {},
+      );
+      const anchored = () => {
+        if (anchorer && lastAnchor) out(describeAnchor(lastAnchor, anchorer.sink.description));
+      };
       await pipeline.loadKnownTables();
       const t0 = performance.now();
       if (positionals.length) {
@@ -63,6 +83,7 @@ export const ingestCommand: Command = {
           `accepted ${r.accepted}, already stored ${r.alreadyStored}, rejected ${r.rejected} in ${s.toFixed(1)} s (${Math.round((r.accepted + r.alreadyStored + r.rejected) / s).toLocaleString('en-US')} events/s)`,
         );
         reportSequences(pipeline);
+        anchored();
         failed = false;
         return r.rejected ? 1 : 0;
       }
@@ -99,6 +120,7 @@ export const ingestCommand: Command = {
       const t = pipeline.totals;
       out(`accepted ${t.accepted}, already stored ${t.alreadyStored}, rejected ${t.rejected}`);
       reportSequences(pipeline);
+      anchored();
       failed = false;
       return t.rejected ? 1 : 0;
     } finally {

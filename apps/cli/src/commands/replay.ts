@@ -1,7 +1,8 @@
 import { parseArgs } from 'node:util';
 import { explainRound, ReplayService } from '@table-audit/replay';
 import type { Finding } from '@table-audit/rules';
-import { json, out, type Command } from './command.ts';
+import { ANCHOR_OPTIONS_USAGE, configuredAnchorer, describeAnchor, signedCheckpoint } from './anchors.ts';
+import { json, out, UsageError, type Command } from './command.ts';
 import { openStore, progress, progressDone, storePath } from './store.ts';
 
 const usage = `Usage: table-audit replay ROUND_ID [--json] [--store PATH]     the disputed hand, step by step
@@ -10,7 +11,11 @@ const usage = `Usage: table-audit replay ROUND_ID [--json] [--store PATH]     th
 With a round id: rebuilds the round from the event store alone and prints each event, each rule applied with its
 article, each bet's expected settlement beside the declared one, and each finding. Without: replays every table
 from the replay's durable checkpoint and appends findings (re-running appends nothing new); --live keeps
-following new events until interrupted.`;
+following new events until interrupted.
+
+${ANCHOR_OPTIONS_USAGE}
+                       (with --anchors: the replay resumes from the signed checkpoint when the store's differs, and
+                       signs an anchor at the end, and every --anchor-every MS with --live, default 10000)`;
 
 export const replayCommand: Command = {
   name: 'replay',
@@ -20,9 +25,25 @@ export const replayCommand: Command = {
     const { values, positionals } = parseArgs({
       args,
       allowPositionals: true,
-      options: { store: { type: 'string' }, json: { type: 'boolean' }, live: { type: 'boolean' } },
+      options: {
+        store: { type: 'string' },
+        json: { type: 'boolean' },
+        live: { type: 'boolean' },
+        anchors: { type: 'string' },
+        'signing-key': { type: 'string' },
+        'anchor-every': { type: 'string' },
+      },
     });
-    const opened = openStore(storePath(values.store), { mustExist: true });
+    let every = 10_000;
+    if (values['anchor-every'] !== undefined) {
+      every = Number(values['anchor-every']);
+      if (!Number.isSafeInteger(every) || every < 100 || every > 86_400_000)
+        throw new UsageError(
+          `--anchor-every takes whole milliseconds from 100 to 86400000, got "${values['anchor-every']}"`,
+        );
+    }
+    const path = storePath(values.store);
+    const opened = openStore(path, { mustExist: true });
     const store = opened.store;
     try {
       if (positionals.length) {
@@ -30,8 +51,16 @@ export const replayCommand: Command = {
         out(values.json ? json(x.json) : x.text);
         return 0;
       }
+      const anchorer = configuredAnchorer(store, path, {
+        anchors: values.anchors,
+        signingKey: values['signing-key'],
+      });
       const findings: Finding[] = [];
-      const service = new ReplayService({ store, onFinding: (f) => findings.push(f) });
+      const service = new ReplayService({
+        store,
+        onFinding: (f) => findings.push(f),
+        ...(anchorer ? { signedCheckpoint: () => signedCheckpoint(anchorer, 'replay') } : {}),
+      });
       const t0 = performance.now();
       if (values.live) {
         const abort = new AbortController();
@@ -44,8 +73,15 @@ export const replayCommand: Command = {
             ),
           500,
         );
-        await service.live(abort.signal);
-        clearInterval(timer);
+        anchorer?.start(every, (err) =>
+          process.stderr.write(`table-audit replay: ${(err as Error).message}\n`),
+        );
+        try {
+          await service.live(abort.signal);
+        } finally {
+          clearInterval(timer);
+          await anchorer?.stop();
+        }
       } else {
         await service.catchUp();
         await service.finish();
@@ -74,7 +110,17 @@ export const replayCommand: Command = {
         process.stderr.write(
           `… and ${s.notDerived - s.notDerivedRounds.length} more rounds not re-derived\n`,
         );
-      return 0;
+      const distrusted = s.checkpointDistrusted;
+      if (distrusted)
+        out(
+          `the checkpoint saved in the store (${distrusted.saved ?? 'none'}) is not the signed one: resumed from ${distrusted.resumedFrom ?? 'the beginning'} instead`,
+        );
+      if (s.stoppedTables)
+        out(
+          `${s.stoppedTables} table(s) stopped: their stored record failed verification (STORE.CHAIN_BROKEN); ${s.eventsNotReplayed} of their events not replayed`,
+        );
+      if (anchorer) out(describeAnchor(await anchorer.anchor(), anchorer.sink.description));
+      return s.stoppedTables ? 1 : 0;
     } finally {
       await opened.close(false);
     }

@@ -19,6 +19,7 @@ import {
   type GroundTruth,
   type Session,
 } from '@table-audit/simulator';
+import { configuredAnchorer, describeAnchor, signedCheckpoint } from './anchors.ts';
 import { json, out, UsageError, type Command } from './command.ts';
 import { wholeNumber } from './numbers.ts';
 import { DEFAULT_STORE, makeDirectories, openStore, storePath } from './store.ts';
@@ -42,6 +43,10 @@ labelled fault found under its check id, no finding on a clean round); one dispu
   --tables N     tables (1 to 999, default 40)      --rounds N   rounds per table (1 to 10000, default 50)
   --seed S       seed (0 to 4294967295, default 2025)
   --math         adds the exact math report (about 10 s)
+  --anchors DIR  where the signed anchors of the store go (default $TABLE_AUDIT_ANCHORS, else DIR/anchors): one
+                 after every ingest batch and one after the replay; table-audit verify --anchors checks the store
+  --signing-key PEM  the Ed25519 key that signs them (default $TABLE_AUDIT_SIGNING_KEY, else DIR/signing-key.pem,
+                 made by the first run that needs it, which says so)
 
 Exit 0 when the proof holds, 1 when a labelled fault was missed, a finding fell on a clean round (each is named on
 stderr) or the run could not finish, 2 for a usage error. ClickHouse, the API and the UI join this command later.`;
@@ -81,7 +86,10 @@ function takeRunDir(dir: string): RunDir {
 
 /** After a failed run: removes the files this run wrote and the directories it created (only while empty). */
 function undoRunDir(dir: string, taken: RunDir): void {
-  for (const f of [...ARTEFACTS.map((a) => join(dir, a)), ...taken.made]) rmSync(f, { force: true });
+  // a key or anchors this run made stay (they vouch for the store), and so does the marker that makes DIR reusable
+  const keeps = existsSync(join(dir, 'signing-key.pem')) || existsSync(join(dir, 'anchors'));
+  for (const f of [...ARTEFACTS.map((a) => join(dir, a)), ...(keeps ? [] : taken.made)])
+    rmSync(f, { force: true });
   if (taken.createdDir === undefined) return;
   const top = resolve(taken.createdDir);
   for (let d = resolve(dir); ; d = dirname(d)) {
@@ -148,6 +156,8 @@ export const runCommand: Command = {
         rounds: { type: 'string', default: '50' },
         seed: { type: 'string', default: '2025' },
         math: { type: 'boolean' },
+        anchors: { type: 'string' },
+        'signing-key': { type: 'string' },
       },
     });
     const tables = wholeNumber('--tables', values.tables!, 1, 999);
@@ -200,7 +210,14 @@ export const runCommand: Command = {
             `${storeFile} already holds another simulation under the same table ids (${conflict}); nothing was ` +
               `appended. Give this run its own store with --store PATH, or run with the options that made that one`,
           );
-        const pipeline = new IngestPipeline(store);
+        // the key and the anchors are kept even if the run fails: they vouch for what is in the store
+        const anchorer = configuredAnchorer(
+          store,
+          storeFile,
+          { anchors: values.anchors, signingKey: values['signing-key'] },
+          { anchors: join(dir, 'anchors'), generateInto: dir },
+        )!;
+        const pipeline = new IngestPipeline(store, Date.now, { anchor: () => anchorer.anchor() });
         await pipeline.loadKnownTables();
         const ingested = await ingestFiles([file], pipeline);
         const again = ingested.alreadyStored
@@ -220,15 +237,28 @@ export const runCommand: Command = {
         }
 
         t = performance.now();
-        const replay = new ReplayService({ store });
+        const replay = new ReplayService({
+          store,
+          signedCheckpoint: () => signedCheckpoint(anchorer, 'replay'),
+        });
         await replay.catchUp();
         await replay.finish();
+        const anchor = await anchorer.anchor();
         const s = replay.stats;
         out(
           s.rounds
             ? `3. replay: ${s.rounds.toLocaleString('en-US')} rounds re-derived, ${s.findingsAppended} findings appended (${ms(t)}, ${Math.round(s.rounds / ((performance.now() - t) / 1000)).toLocaleString('en-US')} rounds/s)`
             : `3. replay: nothing new to re-derive: these events were replayed before and their findings are in the store (${ms(t)})`,
         );
+        if (s.checkpointDistrusted)
+          out(
+            `   the replay checkpoint saved in the store (${s.checkpointDistrusted.saved ?? 'none'}) was not the signed one: replayed from ${s.checkpointDistrusted.resumedFrom ?? 'the beginning'}`,
+          );
+        if (s.stoppedTables)
+          out(
+            `   ${s.stoppedTables} table(s) stopped: their stored record failed verification (STORE.CHAIN_BROKEN)`,
+          );
+        out(`   ${describeAnchor(anchor, anchorer.sink.description)}`);
 
         // the proof, on the findings stored for this session's tables (also those appended by an earlier run)
         const roundIds = new Set<string>();

@@ -1,0 +1,82 @@
+import { existsSync } from 'node:fs';
+import { basename, join } from 'node:path';
+import {
+  Anchorer,
+  FileAnchorSink,
+  generateSigningKey,
+  loadSigningKey,
+  publicKeyId,
+  type Anchor,
+  type EventStore,
+} from '@table-audit/eventstore';
+import { out, UsageError } from './command.ts';
+
+/** The checkpoints every anchor covers: moving one behind the replay's back is then caught. */
+export const ANCHORED_CHECKPOINTS = ['replay'] as const;
+
+export const ANCHOR_OPTIONS_USAGE = `  --anchors DIR        sign an anchor of every stream's head into DIR/anchors.jsonl (append-only) at the end of
+                       the work (default $TABLE_AUDIT_ANCHORS); table-audit verify --anchors DIR checks against them
+  --signing-key PEM    the Ed25519 private key that signs (default $TABLE_AUDIT_SIGNING_KEY)`;
+
+/** --anchors wins over TABLE_AUDIT_ANCHORS; an empty variable counts as unset. */
+export const anchorsDir = (flag: string | undefined): string | undefined =>
+  flag === '' ? undefined : (flag ?? (process.env.TABLE_AUDIT_ANCHORS || undefined));
+const signingKeyPath = (flag: string | undefined): string | undefined =>
+  flag === '' ? undefined : (flag ?? (process.env.TABLE_AUDIT_SIGNING_KEY || undefined));
+
+/** Anchors name the store by its file name, so anchors of one store are never continued for another. */
+export const storeIdOf = (storePath: string): string => `sqlite:${basename(storePath)}`;
+
+/**
+ * The anchorer configured by --anchors and --signing-key (or their variables); null when neither is given.
+ * `generateInto`: when no key is configured, make one there once (run's own directory) and say so.
+ */
+export function configuredAnchorer(
+  store: EventStore,
+  storePath: string,
+  flags: { anchors: string | undefined; signingKey: string | undefined },
+  defaults: { anchors?: string; generateInto?: string } = {},
+): Anchorer | null {
+  const dir = anchorsDir(flags.anchors) ?? defaults.anchors;
+  let keyPath = signingKeyPath(flags.signingKey);
+  if (dir === undefined) {
+    if (keyPath !== undefined)
+      throw new UsageError(
+        `a signing key (${keyPath}) was given but no --anchors DIR (or TABLE_AUDIT_ANCHORS) to write the anchors into`,
+      );
+    return null;
+  }
+  let key;
+  if (keyPath === undefined && defaults.generateInto !== undefined) {
+    keyPath = join(defaults.generateInto, 'signing-key.pem');
+    if (existsSync(keyPath)) key = loadSigningKey(keyPath);
+    else {
+      key = generateSigningKey(keyPath);
+      out(
+        `made a signing key for this run's anchors: ${keyPath} (key ${publicKeyId(key)}, created by this run, not ` +
+          `an operator's key; give --signing-key PEM or TABLE_AUDIT_SIGNING_KEY to sign with your own)`,
+      );
+    }
+  } else if (keyPath === undefined)
+    throw new UsageError(
+      `--anchors ${dir} needs a signing key: --signing-key PEM or TABLE_AUDIT_SIGNING_KEY (an Ed25519 private key, e.g. openssl genpkey -algorithm ed25519 -out key.pem)`,
+    );
+  else key = loadSigningKey(keyPath);
+  return new Anchorer(store, new FileAnchorSink(dir, key), {
+    key,
+    storeId: storeIdOf(storePath),
+    checkpoints: ANCHORED_CHECKPOINTS,
+  });
+}
+
+/** The last signed value of a checkpoint, or undefined when no anchor signs one (then the store's is used). */
+export async function signedCheckpoint(anchorer: Anchorer, name: string): Promise<bigint | null | undefined> {
+  const records = await anchorer.sink.read();
+  const last = records.filter((r) => r.signed).at(-1)?.anchor;
+  if (!last || !(name in last.checkpoints)) return undefined;
+  const value = last.checkpoints[name];
+  return value === null || value === undefined ? null : BigInt(value);
+}
+
+export const describeAnchor = (a: Anchor, where: string): string =>
+  `anchor #${a.sequence} signed (${a.keyId}): ${a.heads.length} stream heads up to position ${a.position}, Merkle root ${a.merkleRoot.slice(0, 16)}…, into ${where}`;

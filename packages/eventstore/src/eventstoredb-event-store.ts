@@ -63,7 +63,9 @@ import {
 import { canonicalJson } from './canonical-json.ts';
 import { InvalidArgument, InvalidEventData, StoreClosed } from './errors.ts';
 import { GENESIS_HASH, hashedText, sha256Hex } from './hash-chain.ts';
+import { appendPartByPart } from './append-many.ts';
 import type {
+  AppendManyOptions,
   AppendOptions,
   AppendResult,
   EventData,
@@ -72,6 +74,7 @@ import type {
   ReadAllOptions,
   ReadStreamOptions,
   RecordedEvent,
+  StreamAppend,
   SubscribeToAllOptions,
   Subscription,
 } from './port.ts';
@@ -223,6 +226,14 @@ export class EventStoreDbEventStore implements EventStore {
           'is reserved for the hash chain',
         );
     return this.#inStreamQueue(stream, () => this.#appendInQueue(stream, expected, prepared));
+  }
+
+  /** EventStoreDB has no transaction across streams: appendMany appends part by part, then the checkpoint. */
+  readonly atomicAcrossStreams = false;
+
+  appendMany(appends: readonly StreamAppend[], options: AppendManyOptions = {}): Promise<AppendResult[]> {
+    this.#checkOpen('appendMany');
+    return appendPartByPart(this, appends, options);
   }
 
   async #inStreamQueue<T>(stream: string, work: () => Promise<T>): Promise<T> {

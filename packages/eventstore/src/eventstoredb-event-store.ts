@@ -11,6 +11,8 @@
  * - The chain (the writer's eventId, previousHash, hash) travels in the event's metadata under `$tableAudit`, next to
  *   the writer's own metadata. EventStoreDB needs UUID event ids: a UUID eventId is used as is, any other string is
  *   mapped to a UUID derived from its sha256 (eventUuid); the original is the one in the metadata.
+ * - appendMany appends part by part in order, then saves the checkpoint: EventStoreDB has no transaction across
+ *   streams (atomicAcrossStreams = false); a failure part-way leaves the earlier parts stored.
  * - Checkpoints are events in a dedicated stream per consumer, `<checkpointStreamPrefix><name>` (kept short with
  *   $maxCount); those streams and the server's `$` streams are left out of readAll and subscriptions.
  *

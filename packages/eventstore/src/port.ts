@@ -23,7 +23,7 @@ export interface RecordedEvent extends EventData {
   position: bigint;
   /** When the store recorded it, UTC milliseconds. */
   recordedAt: number;
-  /** sha256(previousHash + canonical JSON of {stream, revision, eventId, type, data, metadata}), hex. */
+  /** sha256(previousHash + canonical JSON of {stream, revision, eventId, type, data, metadata, recordedAt}), hex. */
   hash: string;
   /** The hash of the previous event of the same stream; 64 zeros for revision 0. */
   previousHash: string;

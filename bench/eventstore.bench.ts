@@ -1,78 +1,129 @@
 /**
- * Embedded event store append throughput and latency: SqliteEventStore on a file in the temp dir (WAL,
- * synchronous=FULL, so every append waits for its fsync), batches of 1 and of 100 events of ~250 bytes spread
- * over 10 table streams, each append with its exact expected revision. Prints appends/s, events/s, append latency
- * p50/p99 in ms per batch size, and peak RSS.
+ * The embedded event store beside the raw limits of SQLite, measured in the same run on the same disk (raw-sqlite.ts):
+ *  - append: a simulated session's events (40 tables × 50 rounds, ~106k events, with the metadata ingest gives them),
+ *    in batches of 20,000 through appendMany — one transaction per batch, as ingest does — versus the raw insert;
+ *    and, for latency, appends of 1 and of 100 events to one stream (each its own durable transaction);
+ *  - readAll: every event back (hash, previous hash, data and metadata parsed), and readAll with each event's link
+ *    re-checked from the bytes read (what the replay does), versus the raw read;
+ *  - size: the store file's bytes per event after close (WAL checkpointed, no VACUUM); the target is 200.
+ * Prints one JSON line. BENCH_TABLES (40) × BENCH_ROUNDS (50); BENCH_RAW_ROWS (100,000).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { EventData } from '@table-audit/eventstore';
+import { linkBrokenBecause, type EventData } from '@table-audit/eventstore';
 import { SqliteEventStore } from '@table-audit/eventstore/sqlite';
+import { simulateSession } from '@table-audit/simulator';
+import { bytesPerEvent, rawSqlite, versus } from './raw-sqlite.ts';
 
-const APPENDS_OF_1 = Number(process.env.BENCH_APPENDS_OF_1 ?? 2_000);
-const APPENDS_OF_100 = Number(process.env.BENCH_APPENDS_OF_100 ?? 200);
-const STREAMS = 10;
-
-const dir = mkdtempSync(join(tmpdir(), 'ta-bench-eventstore-'));
-const store = new SqliteEventStore(join(dir, 'events.sqlite'));
-const next = new Map<string, number>();
-let id = 0;
-
-const event = (table: number): EventData => ({
-  eventId: `bench-${++id}`,
-  type: 'PayoutDeclared',
-  data: {
-    table: `T${table}`,
-    round: `R${id}`,
-    seat: (id % 7) + 1,
-    bet: 'pairPlus',
-    stake: 10_000,
-    payout: 40_000,
-    cards: ['AS', 'KS', 'QS'],
-    declaredAt: 1_763_700_000_000 + id,
-  },
-  metadata: { source: 'table-controller', schemaId: 7 },
-});
-
+const env = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
+const BATCH = 20_000;
 const percentile = (sorted: number[], p: number) =>
   sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))]!;
 
-async function run(batch: number, appends: number) {
-  const latencies: number[] = [];
-  const t0 = performance.now();
-  for (let i = 0; i < appends; i++) {
-    const table = i % STREAMS;
-    const stream = `table-${table}`;
-    const events = Array.from({ length: batch }, () => event(table));
-    const start = performance.now();
-    const r = await store.append(stream, events, { expectedRevision: next.get(stream) ?? 'no-stream' });
-    latencies.push(performance.now() - start);
-    next.set(stream, r.nextExpectedRevision);
-  }
-  const seconds = (performance.now() - t0) / 1000;
-  latencies.sort((a, b) => a - b);
-  return {
-    batch,
-    appends,
-    appendsPerSecond: Math.round(appends / seconds),
-    eventsPerSecond: Math.round((appends * batch) / seconds),
-    latencyMs: { p50: +percentile(latencies, 0.5).toFixed(3), p99: +percentile(latencies, 0.99).toFixed(3) },
-  };
-}
-
+const dir = mkdtempSync(join(tmpdir(), 'ta-bench-eventstore-'));
 try {
-  await run(1, 50); // warm-up: statements, file, page cache
-  const single = await run(1, APPENDS_OF_1);
-  const hundred = await run(100, APPENDS_OF_100);
+  const raw = rawSqlite(dir, env('BENCH_RAW_ROWS', 100_000));
+  const session = simulateSession({
+    seed: 42,
+    tables: env('BENCH_TABLES', 40),
+    roundsPerTable: env('BENCH_ROUNDS', 50),
+    faultRate: 0.1,
+  });
+  const byStream = (events: typeof session.events, from: number) => {
+    const parts = new Map<string, EventData[]>();
+    events.forEach((e, i) => {
+      const stream = `table-${e.data.header.tableId}`;
+      let list = parts.get(stream);
+      if (!list) parts.set(stream, (list = []));
+      list.push({
+        eventId: e.data.header.eventId,
+        type: e.type,
+        data: e.data,
+        metadata: {
+          receivedAt: 1_764_000_000_000,
+          source: `file /var/lib/table-audit/incoming/session-2025-12-01.avro block ${Math.floor((from + i) / 1000)} record ${(from + i) % 1000}`,
+        },
+      });
+    });
+    return [...parts].map(([stream, evs]) => ({ stream, events: evs }));
+  };
+  const batches = [];
+  for (let i = 0; i < session.events.length; i += BATCH)
+    batches.push(byStream(session.events.slice(i, i + BATCH), i));
+
+  const path = join(dir, 'events.sqlite');
+  let store = new SqliteEventStore(path);
+  const a0 = performance.now();
+  for (const parts of batches) await store.appendMany(parts);
+  const appendSeconds = (performance.now() - a0) / 1000;
+  const events = session.events.length;
+
+  // latency of small appends, each its own durable transaction (one fsync)
+  const latency = async (size: number, count: number) => {
+    const ms: number[] = [];
+    let n = 0;
+    for (let i = 0; i < count; i++) {
+      const evs = Array.from({ length: size }, () => ({
+        eventId: `small-${size}-${++n}`,
+        type: 'PayoutDeclared',
+        data: { seat: n % 7, amount: 40_000, round: `R${n}` },
+      }));
+      const t = performance.now();
+      await store.append(`small-${size}`, evs);
+      ms.push(performance.now() - t);
+    }
+    ms.sort((x, y) => x - y);
+    const total = ms.reduce((x, y) => x + y, 0) / 1000;
+    return {
+      eventsPerAppend: size,
+      appends: count,
+      eventsPerSecond: Math.round((size * count) / total),
+      latencyMs: { p50: +percentile(ms, 0.5).toFixed(3), p99: +percentile(ms, 0.99).toFixed(3) },
+    };
+  };
+  const small = [
+    await latency(1, env('BENCH_APPENDS_OF_1', 1000)),
+    await latency(100, env('BENCH_APPENDS_OF_100', 100)),
+  ];
+  await store.close();
+  const size = bytesPerEvent(path, events + 1000 + 100 * 100);
+
+  store = new SqliteEventStore(path);
+  const r0 = performance.now();
+  let read = 0;
+  for await (const _ of store.readAll()) read++;
+  const readSeconds = (performance.now() - r0) / 1000;
+  const heads = new Map<string, { revision: number; hash: string }>();
+  const c0 = performance.now();
+  for await (const e of store.readAll()) {
+    if (linkBrokenBecause(e, heads.get(e.stream), true) !== null)
+      throw new Error(`broken link at ${e.eventId}`);
+    heads.set(e.stream, e);
+  }
+  const checkedSeconds = (performance.now() - c0) / 1000;
+  await store.close();
+
   console.log(
     JSON.stringify({
-      bench: 'SqliteEventStore append, file store (WAL, synchronous=FULL), 10 streams, ~250-byte events',
-      results: [single, hundred],
+      bench: 'SqliteEventStore (file, WAL, synchronous=FULL) beside raw SQLite in the same run',
+      raw,
+      appendMany: {
+        events,
+        eventsPerBatch: BATCH,
+        transactions: batches.length,
+        eventsPerSecond: versus(Math.round(events / appendSeconds), raw.insertRowsPerSecond, 0.4),
+      },
+      smallAppends: small,
+      readAll: {
+        events: read,
+        eventsPerSecond: versus(Math.round(read / readSeconds), raw.readRowsPerSecond, 0.3),
+        withLinkCheckEventsPerSecond: versus(Math.round(read / checkedSeconds), raw.readRowsPerSecond, 0.3),
+      },
+      storeBytesPerEvent: { value: size, target: '≤ 200', meetsTarget: size <= 200 },
       peakRssMiB: Math.round(process.resourceUsage().maxRSS / 1024),
     }),
   );
 } finally {
-  await store.close();
   rmSync(dir, { recursive: true, force: true });
 }

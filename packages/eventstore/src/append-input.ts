@@ -6,7 +6,7 @@
 import { canonicalJson, NotCanonicalJson } from './canonical-json.ts';
 import { EventIdConflict, InvalidArgument, InvalidEventData, WrongExpectedRevision } from './errors.ts';
 import { metadataJson } from './hash-chain.ts';
-import type { EventData, ExpectedRevision } from './port.ts';
+import type { AppendManyOptions, EventData, ExpectedRevision, StreamAppend } from './port.ts';
 
 /** An event checked and in canonical JSON, ready to be chained and stored. */
 export interface PreparedEvent {
@@ -129,4 +129,31 @@ export function checkPosition(name: string, value: unknown): asserts value is bi
 export function checkCheckpointName(name: unknown): asserts name is string {
   if (typeof name !== 'string' || name.length === 0)
     throw new InvalidArgument(`checkpoint name must be a non-empty string, got ${JSON.stringify(name)}`);
+}
+
+/**
+ * Checks appendMany's arguments as a whole before anything is written (the events themselves are checked as for
+ * append): a malformed part or checkpoint must not leave the parts before it stored by a non-atomic store.
+ */
+export function checkAppendManyArguments(appends: readonly StreamAppend[], options: AppendManyOptions): void {
+  if (!Array.isArray(appends)) throw new InvalidArgument('appends must be an array');
+  appends.forEach((a: Partial<StreamAppend> | null, i) => {
+    if (a === null || typeof a !== 'object') throw new InvalidArgument(`appends[${i}] is not an object`);
+    try {
+      checkStreamName(a.stream);
+      if (a.expectedRevision !== undefined) checkExpectedRevisionArgument(a.expectedRevision);
+      if (!Array.isArray(a.events)) throw new InvalidArgument('events must be an array');
+    } catch (err) {
+      if (err instanceof InvalidArgument) throw new InvalidArgument(`appends[${i}]: ${err.message}`);
+      throw err;
+    }
+  });
+  const checkpoint = (options as Partial<AppendManyOptions> | null)?.checkpoint;
+  if (checkpoint !== undefined) {
+    if (checkpoint === null || typeof checkpoint !== 'object')
+      throw new InvalidArgument('checkpoint must be { name, position }');
+    checkCheckpointName(checkpoint.name);
+    checkPosition('checkpoint.position', checkpoint.position);
+    if (checkpoint.position === undefined) throw new InvalidArgument('checkpoint.position is missing');
+  }
 }

@@ -21,6 +21,7 @@ import {
 import { eventHash, GENESIS_HASH, recomputedHash } from './hash-chain.ts';
 import { linkBrokenBecause } from './link.ts';
 import type { EventData, EventStore, ExpectedRevision, RecordedEvent } from './port.ts';
+import { appendToStreams } from './append-many.ts';
 import { verify } from './verify.ts';
 
 export interface ConformanceOptions {
@@ -544,6 +545,112 @@ export function eventStoreConformance(
           const after = await collect(store.readAll({ fromPosition: start.position }));
           assert.deepEqual(ids(ofStreams(after, s)), [`${s}/e2`]);
           assert.ok(after.every((e) => e.type !== 'checkpoint'));
+        }));
+    });
+
+    describe('appendMany (several streams, one call)', () => {
+      it('appends each part with its own revisions, saves the checkpoint, and answers per part in order', () =>
+        withStore(async (store) => {
+          assert.equal(typeof store.atomicAcrossStreams, 'boolean', 'the store says whether it is atomic');
+          const a = newStream('many-a');
+          const b = newStream('many-b');
+          const name = `${run}-many-${++streams}`;
+          await store.append(a, [event(a, 0)]);
+          const results = await appendToStreams(
+            store,
+            [
+              { stream: a, events: [event(a, 1), event(a, 2)], expectedRevision: 0 },
+              { stream: b, events: [event(b, 1)], expectedRevision: 'no-stream' },
+              { stream: a, events: [event(a, 3), event(a, 1)] },
+            ],
+            { checkpoint: { name, position: 7n } },
+          );
+          assert.deepEqual(
+            results.map((r) => ({ ...r, position: undefined })),
+            [
+              { nextExpectedRevision: 2, appended: 2, alreadyStored: 0, position: undefined },
+              { nextExpectedRevision: 0, appended: 1, alreadyStored: 0, position: undefined },
+              { nextExpectedRevision: 3, appended: 1, alreadyStored: 1, position: undefined },
+            ],
+          );
+          const readA = await collect(store.readStream(a));
+          assert.deepEqual(
+            ids(readA),
+            [0, 1, 2, 3].map((n) => `${a}/e${n}`),
+          );
+          assert.equal(results[0]!.position, readA[2]!.position);
+          assert.equal(results[2]!.position, readA[3]!.position);
+          assert.equal((await collect(store.readStream(b)))[0]!.position, results[1]!.position);
+          assert.equal(await store.loadCheckpoint(name), 7n);
+          assert.equal((await verify(store, { stream: a })).ok, true);
+          const again = await appendToStreams(store, [
+            { stream: a, events: [event(a, 1), event(a, 2)], expectedRevision: 0 },
+            { stream: b, events: [event(b, 1)], expectedRevision: 'no-stream' },
+          ]);
+          assert.deepEqual(
+            again.map((r) => [r.appended, r.alreadyStored]),
+            [
+              [0, 2],
+              [0, 1],
+            ],
+            'a re-sent call stores nothing again, whatever its stale expectations',
+          );
+        }));
+
+      it('a refused part: nothing at all when atomic across streams, else the parts before it', () =>
+        withStore(async (store) => {
+          const a = newStream('many-refused-a');
+          const b = newStream('many-refused-b');
+          const c = newStream('many-refused-c');
+          const name = `${run}-many-refused-${++streams}`;
+          await store.append(b, [event(b, 0)]);
+          await assert.rejects(
+            appendToStreams(
+              store,
+              [
+                { stream: a, events: [event(a, 1)] },
+                { stream: b, events: [event(b, 1)], expectedRevision: 'no-stream' },
+                { stream: c, events: [event(c, 1)] },
+              ],
+              { checkpoint: { name, position: 3n } },
+            ),
+            isWrongExpectedRevision(b, 'no-stream', 0),
+          );
+          const atomic = store.atomicAcrossStreams === true;
+          assert.deepEqual(ids(await collect(store.readStream(a))), atomic ? [] : [`${a}/e1`]);
+          assert.deepEqual(ids(await collect(store.readStream(b))), [`${b}/e0`]);
+          assert.deepEqual(ids(await collect(store.readStream(c))), [], 'no part after the refused one');
+          assert.equal(await store.loadCheckpoint(name), null, 'nor the checkpoint');
+          // a stored id with other data is refused the same way
+          await assert.rejects(
+            appendToStreams(store, [
+              { stream: c, events: [event(c, 1)] },
+              { stream: b, events: [event(b, 0, { n: 'other' })] },
+            ]),
+            EventIdConflict,
+          );
+          assert.deepEqual(ids(await collect(store.readStream(c))), atomic ? [] : [`${c}/e1`]);
+        }));
+
+      it('refuses malformed parts and checkpoints with InvalidArgument before writing anything', () =>
+        withStore(async (store) => {
+          const a = newStream('many-malformed');
+          const good = { stream: a, events: [event(a, 1)] };
+          for (const [appends, options] of [
+            [[good, { stream: '', events: [] }], {}],
+            [[good, { stream: a, events: [], expectedRevision: -2 }], {}],
+            [[good, { stream: a, events: 'x' }], {}],
+            [[good, null], {}],
+            [[good], { checkpoint: { name: '', position: 1n } }],
+            [[good], { checkpoint: { name: 'x', position: 1 } }],
+            ['not an array', {}],
+          ] as const)
+            await assert.rejects(
+              appendToStreams(store, appends as never, options as never),
+              InvalidArgument,
+              JSON.stringify(appends, (_k, v: unknown) => (typeof v === 'bigint' ? String(v) : v)),
+            );
+          assert.deepEqual(await collect(store.readStream(a)), []);
         }));
     });
 

@@ -11,6 +11,8 @@
  * - The chain (the writer's eventId, previousHash, hash) travels in the event's metadata under `$tableAudit`, next to
  *   the writer's own metadata. EventStoreDB needs UUID event ids: a UUID eventId is used as is, any other string is
  *   mapped to a UUID derived from its sha256 (eventUuid); the original is the one in the metadata.
+ * - appendMany appends part by part in order, then saves the checkpoint: EventStoreDB has no transaction across
+ *   streams (atomicAcrossStreams = false); a failure part-way leaves the earlier parts stored.
  * - Checkpoints are events in a dedicated stream per consumer, `<checkpointStreamPrefix><name>` (kept short with
  *   $maxCount); those streams and the server's `$` streams are left out of readAll and subscriptions.
  *
@@ -63,7 +65,9 @@ import {
 import { canonicalJson } from './canonical-json.ts';
 import { InvalidArgument, InvalidEventData, StoreClosed } from './errors.ts';
 import { GENESIS_HASH, hashedText, sha256Hex } from './hash-chain.ts';
+import { appendPartByPart } from './append-many.ts';
 import type {
+  AppendManyOptions,
   AppendOptions,
   AppendResult,
   EventData,
@@ -72,6 +76,7 @@ import type {
   ReadAllOptions,
   ReadStreamOptions,
   RecordedEvent,
+  StreamAppend,
   SubscribeToAllOptions,
   Subscription,
 } from './port.ts';
@@ -223,6 +228,14 @@ export class EventStoreDbEventStore implements EventStore {
           'is reserved for the hash chain',
         );
     return this.#inStreamQueue(stream, () => this.#appendInQueue(stream, expected, prepared));
+  }
+
+  /** EventStoreDB has no transaction across streams: appendMany appends part by part, then the checkpoint. */
+  readonly atomicAcrossStreams = false;
+
+  appendMany(appends: readonly StreamAppend[], options: AppendManyOptions = {}): Promise<AppendResult[]> {
+    this.#checkOpen('appendMany');
+    return appendPartByPart(this, appends, options);
   }
 
   async #inStreamQueue<T>(stream: string, work: () => Promise<T>): Promise<T> {

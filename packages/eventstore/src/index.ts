@@ -2,6 +2,7 @@
 // '@table-audit/eventstore/sqlite', '@table-audit/eventstore/eventstoredb' (and '/conformance' for tests).
 export type * from './port.ts';
 export * from './errors.ts';
+export { appendToStreams } from './append-many.ts';
 export { canonicalJson, NotCanonicalJson } from './canonical-json.ts';
 export { eventHash, GENESIS_HASH, recomputedHash, type HashedContent } from './hash-chain.ts';
 export { linkBrokenBecause } from './link.ts';

@@ -23,7 +23,7 @@ export interface RecordedEvent extends EventData {
   position: bigint;
   /** When the store recorded it, UTC milliseconds. */
   recordedAt: number;
-  /** sha256(previousHash + canonical JSON of {stream, revision, eventId, type, data, metadata}), hex. */
+  /** sha256(previousHash + canonical JSON of {stream, revision, eventId, type, data, metadata, recordedAt}), hex. */
   hash: string;
   /** The hash of the previous event of the same stream; 64 zeros for revision 0. */
   previousHash: string;
@@ -53,6 +53,19 @@ export interface AppendResult {
   appended: number;
   /** Events of this call that were already stored (earlier, or earlier in this same call) and not written again. */
   alreadyStored: number;
+}
+
+/** One stream's part of an appendMany. */
+export interface StreamAppend {
+  stream: string;
+  events: readonly EventData[];
+  /** Default 'any'; checked as for append. */
+  expectedRevision?: ExpectedRevision;
+}
+
+export interface AppendManyOptions {
+  /** A consumer's checkpoint saved with the events (atomically with them where the store is atomicAcrossStreams). */
+  checkpoint?: { name: string; position: bigint };
 }
 
 export interface ReadStreamOptions {
@@ -93,6 +106,24 @@ export interface EventStore {
    * @throws EventIdConflict, InvalidEventData, InvalidArgument.
    */
   append(stream: string, events: readonly EventData[], options?: AppendOptions): Promise<AppendResult>;
+
+  /**
+   * Whether appendMany is one transaction across streams. When false, each stream's part is atomic on its own, in
+   * order, then the checkpoint: a failure part-way leaves the earlier parts stored (each is idempotent to re-send).
+   * Absent: false.
+   */
+  readonly atomicAcrossStreams?: boolean;
+
+  /**
+   * Appends to several streams, each part with the rules of append (idempotent by event id, expected revision), and
+   * saves the checkpoint if given; one result per part, in order. With atomicAcrossStreams, all of it is one durable
+   * transaction: a refused part (WrongExpectedRevision, EventIdConflict, InvalidEventData) leaves nothing written.
+   * A stream may appear in several parts; they apply in order.
+   *
+   * Optional on the port only so that decorators written before it still type-check: use `appendToStreams`, which
+   * falls back to append per part and saveCheckpoint on a store without it.
+   */
+  appendMany?(appends: readonly StreamAppend[], options?: AppendManyOptions): Promise<AppendResult[]>;
 
   /** A stream's events in revision order. A stream that does not exist yields nothing (no error). */
   readStream(stream: string, options?: ReadStreamOptions): AsyncIterable<RecordedEvent>;

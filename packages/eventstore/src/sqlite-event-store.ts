@@ -6,6 +6,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import {
+  checkAppendManyArguments,
   checkCheckpointName,
   checkCount,
   checkExpectedRevision,
@@ -18,8 +19,9 @@ import {
   type PreparedEvent,
 } from './append-input.ts';
 import { InvalidArgument, StoreClosed } from './errors.ts';
-import { attachStoredJson, GENESIS_HASH, hashedText, sha256Hex } from './hash-chain.ts';
+import { attachStoredJson, GENESIS_HASH, hashedText, sha256Bytes } from './hash-chain.ts';
 import type {
+  AppendManyOptions,
   AppendOptions,
   AppendResult,
   EventData,
@@ -28,6 +30,7 @@ import type {
   ReadAllOptions,
   ReadStreamOptions,
   RecordedEvent,
+  StreamAppend,
   SubscribeToAllOptions,
   Subscription,
 } from './port.ts';
@@ -46,8 +49,11 @@ export interface SqliteEventStoreOptions {
   busyTimeoutMs?: number;
 }
 
-/** 2: recorded_at is inside each event's hash (version 1 stores hashed without it and are not read). */
-const SCHEMA_VERSION = 2;
+/**
+ * 3: hashes kept as 32-byte BLOBs (2 kept hex text), appends of many streams in one transaction. Version 1 stores
+ * hashed without recorded_at and are not read; version 2 stores are refused with the command that converts them.
+ */
+export const SCHEMA_VERSION = 3;
 /** Rows read per query: bounds memory, and never holds the connection busy across a yield. */
 const PAGE = 512;
 
@@ -61,8 +67,8 @@ CREATE TABLE events (
   data          TEXT    NOT NULL,                  -- canonical JSON, exactly the bytes that were hashed
   metadata      TEXT,                              -- canonical JSON, NULL for none
   recorded_at   INTEGER NOT NULL,                  -- UTC ms
-  previous_hash TEXT    NOT NULL,
-  hash          TEXT    NOT NULL
+  previous_hash BLOB    NOT NULL,                  -- 32 bytes: the hash of revision - 1 (zeros for revision 0)
+  hash          BLOB    NOT NULL                   -- 32 bytes
 );
 CREATE UNIQUE INDEX events_by_event_id ON events (event_id);
 CREATE UNIQUE INDEX events_by_stream_revision ON events (stream, revision);
@@ -74,61 +80,65 @@ CREATE TABLE checkpoints (
 PRAGMA user_version = ${SCHEMA_VERSION};
 `;
 
-interface EventRow {
-  position: number;
-  stream: string;
-  revision: number;
-  event_id: string;
-  type: string;
-  data: string;
-  metadata: string | null;
-  recorded_at: number;
-  previous_hash: string;
-  hash: string;
-}
+const GENESIS_BYTES = Buffer.alloc(32);
+
+/** A row as read, in COLUMNS order (raw mode: arrays are cheaper to build than objects). */
+type EventRow = [
+  position: number,
+  stream: string,
+  revision: number,
+  eventId: string,
+  type: string,
+  data: string,
+  metadata: string | null,
+  recordedAt: number,
+  previousHash: Buffer,
+  hash: Buffer,
+];
 
 const COLUMNS =
   'position, stream, revision, event_id, type, data, metadata, recorded_at, previous_hash, hash';
 
 function toRecordedEvent(row: EventRow): RecordedEvent {
+  const [position, stream, revision, eventId, type, data, metadata, recordedAt, previousHash, hash] = row;
   const event: RecordedEvent = {
-    stream: row.stream,
-    revision: row.revision,
-    position: BigInt(row.position),
-    eventId: row.event_id,
-    type: row.type,
-    data: JSON.parse(row.data) as unknown,
-    recordedAt: row.recorded_at,
-    hash: row.hash,
-    previousHash: row.previous_hash,
+    stream,
+    revision,
+    position: BigInt(position),
+    eventId,
+    type,
+    data: JSON.parse(data) as unknown,
+    recordedAt,
+    hash: hash.toString('hex'),
+    previousHash: previousHash.toString('hex'),
   };
-  if (row.metadata !== null) event.metadata = JSON.parse(row.metadata) as Record<string, unknown>;
-  attachStoredJson(event, row.data, row.metadata ?? undefined);
+  if (metadata !== null) event.metadata = JSON.parse(metadata) as Record<string, unknown>;
+  attachStoredJson(event, data, metadata ?? undefined);
   return event;
 }
 
 function prepareStatements(db: Database.Database) {
+  const rows = <P extends unknown[]>(sql: string) => db.prepare<P, EventRow>(sql).raw(true);
   return {
-    tail: db.prepare<[string], { revision: number; hash: string; position: number }>(
+    tail: db.prepare<[string], { revision: number; hash: Buffer; position: number }>(
       'SELECT revision, hash, position FROM events WHERE stream = ? ORDER BY revision DESC LIMIT 1',
     ),
     byEventId: db.prepare<
       [string],
       { stream: string; revision: number; type: string; data: string; position: number }
     >('SELECT stream, revision, type, data, position FROM events WHERE event_id = ?'),
+    // No probe per event: a stored id is skipped by the unique index (changes = 0), and only then looked up.
     insert: db.prepare(
       `INSERT INTO events (stream, revision, event_id, type, data, metadata, recorded_at, previous_hash, hash)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (event_id) DO NOTHING`,
     ),
-    forwards: db.prepare<[string, number, number], EventRow>(
+    forwards: rows<[string, number, number]>(
       `SELECT ${COLUMNS} FROM events WHERE stream = ? AND revision >= ? ORDER BY revision LIMIT ?`,
     ),
-    backwards: db.prepare<[string, number, number], EventRow>(
+    backwards: rows<[string, number, number]>(
       `SELECT ${COLUMNS} FROM events WHERE stream = ? AND revision <= ? ORDER BY revision DESC LIMIT ?`,
     ),
-    all: db.prepare<[bigint, number], EventRow>(
-      `SELECT ${COLUMNS} FROM events WHERE position > ? ORDER BY position LIMIT ?`,
-    ),
+    all: rows<[bigint, number]>(`SELECT ${COLUMNS} FROM events WHERE position > ? ORDER BY position LIMIT ?`),
     saveCheckpoint: db.prepare(
       `INSERT INTO checkpoints (name, position, saved_at) VALUES (?, ?, ?)
        ON CONFLICT (name) DO UPDATE SET position = excluded.position, saved_at = excluded.saved_at`,
@@ -137,6 +147,25 @@ function prepareStatements(db: Database.Database) {
       'SELECT position FROM checkpoints WHERE name = ?',
     ),
   };
+}
+
+/** What a failed open says about a store of another version: its file, its version and how to go on. */
+export function unsupportedVersionMessage(path: string, version: number, tables: number): string {
+  if (version === 0)
+    return `${path} is not a table-audit event store (${tables === 0 ? 'it is empty' : 'it holds other tables'})`;
+  if (version === 1)
+    return (
+      `${path} has event-store schema version 1, whose hashes do not cover recorded_at; this code knows ` +
+      `version ${SCHEMA_VERSION} and does not convert it: ingest its sources into a new store (--store PATH) and ` +
+      `keep this one as it is`
+    );
+  if (version === 2)
+    return (
+      `${path} has event-store schema version 2; this code reads version ${SCHEMA_VERSION}. Convert it into a new ` +
+      `file with \`table-audit store migrate ${path} NEW.sqlite\` (every event and its hash chain are checked ` +
+      `and copied; ${path} is left as it is), then use --store NEW.sqlite`
+    );
+  return `${path} has event-store schema version ${version}; this code knows version ${SCHEMA_VERSION}`;
 }
 
 export class SqliteEventStore implements EventStore {
@@ -148,8 +177,13 @@ export class SqliteEventStore implements EventStore {
 
   readonly #statements: ReturnType<typeof prepareStatements>;
   readonly #appendInTransaction: Database.Transaction<
-    (stream: string, expected: ExpectedRevision, prepared: PreparedEvent[]) => AppendResult
+    (
+      parts: readonly { stream: string; expected: ExpectedRevision; prepared: PreparedEvent[] }[],
+      checkpoint: { name: string; position: bigint } | undefined,
+    ) => AppendResult[]
   >;
+  /** appendMany is one SQLite transaction, the checkpoint included. */
+  readonly atomicAcrossStreams = true;
 
   /** @param path a file (created with its directory unless mustExist/readOnly), or ':memory:'. */
   constructor(path: string, options: SqliteEventStoreOptions = {}) {
@@ -178,7 +212,11 @@ export class SqliteEventStore implements EventStore {
     }
 
     this.#statements = prepareStatements(this.#db);
-    this.#appendInTransaction = this.#db.transaction(this.#appendNow.bind(this));
+    this.#appendInTransaction = this.#db.transaction((parts, checkpoint) => {
+      const results = parts.map((p) => this.#appendNow(p.stream, p.expected, p.prepared));
+      if (checkpoint) this.#statements.saveCheckpoint.run(checkpoint.name, checkpoint.position, Date.now());
+      return results;
+    });
   }
 
   #openSchema(readOnly: boolean): void {
@@ -201,15 +239,7 @@ export class SqliteEventStore implements EventStore {
         .immediate());
     }
     if (version === SCHEMA_VERSION) return;
-    throw new Error(
-      version === 0
-        ? `${this.path} is not a table-audit event store (${tables === 0 ? 'it is empty' : 'it holds other tables'})`
-        : version === 1
-          ? `${this.path} has event-store schema version 1, whose hashes do not cover recorded_at; this code knows ` +
-            `version ${SCHEMA_VERSION} and does not convert a store in place: ingest its sources into a new store ` +
-            `(--store PATH) and keep this one as it is`
-          : `${this.path} has event-store schema version ${version}; this code knows version ${SCHEMA_VERSION}`,
-    );
+    throw new Error(unsupportedVersionMessage(this.path, version, tables));
   }
 
   #checkOpen(what: string): void {
@@ -225,54 +255,79 @@ export class SqliteEventStore implements EventStore {
     checkStreamName(stream);
     const expected = options.expectedRevision ?? 'any';
     checkExpectedRevisionArgument(expected);
-    const prepared = prepareEvents(events);
-    // IMMEDIATE: take the write lock before reading the stream's tail, so two processes cannot both chain onto it.
-    const result = this.#appendInTransaction.immediate(stream, expected, prepared);
-    if (result.appended > 0) for (const s of this.#subscriptions) s.wake();
-    return result;
+    return this.#write([{ stream, expected, prepared: prepareEvents(events) }], undefined)[0]!;
+  }
+
+  async appendMany(
+    appends: readonly StreamAppend[],
+    options: AppendManyOptions = {},
+  ): Promise<AppendResult[]> {
+    this.#checkOpen('appendMany');
+    checkAppendManyArguments(appends, options);
+    const parts = appends.map((a) => ({
+      stream: a.stream,
+      expected: a.expectedRevision ?? 'any',
+      prepared: prepareEvents(a.events),
+    }));
+    return this.#write(parts, options.checkpoint);
+  }
+
+  #write(
+    parts: { stream: string; expected: ExpectedRevision; prepared: PreparedEvent[] }[],
+    checkpoint: { name: string; position: bigint } | undefined,
+  ): AppendResult[] {
+    // IMMEDIATE: take the write lock before reading the streams' tails, so two processes cannot both chain onto one.
+    const results = this.#appendInTransaction.immediate(parts, checkpoint);
+    if (results.some((r) => r.appended > 0)) for (const s of this.#subscriptions) s.wake();
+    return results;
   }
 
   #appendNow(stream: string, expected: ExpectedRevision, prepared: PreparedEvent[]): AppendResult {
     const s = this.#statements;
     const { firsts, repeats } = withoutRepeatsInCall(stream, prepared);
-    let alreadyStored = repeats;
-    let latestStoredCopy = -1n;
-    const fresh: PreparedEvent[] = [];
-    for (const e of firsts) {
-      const stored = s.byEventId.get(e.eventId);
-      if (stored === undefined) {
-        fresh.push(e);
-        continue;
-      }
-      checkSameEvent(e, stream, { ...stored, dataJson: stored.data });
-      alreadyStored++;
-      if (BigInt(stored.position) > latestStoredCopy) latestStoredCopy = BigInt(stored.position);
-    }
-
     const tail = s.tail.get(stream);
     const actual = tail?.revision ?? -1;
-    // Only repeats: nothing to write, so no expectation to check (a retry with a stale revision succeeds).
-    if (fresh.length === 0 && prepared.length > 0)
-      return { nextExpectedRevision: actual, position: latestStoredCopy, appended: 0, alreadyStored };
-    checkExpectedRevision(stream, expected, actual);
-    if (fresh.length === 0)
+    const expectationHolds = (() => {
+      try {
+        checkExpectedRevision(stream, expected, actual);
+        return true;
+      } catch {
+        return false;
+      }
+    })();
+    if (!expectationHolds || firsts.length === 0) {
+      // Refused unless every event is already stored (a retry with a stale revision succeeds): look them up.
+      const stored = this.#storedCopies(stream, firsts);
+      if (stored.fresh > 0 || prepared.length === 0) checkExpectedRevision(stream, expected, actual);
+      if (prepared.length > 0)
+        return {
+          nextExpectedRevision: actual,
+          position: stored.latest,
+          appended: 0,
+          alreadyStored: repeats + stored.count,
+        };
       return {
         nextExpectedRevision: actual,
         position: tail ? BigInt(tail.position) : -1n,
         appended: 0,
-        alreadyStored,
+        alreadyStored: 0,
       };
+    }
 
     const recordedAt = Date.now();
-    let previousHash = tail?.hash ?? GENESIS_HASH;
+    let previousHash = tail?.hash ?? GENESIS_BYTES;
+    let previousHex = tail ? tail.hash.toString('hex') : GENESIS_HASH;
     let revision = actual;
-    let position = -1n;
-    for (const e of fresh) {
-      revision++;
-      const hash = sha256Hex(previousHash + hashedText({ stream, revision, recordedAt, ...e }));
+    let position = -1;
+    let appended = 0;
+    const skipped: PreparedEvent[] = [];
+    for (const e of firsts) {
+      const hash = sha256Bytes(
+        previousHex + hashedText({ stream, revision: revision + 1, recordedAt, ...e }),
+      );
       const info = s.insert.run(
         stream,
-        revision,
+        revision + 1,
         e.eventId,
         e.type,
         e.dataJson,
@@ -281,10 +336,50 @@ export class SqliteEventStore implements EventStore {
         previousHash,
         hash,
       );
-      position = BigInt(info.lastInsertRowid);
+      if (info.changes === 0) {
+        skipped.push(e); // its id is stored: checked below, and the chain goes on from the previous event
+        continue;
+      }
+      revision++;
+      appended++;
+      position = Number(info.lastInsertRowid);
       previousHash = hash;
+      previousHex = hash.toString('hex');
     }
-    return { nextExpectedRevision: revision, position, appended: fresh.length, alreadyStored };
+    const stored = this.#storedCopies(stream, skipped);
+    if (appended === 0)
+      return {
+        nextExpectedRevision: actual,
+        position: stored.latest,
+        appended: 0,
+        alreadyStored: repeats + stored.count,
+      };
+    return {
+      nextExpectedRevision: revision,
+      position: BigInt(position),
+      appended,
+      alreadyStored: repeats + stored.count,
+    };
+  }
+
+  /**
+   * Which of `events` are stored, each checked to be the same event (else EventIdConflict, which rolls the
+   * transaction back); the latest position among them (-1n if none).
+   */
+  #storedCopies(
+    stream: string,
+    events: readonly PreparedEvent[],
+  ): { count: number; fresh: number; latest: bigint } {
+    let count = 0;
+    let latest = -1;
+    for (const e of events) {
+      const stored = this.#statements.byEventId.get(e.eventId);
+      if (stored === undefined) continue;
+      checkSameEvent(e, stream, { ...stored, dataJson: stored.data });
+      count++;
+      if (stored.position > latest) latest = stored.position;
+    }
+    return { count, fresh: events.length - count, latest: BigInt(latest) };
   }
 
   readStream(stream: string, options: ReadStreamOptions = {}): AsyncIterable<RecordedEvent> {
@@ -311,7 +406,7 @@ export class SqliteEventStore implements EventStore {
           const last = rows.at(-1);
           if (rows.length < limit || last === undefined) return;
           remaining -= rows.length;
-          next = backwards ? last.revision - 1 : last.revision + 1;
+          next = backwards ? last[2] - 1 : last[2] + 1;
         }
       },
     };

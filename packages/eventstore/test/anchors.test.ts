@@ -144,10 +144,10 @@ function rehash(db: Database.Database, stream: string, fromRevision: number): vo
       data: string;
       metadata: string | null;
       recorded_at: number;
-      hash: string;
+      hash: Buffer; // 32 bytes (store schema 3)
     };
     if (r.revision < fromRevision) {
-      previous = r.hash;
+      previous = r.hash.toString('hex');
       continue;
     }
     const hash = eventHash(previous, {
@@ -159,7 +159,7 @@ function rehash(db: Database.Database, stream: string, fromRevision: number): vo
       ...(r.metadata === null ? {} : { metadata: JSON.parse(r.metadata) as Record<string, unknown> }),
       recordedAt: r.recorded_at,
     });
-    set.run(previous, hash, r.position);
+    set.run(Buffer.from(previous, 'hex'), Buffer.from(hash, 'hex'), r.position);
     previous = hash;
   }
 }
@@ -242,15 +242,15 @@ describe('verify against signed anchors: edits made directly in the SQLite file'
 
   it('a forged payout appended with a recomputed hash: not covered by any anchor, named', async () => {
     const report = await tampered((db) => {
-      const tail = db.prepare(`SELECT hash FROM events WHERE stream = 'table-1' AND revision = 29`).get() as {
-        hash: string;
-      };
+      const tail = db
+        .prepare(`SELECT lower(hex(hash)) AS hash FROM events WHERE stream = 'table-1' AND revision = 29`)
+        .get() as { hash: string };
       const forged = { eventId: 'forged-1', type: 'PayoutDeclared', data: { seat: 3, amount: 500000 } };
       const recordedAt = Date.now();
       const hash = eventHash(tail.hash, { stream: 'table-1', revision: 30, recordedAt, ...forged });
       db.prepare(
         `INSERT INTO events (stream, revision, event_id, type, data, metadata, recorded_at, previous_hash, hash)
-         VALUES ('table-1', 30, 'forged-1', 'PayoutDeclared', ?, NULL, ?, ?, ?)`,
+         VALUES ('table-1', 30, 'forged-1', 'PayoutDeclared', ?, NULL, ?, unhex(?), unhex(?))`,
       ).run(JSON.stringify(forged.data), recordedAt, tail.hash, hash);
     });
     assert.equal(report.firstBroken, undefined, 'the chain itself is intact: only the anchor sees it');

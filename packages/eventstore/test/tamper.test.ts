@@ -120,7 +120,11 @@ describe('tamper evidence (SQLite file edited behind the store)', () => {
 
   it('catches a forger who also recomputes the edited event’s hash, at the next event', async () => {
     const report = await tampered((db) => {
-      const row = db.prepare(`SELECT * FROM events WHERE stream = 'table-1' AND revision = 2`).get() as {
+      const row = db
+        .prepare(
+          `SELECT *, lower(hex(previous_hash)) AS previous_hash FROM events WHERE stream = 'table-1' AND revision = 2`,
+        )
+        .get() as {
         position: number;
         previous_hash: string;
         event_id: string;
@@ -138,7 +142,7 @@ describe('tamper evidence (SQLite file edited behind the store)', () => {
         data,
         metadata: JSON.parse(row.metadata) as Record<string, unknown>,
       });
-      db.prepare('UPDATE events SET data = ?, hash = ? WHERE position = ?').run(
+      db.prepare('UPDATE events SET data = ?, hash = unhex(?) WHERE position = ?').run(
         JSON.stringify(data),
         hash,
         row.position,

@@ -11,7 +11,7 @@ import {
 import type { TableEvent } from '@table-audit/schemas/events';
 import type { IngestInput, IngestPipeline, IngestResult } from './pipeline.ts';
 
-/** Events per submitted batch: big enough that each table's append carries many events (one transaction each). */
+/** Events per submitted batch: one transaction each (the whole batch, every table and the rejects, in one commit). */
 export const DEFAULT_FILE_BATCH = 20_000;
 
 export interface FileIngestOptions {

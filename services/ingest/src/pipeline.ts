@@ -6,6 +6,7 @@ import {
   type AppendResult,
   type EventData,
   type EventStore,
+  type StreamAppend,
 } from '@table-audit/eventstore';
 import type { TableEvent } from '@table-audit/schemas/events';
 import type { Provenance } from '@table-audit/schemas';
@@ -123,6 +124,25 @@ const tableInfo = (opened: { game: string; betLimits?: readonly { maximum: numbe
 });
 
 /**
+ * After a table's events were appended in one piece: counts them, tells `stored` about each (unless all of them were
+ * already stored: a redelivery, nothing new to follow; a mix is sorted out by event id), and returns the table as
+ * opened by the last TableOpened among them (null if none).
+ */
+function appendedWhole(
+  accepted: readonly Accepted[],
+  r: AppendResult,
+  result: IngestResult,
+  stored: (a: Accepted) => void,
+): TableInfo | null {
+  result.accepted += r.appended;
+  result.alreadyStored += r.alreadyStored;
+  let opened: TableInfo | null = null;
+  for (const a of accepted) if (a.input.event.type === 'TableOpened') opened = tableInfo(a.input.event.data);
+  if (r.alreadyStored < accepted.length) for (const a of accepted) stored(a);
+  return opened;
+}
+
+/**
  * Validates and appends a batch of inputs: good events to their table's stream (idempotent by event id, so a
  * redelivery is stored once), every bad one to `ingest-rejects` with its raw bytes, source and reason. The
  * returned promise resolves only when everything is durable: only then may a Kafka offset be committed.
@@ -198,12 +218,7 @@ export class IngestPipeline {
         stream,
         accepted.map((a) => a.data),
       );
-      count(r);
-      for (const a of accepted)
-        if (a.input.event.type === 'TableOpened') opened = tableInfo(a.input.event.data);
-      // all of them already stored: a redelivery, nothing new to follow (a mix is sorted out by event id)
-      if (r.alreadyStored < accepted.length) for (const a of accepted) stored(a);
-      return opened;
+      return appendedWhole(accepted, r, result, stored);
     } catch (err) {
       if (!(err instanceof EventIdConflict) && !(err instanceof InvalidEventData)) throw err;
     }
@@ -368,6 +383,14 @@ export class IngestPipeline {
     }
 
     const result: IngestResult = { accepted: 0, alreadyStored: 0, rejected: 0 };
+    const observe = (tableId: string, { input }: Accepted) => {
+      const h = input.event.data.header;
+      this.sequences.observe(tableId, h.sourceDevice, h.sequence, h.eventId, sourceText(input.source));
+    };
+    if (await this.appendTogether(byTable, rejects, result, observe)) {
+      await this.#count(result, rejects);
+      return result;
+    }
     for (const [tableId, accepted] of byTable) {
       const knownBefore = this.knownTables.has(tableId);
       const opened = await this.appendTable(
@@ -376,22 +399,57 @@ export class IngestPipeline {
         knownBefore,
         result,
         (r) => rejects.push(r),
-        ({ input }) => {
-          const h = input.event.data.header;
-          this.sequences.observe(tableId, h.sourceDevice, h.sequence, h.eventId, sourceText(input.source));
-        },
+        (a) => observe(tableId, a),
       );
       // known from now on only once a TableOpened of it is in the store
       if (opened) this.knownTables.set(tableId, opened);
     }
-    if (rejects.length) {
-      result.rejected += await this.appendRejects(rejects);
-      for (const r of rejects) this.totals.byReason.set(r.code, (this.totals.byReason.get(r.code) ?? 0) + 1);
-    }
+    if (rejects.length) result.rejected += await this.appendRejects(rejects);
+    await this.#count(result, rejects);
+    return result;
+  }
+
+  /** Adds a batch to the totals, then signs an anchor if asked: the batch is durable by now. */
+  async #count(result: IngestResult, rejects: readonly PendingReject[]): Promise<void> {
+    for (const r of rejects) this.totals.byReason.set(r.code, (this.totals.byReason.get(r.code) ?? 0) + 1);
     this.totals.accepted += result.accepted;
     this.totals.alreadyStored += result.alreadyStored;
     this.totals.rejected += result.rejected;
     if (this.options.anchor) await this.options.anchor();
-    return result;
+  }
+
+  /**
+   * The whole batch — every table's events and the rejects — in one transaction, when the store can make one
+   * (one fsync per batch instead of one per table). False when the store cannot, or refused an event (an id stored
+   * with other content, data it cannot keep): nothing was written, and the batch goes table by table, event by
+   * event where needed, to find which ones to reject.
+   */
+  private async appendTogether(
+    byTable: ReadonlyMap<string, Accepted[]>,
+    rejects: readonly PendingReject[],
+    result: IngestResult,
+    observe: (tableId: string, a: Accepted) => void,
+  ): Promise<boolean> {
+    if (this.store.atomicAcrossStreams !== true || !this.store.appendMany) return false;
+    const tables = [...byTable];
+    const parts: StreamAppend[] = tables.map(([tableId, accepted]) => ({
+      stream: tableStream(tableId),
+      events: accepted.map((a) => a.data),
+    }));
+    if (rejects.length)
+      parts.push({ stream: REJECTS_STREAM, events: rejects.map((r) => this.rejectEvent(r)) });
+    let results: AppendResult[];
+    try {
+      results = await this.store.appendMany(parts);
+    } catch (err) {
+      if (!(err instanceof EventIdConflict) && !(err instanceof InvalidEventData)) throw err;
+      return false;
+    }
+    tables.forEach(([tableId, accepted], i) => {
+      const opened = appendedWhole(accepted, results[i]!, result, (a) => observe(tableId, a));
+      if (opened) this.knownTables.set(tableId, opened);
+    });
+    if (rejects.length) result.rejected += results.at(-1)!.appended + results.at(-1)!.alreadyStored;
+    return true;
   }
 }

@@ -1,6 +1,7 @@
 // The ingest pipeline on its own: Given inputs, Then what the store holds and what was rejected, and why.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import type { EventStore } from '@table-audit/eventstore';
 import { SqliteEventStore } from '@table-audit/eventstore/sqlite';
 import type { EventHeader, F3cpEvent, F3cpEvents, F3cpEventType } from '@table-audit/schemas/events';
 import { EXAMPLE_TABLE_ID, EXAMPLES, eventOf } from '../../../schemas/test/examples.ts';
@@ -301,6 +302,49 @@ describe('storing', () => {
       { gaps: sequence.gaps, repeats: sequence.repeats, backwards: sequence.backwards },
       { gaps: 1, repeats: 0, backwards: 0 },
     );
+    await store.close();
+  });
+
+  test('Given a batch of several tables and rejects, Then it is one appendMany (one transaction), and a refused event falls back to table by table', async () => {
+    const { store } = fresh();
+    const calls: string[] = [];
+    const counted: EventStore = {
+      atomicAcrossStreams: store.atomicAcrossStreams,
+      append: (stream, events, options) => (
+        calls.push(`append ${stream}`),
+        store.append(stream, events, options)
+      ),
+      appendMany: (appends, options) => (
+        calls.push(`appendMany ${appends.map((p) => p.stream).join(' ')}`),
+        store.appendMany(appends, options)
+      ),
+      readStream: (stream, options) => store.readStream(stream, options),
+      readAll: (options) => store.readAll(options),
+      subscribeToAll: (options) => store.subscribeToAll(options),
+      saveCheckpoint: (name, position) => store.saveCheckpoint(name, position),
+      loadCheckpoint: (name) => store.loadCheckpoint(name),
+      close: () => store.close(),
+    };
+    const pipeline = new IngestPipeline(counted, () => 1_700_000_000_000);
+    const bet = ev('BetPlaced', { amount: 50_000 });
+    const batch = [opened('T-B'), opened(), bet, ev('CardDealt', { card: 'Zz' })];
+    assert.deepEqual(await pipeline.submit(batch.map(input)), { accepted: 3, alreadyStored: 0, rejected: 1 });
+    assert.deepEqual(calls, [`appendMany table-T-B table-${EXAMPLE_TABLE_ID} ingest-rejects`]);
+    assert.equal(store.atomicAcrossStreams, true);
+
+    calls.length = 0;
+    const reused = { ...bet, data: { ...bet.data, amount: 70_000 } } as F3cpEvent;
+    const next = ev('CardDealt', { header: { tableId: 'T-B' } });
+    const r = await pipeline.submit([input(reused), input(next)]);
+    assert.deepEqual(r, { accepted: 1, alreadyStored: 0, rejected: 1 });
+    assert.deepEqual(calls, [
+      `appendMany table-${EXAMPLE_TABLE_ID} table-T-B`,
+      `append table-${EXAMPLE_TABLE_ID}`,
+      `append table-${EXAMPLE_TABLE_ID}`,
+      'append table-T-B',
+      'append ingest-rejects',
+    ]);
+    await assertExactlyOnce(store, [...batch.slice(0, 3), next]);
     await store.close();
   });
 

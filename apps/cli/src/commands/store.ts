@@ -2,7 +2,8 @@ import { existsSync, mkdirSync, rmdirSync, rmSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { SqliteEventStore } from '@table-audit/eventstore/sqlite';
-import { UsageError } from './command.ts';
+import { migrateStore } from '@table-audit/eventstore/sqlite-migrate';
+import { out, UsageError, type Command } from './command.ts';
 
 // better-sqlite3 reads this once, when its addon loads at the first open: with it, a "file:" name is an SQLite URI,
 // which is how verify opens a store immutable (openStoreReadOnly). No other store path starts with "file:".
@@ -141,3 +142,32 @@ export function progress(text: string): void {
   if (process.stderr.isTTY) process.stderr.write(`\r\x1b[K${text}`);
 }
 export const progressDone = (): void => void (process.stderr.isTTY && process.stderr.write('\n'));
+
+const storeUsage = `Usage: table-audit store migrate OLD.sqlite NEW.sqlite
+
+Converts an event store of an earlier schema version (2: hashes kept as hex text) into a NEW file of this version
+(3), which this code reads: every event is copied with its position, content and hash, the checkpoints with it, and
+the hash chains of the copy are verified (anchors signed over the old store hold for the new one). OLD is only read;
+NEW must not exist. Exit 0 when converted with every chain intact, 1 when the copy holds a broken link (the copy is
+kept, as the evidence it is) or the conversion failed (nothing is left at NEW), 2 for a usage error.`;
+
+export const storeCommand: Command = {
+  name: 'store',
+  summary: 'convert an event store of schema version 2 into a new file of this version',
+  usage: storeUsage,
+  async run(args) {
+    const [sub, from, to, ...rest] = args;
+    if (sub !== 'migrate' || from === undefined || to === undefined || rest.length > 0)
+      throw new UsageError(`expected: table-audit store migrate OLD.sqlite NEW.sqlite\n\n${storeUsage}`);
+    const report = await migrateStore(from, to);
+    const b = report.verify.firstBroken;
+    out(
+      `${from} (schema ${report.fromVersion}) → ${to} (schema ${report.toVersion}): ${report.events} events and ` +
+        `${report.checkpoints} checkpoints copied; ` +
+        (b
+          ? `BROKEN (as it was in ${from}): stream "${b.stream}" revision ${b.revision} (event ${b.eventId}): ${b.reason}`
+          : `every hash chain intact (${report.verify.streams} streams)`),
+    );
+    return b ? 1 : 0;
+  },
+};

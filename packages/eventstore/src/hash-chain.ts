@@ -32,19 +32,10 @@ export function hashedText(
 
 // crypto.hash (Node ≥ 20.12) is the one-shot digest, about twice as fast as createHash for an event's few hundred
 // bytes; it matters because readers re-check every link as they read
-const oneShot = (
-  crypto as {
-    hash?: ((algorithm: string, data: string, encoding: 'hex') => string) &
-      ((algorithm: string, data: string, encoding: 'buffer') => Buffer);
-  }
-).hash;
+const oneShot = (crypto as { hash?: (algorithm: string, data: string, encoding: 'hex') => string }).hash;
 export const sha256Hex: (text: string) => string = oneShot
   ? (text) => oneShot('sha256', text, 'hex')
   : (text) => createHash('sha256').update(text, 'utf8').digest('hex');
-/** The same digest as 32 bytes, as the SQLite store keeps it. */
-export const sha256Bytes: (text: string) => Buffer = oneShot
-  ? (text) => oneShot('sha256', text, 'buffer')
-  : (text) => createHash('sha256').update(text, 'utf8').digest();
 
 /** Canonical JSON of metadata as stored: an empty object is stored, and hashed, as no metadata. */
 export function metadataJson(metadata: Record<string, unknown> | undefined, path = '$'): string | undefined {

@@ -19,7 +19,7 @@ import {
   type PreparedEvent,
 } from './append-input.ts';
 import { InvalidArgument, StoreClosed } from './errors.ts';
-import { attachStoredJson, GENESIS_HASH, hashedText, sha256Bytes } from './hash-chain.ts';
+import { attachStoredJson, GENESIS_HASH, hashedText, sha256Hex } from './hash-chain.ts';
 import type {
   AppendManyOptions,
   AppendOptions,
@@ -80,9 +80,10 @@ CREATE TABLE checkpoints (
 PRAGMA user_version = ${SCHEMA_VERSION};
 `;
 
-const GENESIS_BYTES = Buffer.alloc(32);
-
-/** A row as read, in COLUMNS order (raw mode: arrays are cheaper to build than objects). */
+/**
+ * A row as read, in COLUMNS order (raw mode: arrays are cheaper to build than objects). Hashes come as hex text made
+ * by SQLite (hex()), as they go in through unhex(): no Buffer per hash on either path, which the GC pays for.
+ */
 type EventRow = [
   position: number,
   stream: string,
@@ -92,12 +93,12 @@ type EventRow = [
   data: string,
   metadata: string | null,
   recordedAt: number,
-  previousHash: Buffer,
-  hash: Buffer,
+  previousHash: string,
+  hash: string,
 ];
 
 const COLUMNS =
-  'position, stream, revision, event_id, type, data, metadata, recorded_at, previous_hash, hash';
+  'position, stream, revision, event_id, type, data, metadata, recorded_at, lower(hex(previous_hash)), lower(hex(hash))';
 
 function toRecordedEvent(row: EventRow): RecordedEvent {
   const [position, stream, revision, eventId, type, data, metadata, recordedAt, previousHash, hash] = row;
@@ -109,8 +110,8 @@ function toRecordedEvent(row: EventRow): RecordedEvent {
     type,
     data: JSON.parse(data) as unknown,
     recordedAt,
-    hash: hash.toString('hex'),
-    previousHash: previousHash.toString('hex'),
+    hash,
+    previousHash,
   };
   if (metadata !== null) event.metadata = JSON.parse(metadata) as Record<string, unknown>;
   attachStoredJson(event, data, metadata ?? undefined);
@@ -120,8 +121,8 @@ function toRecordedEvent(row: EventRow): RecordedEvent {
 function prepareStatements(db: Database.Database) {
   const rows = <P extends unknown[]>(sql: string) => db.prepare<P, EventRow>(sql).raw(true);
   return {
-    tail: db.prepare<[string], { revision: number; hash: Buffer; position: number }>(
-      'SELECT revision, hash, position FROM events WHERE stream = ? ORDER BY revision DESC LIMIT 1',
+    tail: db.prepare<[string], { revision: number; hash: string; position: number }>(
+      'SELECT revision, lower(hex(hash)) AS hash, position FROM events WHERE stream = ? ORDER BY revision DESC LIMIT 1',
     ),
     byEventId: db.prepare<
       [string],
@@ -130,7 +131,7 @@ function prepareStatements(db: Database.Database) {
     // No probe per event: a stored id is skipped by the unique index (changes = 0), and only then looked up.
     insert: db.prepare(
       `INSERT INTO events (stream, revision, event_id, type, data, metadata, recorded_at, previous_hash, hash)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (event_id) DO NOTHING`,
+       VALUES (?, ?, ?, ?, ?, ?, ?, unhex(?), unhex(?)) ON CONFLICT (event_id) DO NOTHING`,
     ),
     forwards: rows<[string, number, number]>(
       `SELECT ${COLUMNS} FROM events WHERE stream = ? AND revision >= ? ORDER BY revision LIMIT ?`,
@@ -178,7 +179,7 @@ export class SqliteEventStore implements EventStore {
   readonly #statements: ReturnType<typeof prepareStatements>;
   readonly #appendInTransaction: Database.Transaction<
     (
-      parts: readonly { stream: string; expected: ExpectedRevision; prepared: PreparedEvent[] }[],
+      parts: readonly { stream: string; expected: ExpectedRevision; prepare: () => PreparedEvent[] }[],
       checkpoint: { name: string; position: bigint } | undefined,
     ) => AppendResult[]
   >;
@@ -204,6 +205,9 @@ export class SqliteEventStore implements EventStore {
         // FULL, not NORMAL: in WAL mode NORMAL skips the fsync at each commit, so a power cut can lose the last
         // commits. Callers act on a resolved append (ingest commits its Kafka offsets), so it must be on disk.
         this.#db.pragma('synchronous = FULL');
+        // A batch of tens of thousands of events is one transaction: with SQLite's 2 MiB default its dirty pages
+        // spill to the WAL mid-transaction and the index pages are written again and again. 64 MiB holds a batch.
+        this.#db.pragma(`cache_size = -${64 * 1024}`);
       }
       this.#openSchema(readOnly);
     } catch (err) {
@@ -213,7 +217,7 @@ export class SqliteEventStore implements EventStore {
 
     this.#statements = prepareStatements(this.#db);
     this.#appendInTransaction = this.#db.transaction((parts, checkpoint) => {
-      const results = parts.map((p) => this.#appendNow(p.stream, p.expected, p.prepared));
+      const results = parts.map((p) => this.#appendNow(p.stream, p.expected, p.prepare()));
       if (checkpoint) this.#statements.saveCheckpoint.run(checkpoint.name, checkpoint.position, Date.now());
       return results;
     });
@@ -255,7 +259,8 @@ export class SqliteEventStore implements EventStore {
     checkStreamName(stream);
     const expected = options.expectedRevision ?? 'any';
     checkExpectedRevisionArgument(expected);
-    return this.#write([{ stream, expected, prepared: prepareEvents(events) }], undefined)[0]!;
+    const prepared = prepareEvents(events);
+    return this.#write([{ stream, expected, prepare: () => prepared }], undefined)[0]!;
   }
 
   async appendMany(
@@ -264,16 +269,18 @@ export class SqliteEventStore implements EventStore {
   ): Promise<AppendResult[]> {
     this.#checkOpen('appendMany');
     checkAppendManyArguments(appends, options);
+    // each part's canonical JSON is made inside the transaction, just before it is written, so it dies young
+    // (a whole batch prepared up front outlives the GC's young generation); a refusal still rolls everything back
     const parts = appends.map((a) => ({
       stream: a.stream,
       expected: a.expectedRevision ?? 'any',
-      prepared: prepareEvents(a.events),
+      prepare: () => prepareEvents(a.events),
     }));
     return this.#write(parts, options.checkpoint);
   }
 
   #write(
-    parts: { stream: string; expected: ExpectedRevision; prepared: PreparedEvent[] }[],
+    parts: { stream: string; expected: ExpectedRevision; prepare: () => PreparedEvent[] }[],
     checkpoint: { name: string; position: bigint } | undefined,
   ): AppendResult[] {
     // IMMEDIATE: take the write lock before reading the streams' tails, so two processes cannot both chain onto one.
@@ -315,16 +322,13 @@ export class SqliteEventStore implements EventStore {
     }
 
     const recordedAt = Date.now();
-    let previousHash = tail?.hash ?? GENESIS_BYTES;
-    let previousHex = tail ? tail.hash.toString('hex') : GENESIS_HASH;
+    let previousHash = tail?.hash ?? GENESIS_HASH;
     let revision = actual;
     let position = -1;
     let appended = 0;
     const skipped: PreparedEvent[] = [];
     for (const e of firsts) {
-      const hash = sha256Bytes(
-        previousHex + hashedText({ stream, revision: revision + 1, recordedAt, ...e }),
-      );
+      const hash = sha256Hex(previousHash + hashedText({ stream, revision: revision + 1, recordedAt, ...e }));
       const info = s.insert.run(
         stream,
         revision + 1,
@@ -344,7 +348,6 @@ export class SqliteEventStore implements EventStore {
       appended++;
       position = Number(info.lastInsertRowid);
       previousHash = hash;
-      previousHex = hash.toString('hex');
     }
     const stored = this.#storedCopies(stream, skipped);
     if (appended === 0)

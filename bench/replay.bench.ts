@@ -38,7 +38,7 @@ const session = simulateSession({
 const rounds = TABLES * ROUNDS;
 
 // pure replay, in memory
-let t = performance.now();
+const t = performance.now();
 const pure = replayEvents(session.events);
 const pureSeconds = (performance.now() - t) / 1000;
 

@@ -12,11 +12,14 @@ import { ReplayService } from '../src/service.ts';
 import { inShard, shardCheckpoint, shardOf } from '../src/shards.ts';
 import { FINDING_EVENT_TYPE, ROUND_EVENT_TYPE, tableStream } from '../src/streams.ts';
 
-/** A labelled session: every fault kind at a rate, handled irregularities, a doubling bettor, colluders. */
+/**
+ * A labelled session: faults at a rate, handled irregularities, a doubling bettor (30 rounds give its run of 10
+ * steps room), colluders.
+ */
 const session = simulateSession({
   seed: 4242,
-  tables: 30,
-  roundsPerTable: 20,
+  tables: 24,
+  roundsPerTable: 30,
   faultRate: 0.15,
   handledRate: 0.06,
   bettingSystemTables: 1,

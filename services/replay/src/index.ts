@@ -6,3 +6,5 @@ export * from './explain.ts';
 export * from './field-gaps.ts';
 export * from './integrity.ts';
 export * from './writes.ts';
+export * from './shards.ts';
+export * from './parallel.ts';

@@ -20,6 +20,7 @@ import { FieldGaps, type ChecksNotRun } from './field-gaps.ts';
 import { isTableStream, tableStream } from './streams.ts';
 import { applySafely, declaredGame, TableFolds, toTableEvent } from './tables.ts';
 import { BatchWrites, flushWrites } from './writes.ts';
+import { inShard, shardCheckpoint, type Shard } from './shards.ts';
 
 /** How many rounds not derived the stats keep with their reasons (all are counted). */
 export const NOT_DERIVED_KEPT = 100;
@@ -63,6 +64,11 @@ export interface ReplayServiceOptions {
   onFinding?: (finding: Finding, event: RecordedEvent | null) => void;
   /** save the checkpoint after at most this many events */
   checkpointEvery?: number;
+  /**
+   * Replay only the tables of one shard (shardOf(tableId, count) === index), under its own checkpoint
+   * (`replay/shard-<index>-of-<count>` unless `checkpoint` is given); the other tables' events only advance it.
+   */
+  shard?: Shard;
   /**
    * The checkpoint as last signed outside the store (the last anchor's value; undefined: no anchor covers it).
    * When the saved checkpoint differs, the replay resumes from the earlier of the two: moving the checkpoint
@@ -113,7 +119,7 @@ export class ReplayService {
   private readonly stopped = new Set<string>();
 
   constructor(private readonly o: ReplayServiceOptions) {
-    this.name = o.checkpoint ?? 'replay';
+    this.name = o.checkpoint ?? (o.shard ? shardCheckpoint(o.shard) : 'replay');
     this.tables = new TableFolds(o.replay ?? DEFAULT_REPLAY_OPTIONS);
   }
 
@@ -140,8 +146,11 @@ export class ReplayService {
         `replay service "${this.name}" failed during an earlier run, so its tables may be ahead of its checkpoint: start a new ReplayService to resume`,
         { cause: this.failed.cause },
       );
+    const shard = this.o.shard;
     const processor: Processor = {
       name: this.name,
+      // a shard's handler sees its own tables' events only (the adapters read the global log: see shards.ts)
+      ...(shard ? { filter: (e: RecordedEvent) => isTableStream(e.stream) && inShard(e.stream, shard) } : {}),
       resumeFrom: (saved) => this.resumeFromSigned(saved),
       onStart: ({ checkpoint }) => void (this.resumeFrom = checkpoint),
       handle: (batch) => this.handle(batch),

@@ -1,17 +1,31 @@
 import { parseArgs } from 'node:util';
-import { explainRound, ReplayService } from '@table-audit/replay';
+import {
+  defaultWorkers,
+  explainRound,
+  MAX_DEFAULT_WORKERS,
+  replayInParallel,
+  ReplayService,
+  type ReplayStats,
+} from '@table-audit/replay';
 import type { Finding } from '@table-audit/rules';
 import { ANCHOR_OPTIONS_USAGE, configuredAnchorer, describeAnchor, signedCheckpoint } from './anchors.ts';
 import { json, out, UsageError, type Command } from './command.ts';
 import { openStore, progress, progressDone, storePath } from './store.ts';
 
 const usage = `Usage: table-audit replay ROUND_ID [--json] [--store PATH]     the disputed hand, step by step
-       table-audit replay [--live] [--store PATH]                  replay the store, append findings and round records
+       table-audit replay [--workers N] [--store PATH]             replay the store, append findings and round records
+       table-audit replay --live [--store PATH]                    the same, then follow new events
 
 With a round id: rebuilds the round from the event store alone and prints each event, each rule applied with its
 article, each bet's expected settlement beside the declared one, and each finding. Without: replays every table
 from the replay's durable checkpoint and appends findings (findings-<table>) and one RoundDerived record per round
 (rounds-<table>); re-running appends nothing new; --live keeps following new events until interrupted.
+
+  --workers N   replay in N worker threads, the tables sharded by a stable hash of their id, each shard under
+                its own checkpoint (replay/shard-I-of-N); default the machine's cores, at most ${MAX_DEFAULT_WORKERS}
+                (here ${defaultWorkers()}). 1 replays in this thread under the checkpoint "replay". Changing N starts the
+                new shards from the beginning of the store: they append nothing already stored. --live runs in
+                one thread
 
 ${ANCHOR_OPTIONS_USAGE}
                        (with --anchors: the replay resumes from the signed checkpoint when the store's differs, and
@@ -32,8 +46,19 @@ export const replayCommand: Command = {
         anchors: { type: 'string' },
         'signing-key': { type: 'string' },
         'anchor-every': { type: 'string' },
+        workers: { type: 'string' },
       },
     });
+    let workers = values.live ? 1 : defaultWorkers();
+    if (values.workers !== undefined) {
+      workers = Number(values.workers);
+      if (!Number.isSafeInteger(workers) || workers < 1 || workers > 64)
+        throw new UsageError(`--workers takes a whole number from 1 to 64, got "${values.workers}"`);
+      if (values.live && workers > 1)
+        throw new UsageError(
+          `--live replays in one thread (a live shard per process is not built yet): leave out --workers ${workers}`,
+        );
+    }
     let every = 10_000;
     if (values['anchor-every'] !== undefined) {
       every = Number(values['anchor-every']);
@@ -61,8 +86,19 @@ export const replayCommand: Command = {
         onFinding: (f) => findings.push(f),
         ...(anchorer ? { signedCheckpoint: () => signedCheckpoint(anchorer, 'replay') } : {}),
       });
+      let stats: ReplayStats = service.stats;
       const t0 = performance.now();
-      if (values.live) {
+      if (workers > 1) {
+        const result = await replayInParallel({
+          storePath: path,
+          workers,
+          // the workers load the TypeScript sources as this process does
+          loader: new URL('../../bin/register-ts.mjs', import.meta.url).href,
+          ...(anchorer ? { signedCheckpoint: (name) => signedCheckpoint(anchorer, name) } : {}),
+        });
+        stats = result.stats;
+        findings.push(...result.findings);
+      } else if (values.live) {
         const abort = new AbortController();
         process.once('SIGINT', () => abort.abort());
         process.once('SIGTERM', () => abort.abort());
@@ -87,10 +123,10 @@ export const replayCommand: Command = {
         await service.finish();
       }
       progressDone();
-      const s = service.stats;
+      const s = stats;
       const seconds = (performance.now() - t0) / 1000;
       out(
-        `replayed ${s.events.toLocaleString('en-US')} events, ${s.rounds.toLocaleString('en-US')} rounds in ${seconds.toFixed(1)} s; findings appended ${s.findingsAppended}, already stored ${s.findingsAlreadyStored}; round records appended ${s.roundRecordsAppended}, already stored ${s.roundRecordsAlreadyStored}; rounds not re-derived ${s.notDerived}`,
+        `replayed ${s.events.toLocaleString('en-US')} events, ${s.rounds.toLocaleString('en-US')} rounds in ${seconds.toFixed(1)} s${workers > 1 ? ` (${workers} workers)` : ''}; findings appended ${s.findingsAppended}, already stored ${s.findingsAlreadyStored}; round records appended ${s.roundRecordsAppended}, already stored ${s.roundRecordsAlreadyStored}; rounds not re-derived ${s.notDerived}`,
       );
       const byCheck = new Map<string, number>();
       for (const f of findings) byCheck.set(f.checkId, (byCheck.get(f.checkId) ?? 0) + 1);

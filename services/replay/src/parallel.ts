@@ -1,0 +1,158 @@
+/**
+ * Bulk replay sharded by table across worker threads (shards.ts): each worker is a ReplayService for one shard,
+ * under its own checkpoint, writing its tables' findings and round records. The result is the same findings and
+ * records as one ReplayService over the whole store (services/replay/test/parallel.test.ts proves it on a
+ * labelled simulation). Live replay stays single-process for now: a live shard would be a ReplayService with
+ * `shard` following the store, one per process.
+ */
+import { availableParallelism } from 'node:os';
+import { Worker } from 'node:worker_threads';
+import type { Finding, ReplayOptions } from '@table-audit/rules';
+import { NOT_DERIVED_KEPT, type ReplayStats } from './service.ts';
+import { shardCheckpoint, type Shard } from './shards.ts';
+
+/** Workers by default: the machine's cores, at most this many (SQLite takes one writer at a time). */
+export const MAX_DEFAULT_WORKERS = 8;
+export const defaultWorkers = (): number =>
+  Math.max(1, Math.min(availableParallelism(), MAX_DEFAULT_WORKERS));
+
+export interface ParallelReplayOptions {
+  /** the SQLite store file; every worker opens it */
+  storePath: string;
+  workers: number;
+  replay?: ReplayOptions;
+  /** each shard saves its checkpoint after at most this many events read */
+  checkpointEvery?: number;
+  /** the checkpoint of a shard as last signed outside the store (see ReplayServiceOptions.signedCheckpoint) */
+  signedCheckpoint?: (name: string) => Promise<bigint | null | undefined>;
+  /**
+   * A module each worker imports before the replay: the TypeScript loader when the caller registered it at run
+   * time (workers inherit `--import` flags, not loaders registered from code).
+   */
+  loader?: string;
+}
+
+/** @internal what parallel.ts hands a shard worker */
+export interface ShardWorkerData {
+  storePath: string;
+  shard: Shard;
+  replay: ReplayOptions | null;
+  checkpointEvery: number | null;
+  signedCheckpoint: bigint | null | undefined;
+}
+
+/** @internal what a shard worker posts back */
+export interface ShardWorkerResult {
+  stats: ReplayStats;
+  findings: Finding[];
+  peakRss: number;
+}
+
+export interface ParallelReplayResult {
+  /** every shard's figures added up */
+  stats: ReplayStats;
+  /** by shard */
+  shards: ReplayStats[];
+  /** the findings appended or already stored, every shard's */
+  findings: Finding[];
+  /** the largest resident set a worker saw (the process's, workers included), bytes */
+  peakRss: number;
+}
+
+/** Replays the store with `workers` shards in worker threads, then returns what they did. */
+export async function replayInParallel(o: ParallelReplayOptions): Promise<ParallelReplayResult> {
+  if (!Number.isSafeInteger(o.workers) || o.workers < 1)
+    throw new RangeError(`workers is a whole number ≥ 1, got ${o.workers}`);
+  const shards: Shard[] = Array.from({ length: o.workers }, (_, index) => ({ index, count: o.workers }));
+  const runs = shards.map(async (shard) => {
+    const data: ShardWorkerData = {
+      storePath: o.storePath,
+      shard,
+      replay: o.replay ?? null,
+      checkpointEvery: o.checkpointEvery ?? null,
+      signedCheckpoint: o.signedCheckpoint ? await o.signedCheckpoint(shardCheckpoint(shard)) : undefined,
+    };
+    return runShard(data, o.loader);
+  });
+  const settled = await Promise.allSettled(runs);
+  const failed = settled.flatMap((s, i) =>
+    s.status === 'rejected'
+      ? [`${shardCheckpoint(shards[i]!)}: ${(s.reason as Error).message ?? String(s.reason)}`]
+      : [],
+  );
+  if (failed.length)
+    throw new Error(
+      `${failed.length} of ${o.workers} replay shards failed (the others saved their checkpoints; a re-run resumes each from its own): ${failed.join('; ')}`,
+    );
+  const results = settled.map((s) => (s as PromiseFulfilledResult<ShardWorkerResult>).value);
+  return {
+    stats: mergeStats(results.map((r) => r.stats)),
+    shards: results.map((r) => r.stats),
+    findings: results.flatMap((r) => r.findings),
+    peakRss: Math.max(...results.map((r) => r.peakRss)),
+  };
+}
+
+function runShard(data: ShardWorkerData, loader: string | undefined): Promise<ShardWorkerResult> {
+  return new Promise((resolve, reject) => {
+    const worker = new Worker(new URL('./shard-worker.ts', import.meta.url), {
+      workerData: data,
+      ...(loader ? { execArgv: [...process.execArgv, '--import', loader] } : {}),
+    });
+    let result: ShardWorkerResult | null = null;
+    worker.once('message', (m: ShardWorkerResult) => (result = m));
+    worker.once('error', reject);
+    worker.once('exit', (code) =>
+      result ? resolve(result) : reject(new Error(`the worker exited (code ${code}) before reporting`)),
+    );
+  });
+}
+
+/** Every shard's figures added up; the kept examples up to NOT_DERIVED_KEPT. */
+export function mergeStats(all: readonly ReplayStats[]): ReplayStats {
+  const out: ReplayStats = {
+    events: 0,
+    tableEvents: 0,
+    rounds: 0,
+    findingsAppended: 0,
+    findingsAlreadyStored: 0,
+    roundRecordsAppended: 0,
+    roundRecordsAlreadyStored: 0,
+    roundsWithoutRecord: 0,
+    notDerived: 0,
+    notDerivedRounds: [],
+    checksNotRun: 0,
+    checksNotRunRounds: [],
+    unjudgedEvents: 0,
+    stoppedTables: 0,
+    eventsNotReplayed: 0,
+    checkpointDistrusted: null,
+    lastPosition: null,
+  };
+  for (const s of all) {
+    for (const k of [
+      'events',
+      'tableEvents',
+      'rounds',
+      'findingsAppended',
+      'findingsAlreadyStored',
+      'roundRecordsAppended',
+      'roundRecordsAlreadyStored',
+      'roundsWithoutRecord',
+      'notDerived',
+      'checksNotRun',
+      'unjudgedEvents',
+      'stoppedTables',
+      'eventsNotReplayed',
+    ] as const)
+      out[k] += s[k];
+    out.notDerivedRounds.push(...s.notDerivedRounds.slice(0, NOT_DERIVED_KEPT - out.notDerivedRounds.length));
+    out.checksNotRunRounds.push(
+      ...s.checksNotRunRounds.slice(0, NOT_DERIVED_KEPT - out.checksNotRunRounds.length),
+    );
+    out.checkpointDistrusted ??= s.checkpointDistrusted;
+    if (s.lastPosition !== null && (out.lastPosition === null || s.lastPosition > out.lastPosition))
+      out.lastPosition = s.lastPosition;
+  }
+  return out;
+}

@@ -58,6 +58,9 @@ interface CarryOver {
 }
 
 const NO_ROUNDS: readonly ReplayedRound[] = Object.freeze([]);
+/** `done` with `round` after it: a new list when `done` is the shared empty one, else the same list. */
+const withRound = (done: ReplayedRound[], round: ReplayedRound): ReplayedRound[] =>
+  done === NO_ROUNDS ? [round] : (done.push(round), done);
 
 /** Rounds a table remembers as closed, so a late event of one is judged as late and does not open it again. */
 const CLOSED_MEMORY = 1_000;
@@ -143,7 +146,7 @@ export class F3cpTable implements TableFold<ReplayedRound> {
       done = [this.closeRound(`${e.type} of round ${h.roundId}`)];
     }
     if (!this.open && h.roundId !== null && !tableState) this.startRound(e, h.roundId); // a round whose RoundStarted never came
-    if (e.type === 'TableClosed' && this.open) done = [...done, this.closeRound('TableClosed')];
+    if (e.type === 'TableClosed' && this.open) done = withRound(done, this.closeRound('TableClosed'));
     this.applyTableState(e);
     if (this.open && (h.roundId === this.open.roundId || h.roundId === null)) {
       if (irregular) {
@@ -155,7 +158,8 @@ export class F3cpTable implements TableFold<ReplayedRound> {
       }
       this.open.events.push(e);
       this.open.pools.push(this.pool);
-      if (e.type === 'RoundSettled' || e.type === 'RoundVoided') done = [...done, this.closeRound(null)];
+      if (e.type === 'RoundSettled' || e.type === 'RoundVoided')
+        done = withRound(done, this.closeRound(null));
     } else {
       // a table event between rounds: its numbering is reported with the round now open, or the next one
       if (irregular)

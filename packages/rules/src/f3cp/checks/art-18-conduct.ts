@@ -139,10 +139,8 @@ export class BettingSystemTracker {
         run.steps = 0;
         run.doublings = 0;
         run.reported = false;
-        run.evidence.length = 0;
-        run.evidence.push(evidence);
-        run.rounds.length = 0;
-        run.rounds.push(r.view.roundId);
+        run.evidence = [evidence];
+        run.rounds = [r.view.roundId];
         continue;
       }
       run.steps++;

@@ -173,7 +173,12 @@ export class PlayDecisionOracle {
     }
     // banker hands left = all − those holding a known card (inclusion–exclusion: + pairs − triples)
     const counts = this.counts;
-    counts.set(p.total);
+    const total = p.total;
+    // four stores: cheaper than counts.set(total) at this size
+    counts[0] = total[0]!;
+    counts[1] = total[1]!;
+    counts[2] = total[2]!;
+    counts[3] = total[3]!;
     const perCard = p.perCard;
     const perPair = p.perPair;
     for (let i = 0; i < m; i++) {

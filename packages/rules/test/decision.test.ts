@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import { playValue, PlayDecisionOracle } from '../src/f3cp/math/index.ts';
+import { allThreeCardHands, handIndex, rankOfAscending } from '../src/f3cp/math/hands.ts';
 import { F3CP_2025, F3CP_2025A } from '../src/f3cp/rule-set.ts';
 import { cards } from './helpers.ts';
 
@@ -19,6 +20,21 @@ describe('the value of playing with other hands known (collusion baseline)', () 
     assert.equal(oracle.plays(cards('Jh 8d 5c'), []), false);
     assert.equal(oracle.plays(cards('Jh 8d 5c'), cards('As Ad Ac Ks Kd Kc')), true);
     assert.equal(playValue(F3CP_2025A, cards('Jh 8d 5c'), cards('As Ad Ac Ks Kd Kc')).play, true);
+  });
+
+  it('ranks three ascending cards as the hand index does, for every hand', () => {
+    const t = allThreeCardHands();
+    const index = handIndex();
+    let checked = 0;
+    for (let a = 0; a < 52; a++)
+      for (let b = a + 1; b < 52; b++)
+        for (let c = b + 1; c < 52; c++) {
+          const rank = rankOfAscending(a, b, c);
+          assert.equal(rank, index[a * 2704 + b * 52 + c], `${a} ${b} ${c}`);
+          assert.deepEqual([t.cards[rank * 3], t.cards[rank * 3 + 1], t.cards[rank * 3 + 2]], [a, b, c]);
+          checked++;
+        }
+    assert.equal(checked, 22_100);
   });
 
   it('property: the fast oracle equals the brute-force enumeration exactly, for 0 to 6 known cards', () => {

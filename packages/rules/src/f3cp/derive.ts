@@ -1,4 +1,4 @@
-import type { F3cpEvent, TableOpened } from '@table-audit/schemas/events';
+import type { CardDealt, F3cpEvent, TableOpened } from '@table-audit/schemas/events';
 import { makeFinding, type Finding, type FindingContext, type FindingInput } from '../findings.ts';
 import type { NotDerived } from '../game.ts';
 import { ruleSetFor } from '../registry.ts';
@@ -134,8 +134,17 @@ export function deriveRound(
     add(checkRoundClosed(r, null));
     return result({ code: 'settlement-failed', message: (e as Error).message }, facts, null, v.settled);
   }
+  // the fields of { ...r, facts, settlement, jackpotConfig }, in that order, without the copy of a spread
   const settled: SettledRound = {
-    ...r,
+    view: r.view,
+    ruleSet: r.ruleSet,
+    betSeats: r.betSeats,
+    anyProgressive: r.anyProgressive,
+    hasBets: r.hasBets,
+    cards: r.cards,
+    deal: r.deal,
+    voided: r.voided,
+    malfunctionDuringDeal: r.malfunctionDuringDeal,
     facts,
     settlement,
     jackpotConfig: tableJackpotConfig(v.context.config),
@@ -152,7 +161,7 @@ function factsOf(r: JudgedRound): F3cpRoundFacts {
   const v = r.view;
   const seats: F3cpSeatFacts[] = r.betSeats.map((s) => {
     const decision = v.decisions.get(s.seat)?.decision;
-    return {
+    const seat: { -readonly [K in keyof F3cpSeatFacts]: F3cpSeatFacts[K] } = {
       seat: s.seat,
       cards: cardsWhere(r, (d) => d.target === 'SEAT' && d.seat === s.seat),
       bets: {
@@ -162,21 +171,24 @@ function factsOf(r: JudgedRound): F3cpRoundFacts {
         sixCardBonus: s.sixCardBonus,
         progressive: s.progressive,
       },
-      ...(s.ante > 0 && decision
-        ? { decision: decision === 'PLAY' ? ('play' as const) : ('fold' as const) }
-        : {}),
     };
+    if (s.ante > 0 && decision) seat.decision = decision === 'PLAY' ? 'play' : 'fold';
+    return seat;
   });
   const jackpotConfig = tableJackpotConfig(v.context.config);
-  return {
+  // optional fields added in the order they were spread before (seats, banker, community, jackpot)
+  const facts: { -readonly [K in keyof F3cpRoundFacts]: F3cpRoundFacts[K] } = {
     seats,
-    banker: cardsWhere(r, (d) => d.target === 'BANKER'),
-    ...(r.deal.community ? { community: cardsWhere(r, (d) => d.target === 'COMMUNITY') } : {}),
-    ...(jackpotConfig && v.poolAtSettlement !== null
-      ? { jackpot: { config: jackpotConfig, poolBefore: v.poolAtSettlement } }
-      : {}),
+    banker: cardsWhere(r, isBankerCard),
   };
+  if (r.deal.community) facts.community = cardsWhere(r, isCommunityCard);
+  if (jackpotConfig && v.poolAtSettlement !== null)
+    facts.jackpot = { config: jackpotConfig, poolBefore: v.poolAtSettlement };
+  return facts;
 }
+
+const isBankerCard = (d: CardDealt): boolean => d.target === 'BANKER';
+const isCommunityCard = (d: CardDealt): boolean => d.target === 'COMMUNITY';
 
 /** jackpotConfigOf, once per table configuration (a TableOpened): the same object for every round under it. */
 const JACKPOT_CONFIGS = new WeakMap<TableOpened, JackpotConfig | null>();

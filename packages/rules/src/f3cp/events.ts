@@ -46,7 +46,16 @@ export const BET_TYPES: readonly KnownBetType[] = [
 ];
 
 /** An engine hand class ("three-of-a-kind") as the events spell it ("THREE_OF_A_KIND"). */
-export const eventHand = (engineClass: string): string => engineClass.toUpperCase().replaceAll('-', '_');
+export const eventHand = (engineClass: string): string => {
+  // a replay asks for a handful of names for every seat of every round: each is spelt once
+  let name = EVENT_HANDS.get(engineClass);
+  if (name === undefined) {
+    name = engineClass.toUpperCase().replaceAll('-', '_');
+    if (EVENT_HANDS.size < 1_000) EVENT_HANDS.set(engineClass, name);
+  }
+  return name;
+};
+const EVENT_HANDS = new Map<string, string>();
 
 /** An event's jackpot hand ("ROYAL_FLUSH") as the engine names it ("royal-flush"). */
 export const engineJackpotHand = (h: EventJackpotHand): JackpotHand =>

@@ -67,6 +67,9 @@ interface CarryOver {
 }
 
 const NO_ROUNDS: readonly ReplayedRound[] = Object.freeze([]);
+/** `done` with `round` after it: a new list when `done` is the shared empty one, else the same list. */
+const withRound = (done: ReplayedRound[], round: ReplayedRound): ReplayedRound[] =>
+  done === NO_ROUNDS ? [round] : (done.push(round), done);
 
 /** Rounds a table remembers as closed, so a late event of one is judged as late and does not open it again. */
 const CLOSED_MEMORY = 1_000;
@@ -94,6 +97,8 @@ export class F3cpTable implements TableFold<ReplayedRound> {
   private tableClosed = true;
   private dealingMode: DealingMode = 'SHUFFLER';
   private readonly occupants = new Map<number, string>();
+  /** the copy of occupants the rounds since the last seat change share (null: seats changed since) */
+  private occupantsCopy: ReadonlyMap<number, string> | null = null;
   private pool: number | null = null;
   private consecutiveFailures = 0;
   private lastFailureEvidence: Evidence[] = [];
@@ -105,6 +110,8 @@ export class F3cpTable implements TableFold<ReplayedRound> {
   private lateFindings: Finding[] = [];
   /** source device → the sequence number of its last event */
   private readonly lastSequence = new Map<string, number>();
+  /** the source of the last event (the last key of lastSequence) */
+  private newestSource: string | null = null;
   private readonly bettingSystem: BettingSystemTracker;
   private readonly collusion: CollusionTracker;
   /** events that belong to no round and to no table state (kept, never dropped) */
@@ -148,7 +155,7 @@ export class F3cpTable implements TableFold<ReplayedRound> {
       done = [this.closeRound(`${e.type} of round ${h.roundId}`)];
     }
     if (!this.open && h.roundId !== null && !tableState) this.startRound(e, h.roundId); // a round whose RoundStarted never came
-    if (e.type === 'TableClosed' && this.open) done = [...done, this.closeRound('TableClosed')];
+    if (e.type === 'TableClosed' && this.open) done = withRound(done, this.closeRound('TableClosed'));
     this.applyTableState(e);
     if (this.open && (h.roundId === this.open.roundId || h.roundId === null)) {
       if (irregular) {
@@ -160,7 +167,8 @@ export class F3cpTable implements TableFold<ReplayedRound> {
       }
       this.open.events.push(e);
       this.open.pools.push(this.pool);
-      if (e.type === 'RoundSettled' || e.type === 'RoundVoided') done = [...done, this.closeRound(null)];
+      if (e.type === 'RoundSettled' || e.type === 'RoundVoided')
+        done = withRound(done, this.closeRound(null));
     } else {
       // a table event between rounds: its numbering is reported with the round now open, or the next one
       if (irregular)
@@ -179,7 +187,12 @@ export class F3cpTable implements TableFold<ReplayedRound> {
   private followSequence(e: F3cpEvent): { previous: number; kind: SequenceKind } | null {
     const { sourceDevice, sequence } = e.data.header;
     const previous = this.lastSequence.get(sourceDevice);
-    this.lastSequence.delete(sourceDevice);
+    // the map's order is the order sources were last seen; a source seen last already keeps its place (most
+    // events follow one from the same source), so only a change of source pays for moving it to the end
+    if (sourceDevice !== this.newestSource) {
+      this.lastSequence.delete(sourceDevice);
+      this.newestSource = sourceDevice;
+    }
     this.lastSequence.set(sourceDevice, sequence);
     if (this.lastSequence.size > SOURCE_MEMORY)
       this.lastSequence.delete(this.lastSequence.keys().next().value!);
@@ -231,9 +244,13 @@ export class F3cpTable implements TableFold<ReplayedRound> {
         break;
       case 'SeatOccupied':
         this.occupants.set(e.data.seat, e.data.playerId);
+        this.occupantsCopy = null;
         break;
       case 'SeatVacated':
-        if (this.occupants.get(e.data.seat) === e.data.playerId) this.occupants.delete(e.data.seat);
+        if (this.occupants.get(e.data.seat) === e.data.playerId) {
+          this.occupants.delete(e.data.seat);
+          this.occupantsCopy = null;
+        }
         break;
       default:
         break;
@@ -257,7 +274,12 @@ export class F3cpTable implements TableFold<ReplayedRound> {
       roundId,
       events: [],
       pools: [],
-      context: { config: this.config, dealingMode: this.dealingMode, occupants: new Map(this.occupants) },
+      context: {
+        config: this.config,
+        dealingMode: this.dealingMode,
+        // rounds between two seat changes see the same seats: they share one read-only copy
+        occupants: (this.occupantsCopy ??= new Map(this.occupants)),
+      },
       pending,
       outOfOrder: false,
     };
@@ -300,7 +322,10 @@ export class F3cpTable implements TableFold<ReplayedRound> {
       closedBy: endedBy ?? o.events[o.events.length - 1]!.type,
       ctx: derivation.judged ? ctx : null,
     });
-    const findings = [...this.lateFindings.splice(0), ...derivation.findings];
+    // the derivation's own list (made for this round) takes what follows, after any late findings
+    const findings = this.lateFindings.length
+      ? [...this.lateFindings.splice(0), ...derivation.findings]
+      : derivation.findings;
     if (derivation.judged && this.carryOver) findings.push(...this.checkCarryOver(view));
     this.carryOver = derivation.carryOverDue.length
       ? {
@@ -314,9 +339,9 @@ export class F3cpTable implements TableFold<ReplayedRound> {
       this.lastFailureEvidence = [];
     }
     if (derivation.settled) {
-      findings.push(...this.bettingSystem.record(derivation.settled, ctx));
+      this.bettingSystem.record(derivation.settled, ctx, findings);
       this.collusion.record(derivation.settled, ctx);
-      findings.push(...this.collusion.evaluate(false));
+      this.collusion.evaluate(false, findings);
     }
     // the fields of { ...derivation, findings, tableId, view }, in that order (the derivation's context among
     // them), without the copy of a spread

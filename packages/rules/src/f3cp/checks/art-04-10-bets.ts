@@ -75,12 +75,12 @@ export function checkBetLimits(r: JudgedRound): FindingInput[] {
 /** Art. 10.º 2) (and J12): a player bets only on the hand of the seat they occupy. */
 export function checkBetOtherHand(r: JudgedRound): FindingInput[] {
   const occupants = r.view.context.occupants;
-  let seatOfPlayer: Map<string, number> | null = null;
+  let seatOfPlayer: ReadonlyMap<string, number> | null = null;
   const out: FindingInput[] = [];
   for (const b of r.view.betEvents) {
     if (!b.playerId) continue;
     const occupant = occupants.get(b.seat);
-    seatOfPlayer ??= new Map([...occupants].map(([seat, player]) => [player, seat]));
+    seatOfPlayer ??= seatsOfPlayers(occupants);
     const seatOf = seatOfPlayer.get(b.playerId);
     if ((occupant === undefined || occupant === b.playerId) && (seatOf === undefined || seatOf === b.seat))
       continue;
@@ -96,6 +96,15 @@ export function checkBetOtherHand(r: JudgedRound): FindingInput[] {
     });
   }
   return out;
+}
+
+/** player → seat, once per occupants map (the rounds between two seat changes share theirs) */
+const SEATS_OF_PLAYERS = new WeakMap<ReadonlyMap<number, string>, ReadonlyMap<string, number>>();
+function seatsOfPlayers(occupants: ReadonlyMap<number, string>): ReadonlyMap<string, number> {
+  let m = SEATS_OF_PLAYERS.get(occupants);
+  if (!m)
+    SEATS_OF_PLAYERS.set(occupants, (m = new Map([...occupants].map(([seat, player]) => [player, seat]))));
+  return m;
 }
 
 /** Arts. 3.º n.º 4 and 4.º n.º 2–3: Six Card Bonus and Progressive only beside an Ante or a Pair Plus. */
@@ -125,14 +134,16 @@ export function checkAdditionalWithoutBasic(r: JudgedRound): FindingInput[] {
  */
 export function checkNoSuchSeat(r: JudgedRound): FindingInput[] {
   const seats = r.view.context.config.seats;
-  const wrong = new Map<number, { eventId: string; eventTime: number }[]>();
+  let wrong: Map<number, { eventId: string; eventTime: number }[]> | null = null; // made at the first
   const note = (seat: number | null, x: { header: { eventId: string; eventTime: number } }) => {
     if (seat === null || (seat >= 1 && seat <= seats)) return;
+    wrong ??= new Map();
     wrong.set(seat, [...(wrong.get(seat) ?? []), evidenceOf(x)]);
   };
   for (const b of r.view.betEvents) note(b.seat, b);
   for (const d of r.view.dealt) if (d.target === 'SEAT') note(d.seat, d);
-  return [...wrong].map(([seat, evidence]) => ({
+  if (!wrong) return [];
+  return [...(wrong as Map<number, { eventId: string; eventTime: number }[]>)].map(([seat, evidence]) => ({
     check: noSuchSeat,
     discriminator: String(seat),
     seats: [seat],

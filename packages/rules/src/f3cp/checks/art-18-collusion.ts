@@ -192,12 +192,12 @@ export class CollusionTracker {
   }
 
   /** Findings for groups whose decisions the group's cards explain significantly better; each group once. */
-  evaluate(final: boolean): Finding[] {
+  evaluate(final: boolean, out: Finding[] = []): Finding[] {
+    if (!final && this.due.length === 0) return out;
     const candidates = final
       ? [...this.groups.values()].filter((g) => g.rounds >= this.options.minRounds)
       : this.due;
     this.due = [];
-    const out: Finding[] = [];
     for (const g of candidates) {
       if (g.reported) continue;
       const n = g.informative.length;

@@ -101,8 +101,8 @@ export class BettingSystemTracker {
 
   constructor(private readonly options: BettingSystemOptions) {}
 
-  record(r: SettledRound, ctx: FindingContext): Finding[] {
-    const out: Finding[] = [];
+  /** Follows the round's Ante stakes; appends a finding to `out` for each progression that has become one. */
+  record(r: SettledRound, ctx: FindingContext, out: Finding[] = []): Finding[] {
     for (const seat of r.settlement.seats) {
       const bets = r.view.bets.get(seat.seat);
       if (!bets || bets.ante === 0 || bets.players.size !== 1) continue;
@@ -118,7 +118,7 @@ export class BettingSystemTracker {
         run &&
         ((run.lastResult === 'lose' && stake === 2 * run.lastStake) ||
           (run.lastResult !== 'lose' && stake === run.base));
-      if (!run || !consistent) {
+      if (!run) {
         this.runs.set(player, {
           base: stake,
           lastStake: stake,
@@ -129,6 +129,18 @@ export class BettingSystemTracker {
           evidence: [evidence],
           rounds: [r.view.roundId],
         });
+        continue;
+      }
+      if (!consistent) {
+        // a new run from this stake, in the player's record (a finding copies what it keeps of a run)
+        run.base = stake;
+        run.lastStake = stake;
+        run.lastResult = result;
+        run.steps = 0;
+        run.doublings = 0;
+        run.reported = false;
+        run.evidence = [evidence];
+        run.rounds = [r.view.roundId];
         continue;
       }
       run.steps++;

@@ -99,6 +99,21 @@ export function canonicalHands(): { hand: Int32Array; perm: Uint8Array } {
 
 let indexTable: Int32Array | undefined;
 
+// Hands whose first card is below a, and, of those starting with a, whose second card is below b (a < b).
+const FIRST_BELOW = new Int32Array(53);
+const SECOND_BELOW = new Int32Array(53);
+for (let a = 0; a < 52; a++) {
+  FIRST_BELOW[a + 1] = FIRST_BELOW[a]! + ((51 - a) * (50 - a)) / 2;
+  SECOND_BELOW[a + 1] = SECOND_BELOW[a]! + (51 - a);
+}
+
+/**
+ * The hand index of three cards a < b < c (their rank in allThreeCardHands' lexicographic order), by arithmetic on
+ * two small tables: what handIndex() gives, without a read in its 52³ table, which a hot loop pays in cache misses.
+ */
+export const rankOfAscending = (a: number, b: number, c: number): number =>
+  FIRST_BELOW[a]! + SECOND_BELOW[b]! - SECOND_BELOW[a + 1]! + (c - b - 1);
+
 /** Hand index (position in allThreeCardHands) of any ordering of three distinct cards. */
 export function handIndex(): Int32Array {
   if (indexTable) return indexTable;

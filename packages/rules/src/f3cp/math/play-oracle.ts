@@ -3,7 +3,15 @@ import { compare, fraction, type Fraction } from '../../fraction.ts';
 import { classifyThree, qualifiesQueenHigh, valueUnder } from '../../poker/three-card.ts';
 import type { F3cpRoundFacts } from '../facts.ts';
 import type { F3cpRuleSet } from '../rule-set.ts';
-import { allThreeCardHands, canonicalHands, cardsOf, handIndex, HANDS, SUIT_PERMUTATIONS } from './hands.ts';
+import {
+  allThreeCardHands,
+  canonicalHands,
+  cardsOf,
+  handIndex,
+  HANDS,
+  rankOfAscending,
+  SUIT_PERMUTATIONS,
+} from './hands.ts';
 import { netOf } from './house-edge.ts';
 
 /**
@@ -171,9 +179,24 @@ export class PlayDecisionOracle {
       const k = known[i]!;
       if (k !== p0 && k !== p1 && k !== p2) ks[m++] = (k & ~3) | perm[k & 3]!;
     }
+    // in ascending order, the triples below are looked up by their rank (small tables) rather than in the
+    // 52³ index, whose random reads miss the cache; cards repeated among the known ones keep the index
+    for (let i = 1; i < m; i++) {
+      const k = ks[i]!;
+      let j = i - 1;
+      for (; j >= 0 && ks[j]! > k; j--) ks[j + 1] = ks[j]!;
+      ks[j + 1] = k;
+    }
+    let distinct = true;
+    for (let i = 1; i < m && distinct; i++) distinct = ks[i - 1]! < ks[i]!;
     // banker hands left = all − those holding a known card (inclusion–exclusion: + pairs − triples)
     const counts = this.counts;
-    counts.set(p.total);
+    const total = p.total;
+    // four stores: cheaper than counts.set(total) at this size
+    counts[0] = total[0]!;
+    counts[1] = total[1]!;
+    counts[2] = total[2]!;
+    counts[3] = total[3]!;
     const perCard = p.perCard;
     const perPair = p.perPair;
     for (let i = 0; i < m; i++) {
@@ -192,7 +215,8 @@ export class PlayDecisionOracle {
         counts[3]! += perPair[pair + 3]!;
         for (let l = j + 1; l < m; l++) {
           const kl = ks[l]!;
-          if (kl !== cp0 && kl !== cp1 && kl !== cp2) counts[this.bucket(pv, this.indexOf(ki, kj, kl))]!--;
+          if (kl !== cp0 && kl !== cp1 && kl !== cp2)
+            counts[this.bucket(pv, distinct ? rankOfAscending(ki, kj, kl) : this.indexOf(ki, kj, kl))]!--;
         }
       }
     }

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import {
   AnalyticsProjector,
+  DASHBOARD_QUERIES,
   discrepancyAvos,
   migrate,
   openAnalytics,
@@ -118,6 +119,19 @@ describe('the analytics projection', () => {
     ).json<{ staked: number; difference: number; without_dealer: number }>();
     assert.deepEqual(sums, { staked, difference, without_dealer: 0 });
     assert.notEqual(difference, 0, 'the session has payout discrepancies');
+  });
+
+  it('answers every dashboard-style aggregate', async () => {
+    for (const [name, query] of Object.entries(DASHBOARD_QUERIES)) {
+      const rows = await (
+        await analytics.client.query({
+          query,
+          query_params: { from: '2025-01-01', to: '2026-12-31' },
+          format: 'JSONEachRow',
+        })
+      ).json();
+      assert.ok(rows.length > 0, name);
+    }
   });
 
   it('keeps the rejects by code and source', async () => {

@@ -28,8 +28,10 @@ const format = async (path: string, text: string): Promise<string> => {
   return prettier.format(text, { ...options, filepath: path });
 };
 
-/** Every generated file: path relative to the repository root → content. */
-export const generatedFiles = async (): Promise<Map<string, string>> => {
+/** Every generated file: path relative to the repository root → content (made once per process: it is pure). */
+let made: Promise<Map<string, string>> | undefined;
+export const generatedFiles = (): Promise<Map<string, string>> => (made ??= makeFiles());
+const makeFiles = async (): Promise<Map<string, string>> => {
   const files = new Map<string, string>();
   files.set('infra/grafana/README.md', README);
   files.set(

@@ -34,6 +34,7 @@ export const mop = (value: number): string => formatMop(Math.round(value * 100))
 
 const isMoney = (column: string): boolean => column.endsWith('_mop');
 const isTimeType = (type: string): boolean => /DateTime/.test(type);
+const isNumberType = (type: string): boolean => /Int|Float|Decimal/.test(type);
 
 /** ClickHouse JSON values to numbers: 64-bit integers arrive as strings, times as ISO strings (UTC). */
 const toNumber = (v: unknown): number => (typeof v === 'number' ? v : Number(v));
@@ -75,14 +76,17 @@ const chart = (s: ReportSection, input: ReportInput): string => {
   const title = s.panel.title;
   switch (s.panel.visualization) {
     case 'timeseries': {
-      // time, then an optional series label, then the value
-      const valueAt = columns.length - 1;
-      const seriesAt = columns.length > 2 ? 1 : -1;
-      const points: LinePoint[] = rows.map((r) => ({
-        t: toTime(r[0]),
-        series: seriesAt >= 0 ? String(r[seriesAt]) : columns[valueAt]!.name,
-        value: toNumber(r[valueAt]),
-      }));
+      // time first; then either a series label and one value (long), or one column per series (wide)
+      const long = columns.length === 3 && !isNumberType(columns[1]!.type);
+      const points: LinePoint[] = long
+        ? rows.map((r) => ({ t: toTime(r[0]), series: String(r[1]), value: toNumber(r[2]) }))
+        : rows.flatMap((r) =>
+            columns.slice(1).map((c, i) => ({
+              t: toTime(r[0]),
+              series: heading(c.name, c.type),
+              value: toNumber(r[i + 1]),
+            })),
+          );
       return lineChart(points, input.range, input.intervalMs, (t) => macauTime(t).slice(11), title);
     }
     case 'barchart': {

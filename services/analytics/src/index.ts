@@ -1,0 +1,3 @@
+export * from './client.ts';
+export * from './migrations.ts';
+export * from './migrate.ts';

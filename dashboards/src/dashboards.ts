@@ -94,11 +94,11 @@ const discrepanciesOverTime = panel({
     'give) and underpaid (less), in MOP, kept apart so they do not cancel out.',
   visualization: 'timeseries',
   format: 'timeseries',
-  sql: `SELECT $__timeInterval(event_time) AS time,
+  sql: `SELECT $__timeInterval(round_start) AS time,
   ${overpaid('difference_avos')} AS overpaid_mop,
   ${underpaid('difference_avos')} AS underpaid_mop
 FROM bets FINAL
-WHERE $__timeFilter(event_time)
+WHERE $__timeFilter(round_start)
   AND difference_avos != 0
   AND ${scope()}
 GROUP BY time
@@ -125,7 +125,7 @@ FROM findings AS f FINAL
 LEFT JOIN (
   SELECT table_id, ${overpaid('difference_avos')} AS overpaid_mop, ${underpaid('difference_avos')} AS underpaid_mop
   FROM bets FINAL
-  WHERE $__timeFilter(event_time)
+  WHERE $__timeFilter(round_start)
   GROUP BY table_id
 ) AS b ON b.table_id = f.table_id
 WHERE $__timeFilter(f.event_time)
@@ -151,11 +151,11 @@ const topDealers = panel({
   description: 'The dealers on duty for the most findings in the time range.',
   visualization: 'table',
   format: 'table',
-  sql: `SELECT dealer, any(casino) AS casino, count() AS findings, uniqExact(table_id) AS tables,
-  groupUniqArray(5)(check_id) AS checks
+  sql: `SELECT assumeNotNull(dealer_id) AS dealer, any(casino) AS casino, count() AS findings,
+  uniqExact(table_id) AS tables, groupUniqArray(5)(check_id) AS checks
 FROM findings FINAL
 WHERE $__timeFilter(event_time)
-  AND dealer != ''
+  AND dealer_id IS NOT NULL
   AND ${scope()}
 GROUP BY dealer
 ORDER BY findings DESC, dealer
@@ -170,6 +170,9 @@ LIMIT 10`,
   simulatedDataShows: true,
 });
 
+/** alert_states carries casino and table only: the scope reaches it through the alert's finding. */
+const ALERTS_IN_SCOPE = `finding_id IN (SELECT finding_id FROM findings WHERE ${scope()})`;
+
 const openAlertsByAge = panel({
   id: `${overview}.open-alerts-by-age`,
   title: 'Open alerts by age',
@@ -183,7 +186,7 @@ FROM (
   SELECT dateDiff('second', opened_at, now()) AS age
   FROM alert_states FINAL
   WHERE state != 'resolved'
-    AND ${scope()}
+    AND ${ALERTS_IN_SCOPE}
 )
 GROUP BY age_band
 ORDER BY age_band`,
@@ -202,16 +205,20 @@ const alertQueue = panel({
   description: 'Open and acknowledged alerts, most severe and oldest first.',
   visualization: 'table',
   format: 'table',
-  sql: `SELECT alert_id, state, severity, check_id, table_id, round_id, assignee, opened_at,
-  dateDiff('second', opened_at, now()) AS age_s
-FROM alert_states FINAL
-WHERE state != 'resolved'
-  AND ${scope()}
+  sql: `SELECT a.finding_id AS finding_id, a.state AS state, a.severity AS severity, a.check_id AS check_id,
+  a.table_id AS table_id, f.round_id AS round_id, a.assignee AS assignee, a.opened_at AS opened_at,
+  dateDiff('second', a.opened_at, now()) AS age_s
+FROM alert_states AS a FINAL
+INNER JOIN (
+  SELECT finding_id, round_id FROM findings FINAL
+  WHERE ${scope()}
+) AS f ON f.finding_id = a.finding_id
+WHERE a.state != 'resolved'
 ORDER BY indexOf(['critical', 'high', 'medium', 'low'], severity), opened_at
 LIMIT 500`,
   columns: [
-    { name: 'alert_id', type: types.string },
-    { name: 'state', type: types.string },
+    { name: 'finding_id', type: types.string },
+    { name: 'state', type: types.enum },
     { name: 'severity', type: types.string },
     { name: 'check_id', type: types.string },
     { name: 'table_id', type: types.string },
@@ -237,7 +244,7 @@ const timeToAct = panel({
   quantileIf(0.9)(dateDiff('second', opened_at, resolved_at), resolved_at IS NOT NULL) AS resolve_p90_s
 FROM alert_states FINAL
 WHERE $__timeFilter(opened_at)
-  AND ${scope()}
+  AND ${ALERTS_IN_SCOPE}
 GROUP BY severity
 ORDER BY indexOf(['critical', 'high', 'medium', 'low'], severity)`,
   columns: [
@@ -252,17 +259,18 @@ ORDER BY indexOf(['critical', 'high', 'medium', 'low'], severity)`,
   simulatedDataShows: false,
 });
 
-const repeated = (who: 'dealer' | 'table_id', title: string): PanelQuery =>
+const repeated = (who: 'dealer_id' | 'table_id', title: string): PanelQuery =>
   panel({
-    id: `${compliance}.repeated-${who === 'dealer' ? 'dealer' : 'table'}-issues`,
+    id: `${compliance}.repeated-${who === 'dealer_id' ? 'dealer' : 'table'}-issues`,
     title,
-    description: `The same check found more than once for one ${who === 'dealer' ? 'dealer' : 'table'} in the time range.`,
+    description: `The same check found more than once for one ${who === 'dealer_id' ? 'dealer' : 'table'} in the time range.`,
     visualization: 'table',
     format: 'table',
-    sql: `SELECT ${who}, check_id, count() AS findings, min(event_time) AS first_at, max(event_time) AS last_at
+    sql: `SELECT assumeNotNull(${who}) AS ${who}, check_id, count() AS findings, min(event_time) AS first_at,
+  max(event_time) AS last_at
 FROM findings FINAL
 WHERE $__timeFilter(event_time)
-  AND ${who} != ''
+  AND ${who} IS NOT NULL
   AND ${scope()}
 GROUP BY ${who}, check_id
 HAVING findings > 1
@@ -286,11 +294,11 @@ const discrepancyPerShift = panel({
     '08:00–16:00, swing 16:00–24:00, Macau time.',
   visualization: 'barchart',
   format: 'table',
-  sql: `SELECT ${SHIFT('event_time')} AS shift,
+  sql: `SELECT ${SHIFT('round_start')} AS shift,
   ${overpaid('difference_avos')} AS overpaid_mop,
   ${underpaid('difference_avos')} AS underpaid_mop
 FROM bets FINAL
-WHERE $__timeFilter(event_time)
+WHERE $__timeFilter(round_start)
   AND difference_avos != 0
   AND ${scope()}
 GROUP BY shift
@@ -309,12 +317,13 @@ const health = 'ta-table-health';
 const healthOverTime = panel({
   id: `${health}.events-over-time`,
   title: 'Shuffler failures, replacements, voids and misdeals',
-  description: 'Table-health events per time bucket, by kind.',
+  description: 'Table-health events per time bucket, by kind (a void for a misdeal counted as MISDEAL).',
   visualization: 'timeseries',
   format: 'timeseries',
-  sql: `SELECT $__timeInterval(event_time) AS time, kind, count() AS events
+  sql: `SELECT $__timeInterval(event_time) AS time, if(misdeal, 'MISDEAL', kind) AS kind, count() AS events
 FROM table_health FINAL
 WHERE $__timeFilter(event_time)
+  AND kind NOT IN ('TABLE_OPENED', 'TABLE_CLOSED')
   AND ${scope()}
 GROUP BY time, kind
 ORDER BY time, kind`,
@@ -334,13 +343,14 @@ const healthByTable = panel({
   visualization: 'table',
   format: 'table',
   sql: `SELECT table_id, any(casino) AS casino,
-  countIf(kind = 'shuffler_malfunction') AS shuffler_malfunctions,
-  countIf(kind = 'shuffler_replaced') AS shuffler_replacements,
-  countIf(kind = 'round_voided') AS void_rounds,
-  countIf(kind = 'misdeal') AS misdeals,
-  countIf(kind = 'dealing_switched_to_shoe') AS switched_to_shoe
+  countIf(kind = 'SHUFFLER_MALFUNCTION') AS shuffler_malfunctions,
+  countIf(kind = 'SHUFFLER_REPLACED') AS shuffler_replacements,
+  countIf(kind = 'ROUND_VOIDED') AS void_rounds,
+  countIf(misdeal) AS misdeals,
+  countIf(kind = 'DEALING_SWITCHED_TO_SHOE') AS switched_to_shoe
 FROM table_health FINAL
 WHERE $__timeFilter(event_time)
+  AND kind NOT IN ('TABLE_OPENED', 'TABLE_CLOSED')
   AND ${scope()}
 GROUP BY table_id
 ORDER BY count() DESC, table_id
@@ -365,16 +375,19 @@ const rejectsBySource = panel({
     'casino until decoded, so the scope variables do not apply.',
   visualization: 'table',
   format: 'table',
-  sql: `SELECT source, reason, count() AS rejects, max(recorded_at) AS last_at
+  sql: `SELECT source_kind, source, code, count() AS rejects, any(reason) AS example_reason,
+  max(received_time) AS last_at
 FROM ingest_rejects FINAL
-WHERE $__timeFilter(recorded_at)
-GROUP BY source, reason
-ORDER BY rejects DESC, source, reason
+WHERE $__timeFilter(received_time)
+GROUP BY source_kind, source, code
+ORDER BY rejects DESC, source_kind, source, code
 LIMIT 100`,
   columns: [
+    { name: 'source_kind', type: types.string },
     { name: 'source', type: types.string },
-    { name: 'reason', type: types.string },
+    { name: 'code', type: types.string },
     { name: 'rejects', type: types.count },
+    { name: 'example_reason', type: types.string },
     { name: 'last_at', type: types.time },
   ],
   variables: [],
@@ -472,9 +485,10 @@ const roundSummary = panel({
     'The round as derived under its rule set: what was staked, what should have been paid, what was.',
   visualization: 'table',
   format: 'table',
-  sql: `SELECT round_id, table_id, casino, game, rule_set, dealer, event_time,
-  staked_avos / 100 AS staked_mop, expected_paid_avos / 100 AS expected_paid_mop,
-  declared_paid_avos / 100 AS declared_paid_mop, (declared_paid_avos - expected_paid_avos) / 100 AS difference_mop
+  sql: `SELECT round_id, table_id, casino, game, rule_set, dealer_id, round_start, status, status_reason,
+  total_staked_avos / 100 AS staked_mop, expected_paid_avos / 100 AS expected_paid_mop,
+  declared_paid_avos / 100 AS declared_paid_mop, paid_difference_avos / 100 AS difference_mop,
+  house_result_avos / 100 AS house_result_mop
 FROM rounds FINAL
 WHERE ${ROUND}`,
   columns: [
@@ -483,12 +497,15 @@ WHERE ${ROUND}`,
     { name: 'casino', type: types.string },
     { name: 'game', type: types.string },
     { name: 'rule_set', type: types.string },
-    { name: 'dealer', type: types.string },
-    { name: 'event_time', type: types.time },
+    { name: 'dealer_id', type: types.string },
+    { name: 'round_start', type: types.time },
+    { name: 'status', type: types.string },
+    { name: 'status_reason', type: types.string },
     { name: 'staked_mop', type: types.money },
     { name: 'expected_paid_mop', type: types.money },
     { name: 'declared_paid_mop', type: types.money },
     { name: 'difference_mop', type: types.money },
+    { name: 'house_result_mop', type: types.money },
   ],
   unit: 'mop',
   variables: ['round'],
@@ -502,14 +519,16 @@ const roundBets = panel({
     'Each bet of the round: the stake, the payout the rules give, the payout declared, the difference.',
   visualization: 'table',
   format: 'table',
-  sql: `SELECT seat, bet_type, stake_avos / 100 AS stake_mop, expected_avos / 100 AS expected_mop,
-  declared_avos / 100 AS declared_mop, difference_avos / 100 AS difference_mop
+  sql: `SELECT seat, bet_type, expected_outcome, stake_avos / 100 AS stake_mop,
+  expected_payout_avos / 100 AS expected_mop, declared_payout_avos / 100 AS declared_mop,
+  difference_avos / 100 AS difference_mop
 FROM bets FINAL
 WHERE ${ROUND}
-ORDER BY seat, bet_type`,
+ORDER BY line_index`,
   columns: [
     { name: 'seat', type: types.integer },
     { name: 'bet_type', type: types.string },
+    { name: 'expected_outcome', type: types.string },
     { name: 'stake_mop', type: types.money },
     { name: 'expected_mop', type: types.money },
     { name: 'declared_mop', type: types.money },
@@ -527,8 +546,8 @@ const roundFindings = panel({
     'What the checks found in the round, with the provisions cited and the interpretations relied on.',
   visualization: 'table',
   format: 'table',
-  sql: `SELECT check_id, severity, summary, arrayStringConcat(citations, '; ') AS citations,
-  arrayStringConcat(interpretations, ', ') AS interpretations, event_time
+  sql: `SELECT check_id, severity, summary, arrayStringConcat(citation_references, '; ') AS citations,
+  arrayStringConcat(interpretation_ids, ', ') AS interpretations, event_time
 FROM findings FINAL
 WHERE ${ROUND}
 ORDER BY indexOf(['critical', 'high', 'medium', 'low'], severity), check_id`,
@@ -577,7 +596,7 @@ export const dashboards: readonly DashboardSpec[] = [
     panels: [
       alertQueue,
       timeToAct,
-      repeated('dealer', 'Repeated dealer issues'),
+      repeated('dealer_id', 'Repeated dealer issues'),
       repeated('table_id', 'Repeated table issues'),
       discrepancyPerShift,
     ],

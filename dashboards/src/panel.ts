@@ -33,7 +33,8 @@ export interface PanelQuery {
 /** ClickHouse type patterns the panels use. Nullable/LowCardinality wrappers are allowed around the base type. */
 const wrapped = (base: string): RegExp => new RegExp(`^(LowCardinality\\()?(Nullable\\()?(${base})\\)?\\)?$`);
 export const types = {
-  string: wrapped('String|FixedString\\(\\d+\\)|Enum8\\(.*\\)|Enum16\\(.*\\)'),
+  string: wrapped('String|FixedString\\(\\d+\\)'),
+  enum: /^Enum(8|16)\(.*\)$/,
   count: wrapped('UInt64|Int64|UInt32|Int32'),
   integer: wrapped('U?Int(8|16|32|64)'),
   money: wrapped('Float64|Decimal\\(\\d+, \\d+\\)|Decimal(32|64|128)\\(\\d+\\)'),

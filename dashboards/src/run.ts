@@ -1,5 +1,6 @@
 // Running a panel's SQL the way Grafana would (macros expanded, variables interpolated) against ClickHouse. The
 // port is one method, so the report, the tests and the API can run the same panels over any client.
+import type { AnalyticsClient } from '@table-audit/analytics';
 import { expandMacros, type MacroContext } from './macros.ts';
 import type { PanelQuery } from './panel.ts';
 
@@ -18,14 +19,8 @@ export interface SqlRunner {
   run(sql: string): Promise<QueryResult>;
 }
 
-/** The part of @clickhouse/client's ClickHouseClient the runner needs. */
-export interface ClickHouseQueryClient {
-  query(params: {
-    query: string;
-    format: 'JSONCompact';
-    clickhouse_settings?: Record<string, unknown>;
-  }): Promise<{ json<T>(): Promise<T> }>;
-}
+/** The part of @clickhouse/client's client the runner needs (a server's or chDB's: the same API). */
+export type ClickHouseQueryClient = Pick<AnalyticsClient['client'], 'query'>;
 
 /** Bounds on what one panel query may read and return, so a dashboard query cannot exhaust the process. */
 export const PANEL_LIMITS = { maxResultRows: 10_000, maxExecutionSeconds: 30 } as const;
@@ -41,8 +36,8 @@ export const clickhouseRunner = (client: ClickHouseQueryClient): SqlRunner => ({
         max_execution_time: PANEL_LIMITS.maxExecutionSeconds,
       },
     });
-    const body = await result.json<{ meta: Column[]; data: unknown[][] }>();
-    return { columns: body.meta.map(({ name, type }) => ({ name, type })), rows: body.data };
+    const body = await result.json<unknown[]>();
+    return { columns: (body.meta ?? []).map(({ name, type }) => ({ name, type })), rows: body.data };
   },
 });
 

@@ -12,8 +12,8 @@ export const SCOPE_COLUMNS: Readonly<Record<ScopeVariable, string>> = {
   table: 'table_id',
 };
 
-/** Where the variables' lists come from: every table that has played a round. */
-export const SCOPE_SOURCE = { table: 'rounds FINAL', columns: SCOPE_COLUMNS } as const;
+/** Where the variables' lists come from: every table that has opened (services/analytics `tables`). */
+export const SCOPE_SOURCE = { table: 'tables FINAL', columns: SCOPE_COLUMNS } as const;
 
 export interface ScopeOptions {
   /** Only these variables (default: all four). */

@@ -4,6 +4,7 @@ import { ingestCommand } from './ingest.ts';
 import { interpretationsCommand } from './interpretations.ts';
 import { mathCommand } from './math.ts';
 import { replayCommand } from './replay.ts';
+import { reportCommand } from './report.ts';
 import { rulesCommand } from './rules.ts';
 import { runCommand } from './run.ts';
 import { settleCommand } from './settle.ts';
@@ -17,6 +18,7 @@ export const commands: readonly Command[] = [
   simulateCommand,
   ingestCommand,
   replayCommand,
+  reportCommand,
   verifyCommand,
   mathCommand,
   settleCommand,

@@ -4,7 +4,7 @@
  * the rule set in force. The services pick a module by the game a table declares (TableOpened.game) and know
  * nothing else about it. In emmett's terms the fold is `evolve` and the checks are `decide`.
  */
-import type { EventHeader, SourceKind, TableEvent } from '@table-audit/schemas/events';
+import type { EventHeader, RoundDerived, SourceKind, TableEvent } from '@table-audit/schemas/events';
 import type { CheckDefinition, Finding } from './findings.ts';
 import type { Rng } from './rng.ts';
 
@@ -26,6 +26,12 @@ export interface NotDerived {
   readonly message: string;
 }
 
+/**
+ * What the replay derived for one round, game-neutral (ta.audit.RoundDerived): the replay appends it to the
+ * table's `rounds-<table id>` stream for analytics and the API to read instead of folding the round again.
+ */
+export type RoundRecord = RoundDerived;
+
 /** One unit the law judges (a round), as the services see it: identity, rule set, findings. */
 export interface DerivedUnit {
   readonly roundId: string;
@@ -33,6 +39,11 @@ export interface DerivedUnit {
   readonly ruleSet: string | null;
   readonly notDerived: NotDerived | null;
   readonly findings: readonly Finding[];
+  /**
+   * The unit's record, filled by its game module; null when there is nothing to place it by (no events, a time
+   * with no date); absent for a game that makes none yet, or a unit the replay made when the fold failed.
+   */
+  readonly record?: RoundRecord | null;
 }
 
 /** A table's fold: events in, judged units out. Pure state, rebuilt from the table's own stream after a restart. */

@@ -5,3 +5,4 @@ export * from './service.ts';
 export * from './explain.ts';
 export * from './field-gaps.ts';
 export * from './integrity.ts';
+export * from './writes.ts';

@@ -4,17 +4,20 @@ import {
   type Finding,
   type NotDerived,
   type ReplayOptions,
+  type RoundRecord,
   type TableEvent,
 } from '@table-audit/rules';
 import { TableFolds, type UnjudgedTable } from './tables.ts';
 
-/** What a batch replay keeps of each round: its id, table, findings and whether it could be re-derived. */
+/** What a batch replay keeps of each round: its id, table, findings, whether it could be re-derived, its record. */
 export interface RoundSummary {
   roundId: string;
   tableId: string;
   ruleSet: string | null;
   notDerived: NotDerived | null;
   findings: readonly Finding[];
+  /** what the service appends to `rounds-<table>` (null: the game module made none) */
+  record: RoundRecord | null;
 }
 
 const summary = (r: DerivedUnit): RoundSummary => ({
@@ -23,6 +26,7 @@ const summary = (r: DerivedUnit): RoundSummary => ({
   ruleSet: r.ruleSet,
   notDerived: r.notDerived,
   findings: r.findings,
+  record: r.record ?? null,
 });
 
 export interface ReplayResult {

@@ -9,6 +9,7 @@ import {
 import {
   DEFAULT_REPLAY_OPTIONS,
   GAME_MODULES,
+  type DerivedUnit,
   type Finding,
   type ReplayOptions,
   type TableEvent,
@@ -16,8 +17,9 @@ import {
 } from '@table-audit/rules';
 import { chainBrokenFinding } from './integrity.ts';
 import { FieldGaps, type ChecksNotRun } from './field-gaps.ts';
-import { findingStream, FINDING_EVENT_TYPE, isTableStream, tableStream } from './streams.ts';
+import { isTableStream, tableStream } from './streams.ts';
 import { applySafely, declaredGame, TableFolds, toTableEvent } from './tables.ts';
+import { BatchWrites, flushWrites } from './writes.ts';
 
 /** How many rounds not derived the stats keep with their reasons (all are counted). */
 export const NOT_DERIVED_KEPT = 100;
@@ -30,6 +32,11 @@ export interface ReplayStats {
   rounds: number;
   findingsAppended: number;
   findingsAlreadyStored: number;
+  /** RoundDerived records appended to `rounds-<table>`, and those already stored (a re-run) */
+  roundRecordsAppended: number;
+  roundRecordsAlreadyStored: number;
+  /** rounds their game module gave no record (no events to place them by, or the fold failed on an event) */
+  roundsWithoutRecord: number;
   notDerived: number;
   /** the first NOT_DERIVED_KEPT of them (voided rounds aside), with why */
   notDerivedRounds: { tableId: string; roundId: string; code: string; reason: string }[];
@@ -66,9 +73,10 @@ export interface ReplayServiceOptions {
 
 /**
  * The replay service: a processor (`runProcessor` of @table-audit/eventstore) that reads the store in global order
- * from its durable checkpoint, replays every table, and appends findings to `findings-<table>`. Each batch's
- * findings are durable before its checkpoint is saved; findings have deterministic ids and the store is idempotent
- * by id, so a batch replayed again after a crash, or a re-run, appends nothing new. After a restart each table's
+ * from its durable checkpoint, replays every table, and appends findings to `findings-<table>` and one RoundDerived
+ * record per round to `rounds-<table>`. Each batch's writes are gathered (BatchWrites) and durable before its
+ * checkpoint is saved; they have deterministic ids and the store is idempotent by id, so a batch replayed again
+ * after a crash, or a re-run, appends nothing new. After a restart each table's
  * state is rebuilt from its own stream up to the checkpoint.
  */
 export class ReplayService {
@@ -86,6 +94,9 @@ export class ReplayService {
     rounds: 0,
     findingsAppended: 0,
     findingsAlreadyStored: 0,
+    roundRecordsAppended: 0,
+    roundRecordsAlreadyStored: 0,
+    roundsWithoutRecord: 0,
     notDerived: 0,
     notDerivedRounds: [],
     checksNotRun: 0,
@@ -184,20 +195,15 @@ export class ReplayService {
     return reason;
   }
 
-  private stop(
-    tableId: string,
-    stored: RecordedEvent,
-    reason: string,
-    found: { finding: Finding; event: RecordedEvent | null }[],
-  ): void {
+  private stop(tableId: string, stored: RecordedEvent, reason: string, writes: BatchWrites): void {
     this.stopped.add(tableId);
     this.stats.stoppedTables++;
-    found.push({ finding: chainBrokenFinding(tableId, stored, reason), event: stored });
+    writes.finding(chainBrokenFinding(tableId, stored, reason), stored);
   }
 
-  /** Replays a batch in memory, then appends its findings; the processor saves the checkpoint after. */
+  /** Replays a batch in memory, then writes its findings and round records; the processor saves the checkpoint after. */
   private async handle(batch: readonly RecordedEvent[]): Promise<void> {
-    const found: { finding: Finding; event: RecordedEvent | null }[] = [];
+    const writes = new BatchWrites();
     for (const stored of batch) {
       this.stats.events++;
       if (!isTableStream(stored.stream)) continue;
@@ -210,13 +216,13 @@ export class ReplayService {
       let broken = this.linkBroken(stored);
       if (broken instanceof Promise) broken = await broken;
       if (broken !== null) {
-        this.stop(tableId, stored, broken, found);
+        this.stop(tableId, stored, broken, writes);
         continue;
       }
       const e = toTableEvent(stored);
       if (!e) continue;
       this.stats.tableEvents++;
-      const replayer = await this.replayerFor(e, stored.position, found);
+      const replayer = await this.replayerFor(e, stored.position, writes);
       if (this.stopped.has(tableId)) continue;
       if (!replayer) {
         this.stats.unjudgedEvents++;
@@ -225,6 +231,7 @@ export class ReplayService {
       this.fieldGaps.note(stored, e, declaredGame(e) ?? this.games.get(e.data.header.tableId) ?? null);
       for (const round of applySafely(replayer, e)) {
         this.stats.rounds++;
+        this.unitCompleted(round, writes);
         const notRun = this.fieldGaps.completed(round);
         if (notRun) {
           this.stats.checksNotRun++;
@@ -241,43 +248,34 @@ export class ReplayService {
               reason: round.notDerived.message,
             });
         }
-        for (const f of round.findings) found.push({ finding: f, event: stored });
+        for (const f of round.findings) writes.finding(f, stored);
       }
     }
-    await this.appendFindings(found);
+    await this.flush(writes);
   }
 
-  private async appendFindings(found: { finding: Finding; event: RecordedEvent | null }[]): Promise<void> {
-    const byTable = new Map<string, typeof found>();
-    for (const x of found) {
-      const list = byTable.get(x.finding.tableId);
-      if (list) list.push(x);
-      else byTable.set(x.finding.tableId, [x]);
-    }
-    for (const [tableId, list] of byTable) {
-      const result = await this.o.store.append(
-        findingStream(tableId),
-        list.map(({ finding }) => ({
-          eventId: finding.findingId,
-          type: FINDING_EVENT_TYPE,
-          data: storable(finding),
-        })),
-      );
-      this.stats.findingsAppended += result.appended;
-      this.stats.findingsAlreadyStored += result.alreadyStored;
-      if (this.o.onFinding) for (const x of list) this.o.onFinding(x.finding, x.event);
-    }
+  /** A completed unit's record, if its game module made one. */
+  private unitCompleted(unit: DerivedUnit, writes: BatchWrites): void {
+    if (unit.record) writes.record(unit.record);
+    else this.stats.roundsWithoutRecord++;
+  }
+
+  /** The one place a batch's writes go to the store (findings and round records of every table). */
+  private async flush(writes: BatchWrites): Promise<void> {
+    if (writes.empty) return;
+    const r = await flushWrites(this.o.store, writes);
+    this.stats.findingsAppended += r.findingsAppended;
+    this.stats.findingsAlreadyStored += r.findingsAlreadyStored;
+    this.stats.roundRecordsAppended += r.recordsAppended;
+    this.stats.roundRecordsAlreadyStored += r.recordsAlreadyStored;
+    if (this.o.onFinding) for (const x of writes.findings) this.o.onFinding(x.finding, x.event);
   }
 
   /**
    * The table's fold, made by the module of the game its TableOpened declares; after a restart, rebuilt from the
    * table's stream up to the checkpoint. Null when no module knows the table's game (counted, not judged).
    */
-  private async replayerFor(
-    e: TableEvent,
-    position: bigint,
-    found: { finding: Finding; event: RecordedEvent | null }[],
-  ): Promise<TableFold | null> {
+  private async replayerFor(e: TableEvent, position: bigint, writes: BatchWrites): Promise<TableFold | null> {
     const tableId = e.data.header.tableId;
     const known = this.tables.get(tableId);
     if (known) return known;
@@ -293,7 +291,7 @@ export class ReplayService {
           break;
         const broken = linkBrokenBecause(stored, previous, true);
         if (broken !== null) {
-          this.stop(tableId, stored, broken, found);
+          this.stop(tableId, stored, broken, writes);
           return null;
         }
         previous = stored;
@@ -309,28 +307,25 @@ export class ReplayService {
     return fold;
   }
 
-  /** Table-level findings over everything replayed so far (collusion over the whole history), appended too. */
+  /**
+   * Closes every table's open round and judges the table-level findings over everything replayed so far
+   * (collusion over the whole history); their findings and the closed rounds' records are appended too.
+   */
   async finish(): Promise<Finding[]> {
+    const writes = new BatchWrites();
     const out: Finding[] = [];
     for (const t of this.tables.values()) {
       // a stopped table's fold holds only what preceded the break; conduct over its history is not judged
       if (this.stopped.has(t.tableId)) continue;
       const end = t.finish();
+      for (const unit of end.units) {
+        this.stats.rounds++;
+        this.unitCompleted(unit, writes);
+      }
       out.push(...end.units.flatMap((r) => r.findings), ...end.findings);
     }
-    await this.appendFindings(out.map((finding) => ({ finding, event: null })));
+    for (const f of out) writes.finding(f, null);
+    await this.flush(writes);
     return out;
   }
-}
-
-/** The store takes JSON with safe integers only: a p-value is kept as text. */
-function storable(f: Finding): Finding {
-  if (!f.details) return f;
-  const details = Object.fromEntries(
-    Object.entries(f.details).map(([k, v]) => [
-      k,
-      typeof v === 'number' && !Number.isSafeInteger(v) ? String(v) : v,
-    ]),
-  );
-  return { ...f, details };
 }

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import type { EventStore } from '@table-audit/eventstore';
+import { canonicalJson, verify, type EventStore } from '@table-audit/eventstore';
 import { SqliteEventStore } from '@table-audit/eventstore/sqlite';
 import { IngestPipeline } from '@table-audit/ingest';
 import type { F3cpEvent } from '@table-audit/schemas/events';
@@ -14,7 +14,7 @@ import type { Explanation } from '@table-audit/rules';
 import { explainRound, RoundNotFound } from '../src/explain.ts';
 import { replayEvents } from '../src/replay-events.ts';
 import { ReplayService } from '../src/service.ts';
-import { FINDING_EVENT_TYPE } from '../src/streams.ts';
+import { FINDING_EVENT_TYPE, ROUND_EVENT_TYPE, roundStream } from '../src/streams.ts';
 
 const session = simulateSession({
   seed: 77,
@@ -24,7 +24,10 @@ const session = simulateSession({
   handledRate: 0.05,
   bettingSystemTables: 1,
 });
-const expectedIds = new Set(replayEvents(session.events).findings.map((f) => f.findingId));
+const pure = replayEvents(session.events);
+const expectedIds = new Set(pure.findings.map((f) => f.findingId));
+/** every round's record, as the pure replay derives it (canonical JSON, as the store keeps it) */
+const expectedRecords = pure.rounds.flatMap((r) => (r.record ? [canonicalJson(r.record)] : []));
 const cli = fileURLToPath(new URL('../../../apps/cli/bin/table-audit.js', import.meta.url));
 
 async function storeWithSession(
@@ -50,6 +53,17 @@ async function storedFindings(store: EventStore): Promise<string[]> {
   return ids;
 }
 
+/** The RoundDerived records stored, as JSON, each checked to be in its table's rounds stream. */
+async function storedRecords(store: EventStore): Promise<string[]> {
+  const records: string[] = [];
+  for await (const e of store.readAll())
+    if (e.type === ROUND_EVENT_TYPE) {
+      assert.equal(e.stream, roundStream((e.data as { tableId: string }).tableId));
+      records.push(canonicalJson(e.data));
+    }
+  return records;
+}
+
 describe('replay service over the event store', () => {
   it('appends exactly the findings of the pure replay, and a re-run appends nothing new', async (t) => {
     const { store } = await storeWithSession();
@@ -60,17 +74,33 @@ describe('replay service over the event store', () => {
     const ids = await storedFindings(store);
     assert.equal(ids.length, expectedIds.size);
     assert.deepEqual(new Set(ids), expectedIds);
+    // one record per round, the pure replay's, in the table's order
+    assert.equal(expectedRecords.length, pure.rounds.length, 'every simulated round has a record');
+    assert.deepEqual((await storedRecords(store)).sort(), [...expectedRecords].sort());
+    assert.equal(first.stats.roundRecordsAppended, expectedRecords.length);
+    // verify (and the anchors, made from the same heads) cover the rounds streams as every other stream
+    const checked = await verify(store, { heads: true });
+    assert.ok(checked.ok);
+    const tables = new Set(session.events.map((e) => e.data.header.tableId));
+    assert.deepEqual(
+      new Set(checked.heads!.filter((h) => h.stream.startsWith('rounds-')).map((h) => h.stream)),
+      new Set([...tables].map(roundStream)),
+    );
     // the same service name resumes from its checkpoint: nothing to do
     const again = new ReplayService({ store });
     await again.catchUp();
     assert.equal(again.stats.findingsAppended, 0);
-    // a new replay from the start finds the same findings, all already stored
+    assert.equal(again.stats.roundRecordsAppended, 0);
+    // a new replay from the start finds the same findings and records, all already stored
     const fresh = new ReplayService({ store, checkpoint: 'replay-from-scratch' });
     await fresh.catchUp();
     await fresh.finish();
     assert.equal(fresh.stats.findingsAppended, 0);
     assert.equal(fresh.stats.findingsAlreadyStored, expectedIds.size);
+    assert.equal(fresh.stats.roundRecordsAppended, 0);
+    assert.equal(fresh.stats.roundRecordsAlreadyStored, expectedRecords.length);
     assert.equal((await storedFindings(store)).length, expectedIds.size);
+    assert.equal((await storedRecords(store)).length, expectedRecords.length);
   });
 
   it('loses and duplicates nothing when it crashes mid-stream and restarts from its checkpoint', async (t) => {
@@ -103,6 +133,11 @@ describe('replay service over the event store', () => {
     const ids = await storedFindings(store);
     assert.equal(ids.length, expectedIds.size, 'no duplicates');
     assert.deepEqual(new Set(ids), expectedIds, 'nothing lost');
+    assert.deepEqual(
+      (await storedRecords(store)).sort(),
+      [...expectedRecords].sort(),
+      'records: none lost, none twice',
+    );
   });
 
   it('survives a real kill -9 of the replay process', async (t) => {

@@ -6,12 +6,12 @@ import { json, out, UsageError, type Command } from './command.ts';
 import { openStore, progress, progressDone, storePath } from './store.ts';
 
 const usage = `Usage: table-audit replay ROUND_ID [--json] [--store PATH]     the disputed hand, step by step
-       table-audit replay [--live] [--store PATH]                  replay the store, append findings
+       table-audit replay [--live] [--store PATH]                  replay the store, append findings and round records
 
 With a round id: rebuilds the round from the event store alone and prints each event, each rule applied with its
 article, each bet's expected settlement beside the declared one, and each finding. Without: replays every table
-from the replay's durable checkpoint and appends findings (re-running appends nothing new); --live keeps
-following new events until interrupted.
+from the replay's durable checkpoint and appends findings (findings-<table>) and one RoundDerived record per round
+(rounds-<table>); re-running appends nothing new; --live keeps following new events until interrupted.
 
 ${ANCHOR_OPTIONS_USAGE}
                        (with --anchors: the replay resumes from the signed checkpoint when the store's differs, and
@@ -90,7 +90,7 @@ export const replayCommand: Command = {
       const s = service.stats;
       const seconds = (performance.now() - t0) / 1000;
       out(
-        `replayed ${s.events.toLocaleString('en-US')} events, ${s.rounds.toLocaleString('en-US')} rounds in ${seconds.toFixed(1)} s; findings appended ${s.findingsAppended}, already stored ${s.findingsAlreadyStored}; rounds not re-derived ${s.notDerived}`,
+        `replayed ${s.events.toLocaleString('en-US')} events, ${s.rounds.toLocaleString('en-US')} rounds in ${seconds.toFixed(1)} s; findings appended ${s.findingsAppended}, already stored ${s.findingsAlreadyStored}; round records appended ${s.roundRecordsAppended}, already stored ${s.roundRecordsAlreadyStored}; rounds not re-derived ${s.notDerived}`,
       );
       const byCheck = new Map<string, number>();
       for (const f of findings) byCheck.set(f.checkId, (byCheck.get(f.checkId) ?? 0) + 1);

@@ -247,7 +247,7 @@ export const runCommand: Command = {
         const s = replay.stats;
         out(
           s.rounds
-            ? `3. replay: ${s.rounds.toLocaleString('en-US')} rounds re-derived, ${s.findingsAppended} findings appended (${ms(t)}, ${Math.round(s.rounds / ((performance.now() - t) / 1000)).toLocaleString('en-US')} rounds/s)`
+            ? `3. replay: ${s.rounds.toLocaleString('en-US')} rounds re-derived, ${s.findingsAppended} findings appended, ${s.roundRecordsAppended.toLocaleString('en-US')} round records appended (${ms(t)}, ${Math.round(s.rounds / ((performance.now() - t) / 1000)).toLocaleString('en-US')} rounds/s)`
             : `3. replay: nothing new to re-derive: these events were replayed before and their findings are in the store (${ms(t)})`,
         );
         if (s.checkpointDistrusted)

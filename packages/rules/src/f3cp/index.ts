@@ -7,6 +7,7 @@ export * from './fold.ts';
 export * from './round.ts';
 export * from './derive.ts';
 export * from './table.ts';
+export * from './round-record.ts';
 export * from './explain.ts';
 export * from './validate.ts';
 export * from './module.ts';

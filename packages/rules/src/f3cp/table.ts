@@ -7,7 +7,13 @@ import {
   type FindingContext,
   type FindingInput,
 } from '../findings.ts';
-import { DEFAULT_REPLAY_OPTIONS, type DerivedUnit, type ReplayOptions, type TableFold } from '../game.ts';
+import {
+  DEFAULT_REPLAY_OPTIONS,
+  type DerivedUnit,
+  type ReplayOptions,
+  type RoundRecord,
+  type TableFold,
+} from '../game.ts';
 import { checkShuffle } from './checks/art-09-shuffle.ts';
 import { checkCarriedOver, checkPlayAfterSecondFailure } from './checks/art-17-irregularities.ts';
 import { CollusionTracker } from './checks/art-18-collusion.ts';
@@ -19,6 +25,7 @@ import { deriveRound, type RoundDerivation } from './derive.ts';
 import type { DealingMode } from './events.ts';
 import { explainF3cpRound, explanationText, type Explanation } from './explain.ts';
 import { buildRoundView, type RoundContext, type RoundView } from './fold.ts';
+import { f3cpRoundRecord } from './round-record.ts';
 
 const TABLE_STATE_EVENTS = new Set<string>([
   'TableOpened',
@@ -38,6 +45,8 @@ export interface ReplayedRound extends RoundDerivation, DerivedUnit {
   readonly tableId: string;
   readonly view: RoundView;
   readonly findings: Finding[];
+  /** set once the round's findings are all attributed (closeRound) */
+  record: RoundRecord | null;
 }
 
 interface OpenRound {
@@ -255,6 +264,12 @@ export class F3cpTable implements TableFold<ReplayedRound> {
   }
 
   private closeRound(endedBy: string | null): ReplayedRound {
+    const unit = this.closeUnrecorded(endedBy);
+    unit.record = f3cpRoundRecord(unit);
+    return unit;
+  }
+
+  private closeUnrecorded(endedBy: string | null): ReplayedRound {
     const o = this.open!;
     this.open = null;
     const view = buildRoundView(o.roundId, o.events, o.context, o.pools, endedBy);
@@ -319,6 +334,7 @@ export class F3cpTable implements TableFold<ReplayedRound> {
       completedNormally: derivation.completedNormally,
       tableId: this.tableId,
       view,
+      record: null,
     };
     return unit;
   }
@@ -383,6 +399,7 @@ export class F3cpTable implements TableFold<ReplayedRound> {
       findings: [],
       carryOverDue: [],
       completedNormally: false,
+      record: null,
     };
   }
 }

@@ -1,0 +1,117 @@
+/**
+ * What the replay writes for one batch, gathered in one place: its findings (`findings-<table>`) and its round
+ * records (`rounds-<table>`), by stream, then flushed together before the batch's checkpoint is saved. With a
+ * store that writes many streams and the checkpoint in one transaction (appendMany), the flush is that one call.
+ */
+import { createHash } from 'node:crypto';
+import type { AppendResult, EventData, EventStore, RecordedEvent } from '@table-audit/eventstore';
+import type { Finding, RoundRecord } from '@table-audit/rules';
+import { findingStream, FINDING_EVENT_TYPE, ROUND_EVENT_TYPE, roundStream } from './streams.ts';
+
+/** A finding and the event that completed it (null: table-level, judged at the end). */
+export interface FoundFinding {
+  readonly finding: Finding;
+  readonly event: RecordedEvent | null;
+}
+
+/** One stream's share of a batch's writes. */
+export interface StreamAppend {
+  readonly stream: string;
+  readonly events: EventData[];
+}
+
+/**
+ * The event of a round record. Its id is a hash of the record itself: the same derivation gives the same id, so
+ * a re-run or a batch delivered again after a crash appends nothing; a derivation that changed (other rules code)
+ * appends a new record of the round beside the old one instead of failing on an id stored with other content.
+ * Readers take a round's latest record.
+ */
+export function roundRecordEvent(record: RoundRecord): EventData {
+  return {
+    eventId: createHash('sha256')
+      .update(`${ROUND_EVENT_TYPE}\0${record.tableId}\0${record.roundId}\0${JSON.stringify(record)}`)
+      .digest('hex')
+      .slice(0, 32),
+    type: ROUND_EVENT_TYPE,
+    data: record,
+  };
+}
+
+/** The store takes JSON with safe integers only: a p-value is kept as text. */
+export function storableFinding(f: Finding): Finding {
+  if (!f.details) return f;
+  const details = Object.fromEntries(
+    Object.entries(f.details).map(([k, v]) => [
+      k,
+      typeof v === 'number' && !Number.isSafeInteger(v) ? String(v) : v,
+    ]),
+  );
+  return { ...f, details };
+}
+
+export class BatchWrites {
+  private readonly streams = new Map<string, EventData[]>();
+  readonly findings: FoundFinding[] = [];
+  records = 0;
+
+  finding(finding: Finding, event: RecordedEvent | null): void {
+    this.findings.push({ finding, event });
+    this.add(findingStream(finding.tableId), {
+      eventId: finding.findingId,
+      type: FINDING_EVENT_TYPE,
+      data: storableFinding(finding),
+    });
+  }
+
+  record(record: RoundRecord): void {
+    this.records++;
+    this.add(roundStream(record.tableId), roundRecordEvent(record));
+  }
+
+  get empty(): boolean {
+    return this.streams.size === 0;
+  }
+
+  /** Every stream's events, in the order first written (findings of a table before its records when both). */
+  appends(): StreamAppend[] {
+    return [...this.streams].map(([stream, events]) => ({ stream, events }));
+  }
+
+  private add(stream: string, event: EventData): void {
+    const list = this.streams.get(stream);
+    if (list) list.push(event);
+    else this.streams.set(stream, [event]);
+  }
+}
+
+/** What a flush wrote, by kind. */
+export interface FlushResult {
+  findingsAppended: number;
+  findingsAlreadyStored: number;
+  recordsAppended: number;
+  recordsAlreadyStored: number;
+}
+
+/**
+ * Writes a batch's appends, each stream's atomically and durably. Today one append per stream; with the store's
+ * appendMany (one transaction for every stream and the checkpoint) this loop becomes that single call.
+ */
+export async function flushWrites(store: EventStore, writes: BatchWrites): Promise<FlushResult> {
+  const out: FlushResult = {
+    findingsAppended: 0,
+    findingsAlreadyStored: 0,
+    recordsAppended: 0,
+    recordsAlreadyStored: 0,
+  };
+  for (const { stream, events } of writes.appends()) {
+    const r: AppendResult = await store.append(stream, events);
+    if (events[0]!.type === ROUND_EVENT_TYPE) {
+      out.recordsAppended += r.appended;
+      out.recordsAlreadyStored += r.alreadyStored;
+    } else {
+      out.findingsAppended += r.appended;
+      out.findingsAlreadyStored += r.alreadyStored;
+    }
+  }
+  return out;
+}

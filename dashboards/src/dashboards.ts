@@ -118,7 +118,7 @@ const topTables = panel({
   description: 'The tables with the most findings in the time range, with their payout discrepancies (MOP).',
   visualization: 'table',
   format: 'table',
-  sql: `SELECT f.table_id AS table_id, any(f.casino) AS casino, count() AS findings,
+  sql: `SELECT f.table_id AS table_id, f.casino AS casino, count() AS findings,
   countIf(f.severity IN ('critical', 'high')) AS critical_or_high,
   any(b.overpaid_mop) AS overpaid_mop, any(b.underpaid_mop) AS underpaid_mop
 FROM findings AS f FINAL
@@ -130,7 +130,7 @@ LEFT JOIN (
 ) AS b ON b.table_id = f.table_id
 WHERE $__timeFilter(f.event_time)
   AND ${scope({ alias: 'f' })}
-GROUP BY f.table_id
+GROUP BY f.table_id, f.casino
 ORDER BY findings DESC, table_id
 LIMIT 10`,
   columns: [
@@ -151,14 +151,14 @@ const topDealers = panel({
   description: 'The dealers on duty for the most findings in the time range.',
   visualization: 'table',
   format: 'table',
-  sql: `SELECT assumeNotNull(dealer_id) AS dealer, any(casino) AS casino, count() AS findings,
+  sql: `SELECT assumeNotNull(dealer_id) AS dealer, casino, count() AS findings,
   uniqExact(table_id) AS tables, groupUniqArray(5)(check_id) AS checks
 FROM findings FINAL
 WHERE $__timeFilter(event_time)
   AND dealer_id IS NOT NULL
   AND ${scope()}
-GROUP BY dealer
-ORDER BY findings DESC, dealer
+GROUP BY dealer, casino
+ORDER BY findings DESC, dealer, casino
 LIMIT 10`,
   columns: [
     { name: 'dealer', type: types.string },
@@ -259,25 +259,29 @@ ORDER BY indexOf(['critical', 'high', 'medium', 'low'], severity)`,
   simulatedDataShows: false,
 });
 
-const repeated = (who: 'dealer_id' | 'table_id', title: string): PanelQuery =>
-  panel({
-    id: `${compliance}.repeated-${who === 'dealer_id' ? 'dealer' : 'table'}-issues`,
+/** The same check found again and again for one dealer or one table. */
+const repeated = (who: 'dealer' | 'table', title: string): PanelQuery => {
+  // dealer_id is Nullable (a round without RoundStarted has no dealer): those findings are not a dealer's
+  const [column, select, only] =
+    who === 'dealer'
+      ? ['dealer', 'assumeNotNull(dealer_id) AS dealer', '\n  AND dealer_id IS NOT NULL']
+      : ['table_id', 'table_id', ''];
+  return panel({
+    id: `${compliance}.repeated-${who}-issues`,
     title,
-    description: `The same check found more than once for one ${who === 'dealer_id' ? 'dealer' : 'table'} in the time range.`,
+    description: `The same check found more than once for one ${who} in the time range.`,
     visualization: 'table',
     format: 'table',
-    sql: `SELECT assumeNotNull(${who}) AS ${who}, check_id, count() AS findings, min(event_time) AS first_at,
-  max(event_time) AS last_at
+    sql: `SELECT ${select}, check_id, count() AS findings, min(event_time) AS first_at, max(event_time) AS last_at
 FROM findings FINAL
-WHERE $__timeFilter(event_time)
-  AND ${who} IS NOT NULL
+WHERE $__timeFilter(event_time)${only}
   AND ${scope()}
-GROUP BY ${who}, check_id
+GROUP BY ${column}, check_id
 HAVING findings > 1
-ORDER BY findings DESC, ${who}, check_id
+ORDER BY findings DESC, ${column}, check_id
 LIMIT 50`,
     columns: [
-      { name: who, type: types.string },
+      { name: column, type: types.string },
       { name: 'check_id', type: types.string },
       { name: 'findings', type: types.count },
       { name: 'first_at', type: types.time },
@@ -285,6 +289,7 @@ LIMIT 50`,
     ],
     simulatedDataShows: true,
   });
+};
 
 const discrepancyPerShift = panel({
   id: `${compliance}.discrepancies-per-shift`,
@@ -342,7 +347,7 @@ const healthByTable = panel({
     'Per table: shuffler malfunctions and replacements, void rounds, misdeals, switches to the shoe.',
   visualization: 'table',
   format: 'table',
-  sql: `SELECT table_id, any(casino) AS casino,
+  sql: `SELECT table_id, casino,
   countIf(kind = 'SHUFFLER_MALFUNCTION') AS shuffler_malfunctions,
   countIf(kind = 'SHUFFLER_REPLACED') AS shuffler_replacements,
   countIf(kind = 'ROUND_VOIDED') AS void_rounds,
@@ -352,7 +357,7 @@ FROM table_health FINAL
 WHERE $__timeFilter(event_time)
   AND kind NOT IN ('TABLE_OPENED', 'TABLE_CLOSED')
   AND ${scope()}
-GROUP BY table_id
+GROUP BY table_id, casino
 ORDER BY count() DESC, table_id
 LIMIT 100`,
   columns: [
@@ -596,8 +601,8 @@ export const dashboards: readonly DashboardSpec[] = [
     panels: [
       alertQueue,
       timeToAct,
-      repeated('dealer_id', 'Repeated dealer issues'),
-      repeated('table_id', 'Repeated table issues'),
+      repeated('dealer', 'Repeated dealer issues'),
+      repeated('table', 'Repeated table issues'),
       discrepancyPerShift,
     ],
     dataLinks: { [alertQueue.id]: toRound('round_id') },

@@ -46,7 +46,11 @@ const visualization = (p: PanelQuery): AnyPanelBuilder => {
     case 'table':
       return new table.PanelBuilder().filterable(true);
     case 'barchart':
-      return new barchart.PanelBuilder().xField(p.columns[0]!.name).showValue(common.VisibilityMode.Auto);
+      return new barchart.PanelBuilder()
+        .xField(p.columns[0]!.name)
+        .orientation(common.VizOrientation.Horizontal)
+        .stacking(p.stacked ? common.StackingMode.Normal : common.StackingMode.None)
+        .showValue(common.VisibilityMode.Auto);
     case 'stat':
       return new stat.PanelBuilder();
   }

@@ -11,13 +11,14 @@ const panel = (p: Omit<PanelQuery, 'variables'> & { variables?: readonly string[
 });
 
 // Money: the tables hold integer avos; panels show MOP (avos / 100) in columns named *_mop.
-const overpaid = (diff: string): string => `sumIf(${diff}, ${diff} > 0) / 100`;
-const underpaid = (diff: string): string => `-sumIf(${diff}, ${diff} < 0) / 100`;
+const overpaid = (diff: string): string => `ifNull(sumIf(${diff}, ${diff} > 0), 0) / 100`;
+const underpaid = (diff: string): string => `-ifNull(sumIf(${diff}, ${diff} < 0), 0) / 100`;
 
 /** A shift of the Macau day, by the hour a round started in Macau time (interpretation of the casinos' rosters). */
+const macauHour = (time: string): string => `toHour(${time}, 'Asia/Macau')`;
 const SHIFT = (time: string): string =>
-  `multiIf(toHour(${time}, 'Asia/Macau') < 8, '1 night 00:00–08:00', toHour(${time}, 'Asia/Macau') < 16, ` +
-  `'2 day 08:00–16:00', '3 swing 16:00–24:00')`;
+  `multiIf(${macauHour(time)} < 8, 'night 00:00–08:00', ${macauHour(time)} < 16, 'day 08:00–16:00', ` +
+  `'swing 16:00–24:00')`;
 
 // ---------------------------------------------------------------------------------------------- DICJ overview
 const overview = 'ta-dicj-overview';
@@ -38,7 +39,6 @@ ORDER BY time, casino`,
     { name: 'casino', type: types.string },
     { name: 'findings', type: types.count },
   ],
-  simulatedDataShows: true,
 });
 
 const findingsByCheck = panel({
@@ -46,6 +46,7 @@ const findingsByCheck = panel({
   title: 'Findings by check and severity',
   description: 'How many findings each check raised in the time range, split by severity.',
   visualization: 'barchart',
+  stacked: true,
   format: 'table',
   sql: `SELECT check_id,
   countIf(severity = 'critical') AS critical,
@@ -64,7 +65,6 @@ ORDER BY count() DESC, check_id`,
     { name: 'medium', type: types.count },
     { name: 'low', type: types.count },
   ],
-  simulatedDataShows: true,
 });
 
 const findingsByGame = panel({
@@ -83,7 +83,6 @@ ORDER BY findings DESC, casino_game`,
     { name: 'casino_game', type: types.string },
     { name: 'findings', type: types.count },
   ],
-  simulatedDataShows: true,
 });
 
 const discrepanciesOverTime = panel({
@@ -109,7 +108,6 @@ ORDER BY time`,
     { name: 'underpaid_mop', type: types.money },
   ],
   unit: 'mop',
-  simulatedDataShows: true,
 });
 
 const topTables = panel({
@@ -142,7 +140,6 @@ LIMIT 10`,
     { name: 'underpaid_mop', type: types.money },
   ],
   unit: 'mop',
-  simulatedDataShows: true,
 });
 
 const topDealers = panel({
@@ -167,7 +164,6 @@ LIMIT 10`,
     { name: 'tables', type: types.count },
     { name: 'checks', type: types.stringArray },
   ],
-  simulatedDataShows: true,
 });
 
 /** alert_states carries casino and table only: the scope reaches it through the alert's finding. */
@@ -179,8 +175,8 @@ const openAlertsByAge = panel({
   description: 'Alerts not yet resolved, by how long ago they were opened (now, not the time range).',
   visualization: 'barchart',
   format: 'table',
-  sql: `SELECT multiIf(age < 3600, '1 under 1 h', age < 4 * 3600, '2 1–4 h', age < 86400, '3 4–24 h',
-    age < 7 * 86400, '4 1–7 days', '5 over 7 days') AS age_band,
+  sql: `SELECT multiIf(age < 3600, 'under 1 h', age < 4 * 3600, '1–4 h', age < 86400, '4–24 h',
+    age < 7 * 86400, '1–7 days', 'over 7 days') AS age_band,
   count() AS open_alerts
 FROM (
   SELECT dateDiff('second', opened_at, now()) AS age
@@ -189,12 +185,11 @@ FROM (
     AND ${ALERTS_IN_SCOPE}
 )
 GROUP BY age_band
-ORDER BY age_band`,
+ORDER BY min(age)`,
   columns: [
     { name: 'age_band', type: types.string },
     { name: 'open_alerts', type: types.count },
   ],
-  simulatedDataShows: false,
 });
 
 // ----------------------------------------------------------------------------------------- Casino compliance
@@ -227,7 +222,6 @@ LIMIT 500`,
     { name: 'opened_at', type: types.time },
     { name: 'age_s', type: types.integer },
   ],
-  simulatedDataShows: false,
 });
 
 const timeToAct = panel({
@@ -256,7 +250,6 @@ ORDER BY indexOf(['critical', 'high', 'medium', 'low'], severity)`,
     { name: 'resolve_p90_s', type: types.number },
   ],
   unit: 's',
-  simulatedDataShows: false,
 });
 
 /** The same check found again and again for one dealer or one table. */
@@ -287,7 +280,6 @@ LIMIT 50`,
       { name: 'first_at', type: types.time },
       { name: 'last_at', type: types.time },
     ],
-    simulatedDataShows: true,
   });
 };
 
@@ -307,14 +299,13 @@ WHERE $__timeFilter(round_start)
   AND difference_avos != 0
   AND ${scope()}
 GROUP BY shift
-ORDER BY shift`,
+ORDER BY min(${macauHour('round_start')})`,
   columns: [
     { name: 'shift', type: types.string },
     { name: 'overpaid_mop', type: types.money },
     { name: 'underpaid_mop', type: types.money },
   ],
   unit: 'mop',
-  simulatedDataShows: true,
 });
 
 // ---------------------------------------------------------------------------------------------- Table health
@@ -337,7 +328,6 @@ ORDER BY time, kind`,
     { name: 'kind', type: types.string },
     { name: 'events', type: types.count },
   ],
-  simulatedDataShows: true,
 });
 
 const healthByTable = panel({
@@ -369,7 +359,6 @@ LIMIT 100`,
     { name: 'misdeals', type: types.count },
     { name: 'switched_to_shoe', type: types.count },
   ],
-  simulatedDataShows: true,
 });
 
 const rejectsBySource = panel({
@@ -396,7 +385,6 @@ LIMIT 100`,
     { name: 'last_at', type: types.time },
   ],
   variables: [],
-  simulatedDataShows: false,
 });
 
 // -------------------------------------------------------------------------------------------- Conduct (art. 18)
@@ -418,7 +406,6 @@ ORDER BY findings DESC, check_id`,
     { name: 'check_id', type: types.string },
     { name: 'findings', type: types.count },
   ],
-  simulatedDataShows: true,
 });
 
 const collusionGroups = panel({
@@ -451,7 +438,6 @@ ORDER BY p_value, table_id`,
     { name: 'informative_decisions', type: types.integer },
     { name: 'event_time', type: types.time },
   ],
-  simulatedDataShows: true,
 });
 
 const bettingSystems = panel({
@@ -477,7 +463,6 @@ ORDER BY findings DESC, player`,
     { name: 'summary', type: types.string },
     { name: 'last_at', type: types.time },
   ],
-  simulatedDataShows: true,
 });
 
 // -------------------------------------------------------------------------------------------- Round drill-down
@@ -514,7 +499,6 @@ WHERE ${ROUND}`,
   ],
   unit: 'mop',
   variables: ['round'],
-  simulatedDataShows: true,
 });
 
 const roundBets = panel({
@@ -541,7 +525,6 @@ ORDER BY line_index`,
   ],
   unit: 'mop',
   variables: ['round'],
-  simulatedDataShows: true,
 });
 
 const roundFindings = panel({
@@ -565,7 +548,6 @@ ORDER BY indexOf(['critical', 'high', 'medium', 'low'], severity), check_id`,
     { name: 'event_time', type: types.time },
   ],
   variables: ['round'],
-  simulatedDataShows: true,
 });
 
 const ROUND_PAGE = '${api_base_url}/ui/rounds/${round}';

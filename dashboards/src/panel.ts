@@ -21,11 +21,8 @@ export interface PanelQuery {
   readonly columns: readonly ExpectedColumn[];
   /** Grafana unit for the value fields; money columns are MOP (`*_mop`), computed from integer avos. */
   readonly unit?: 'mop' | 'short' | 's' | 'percentunit';
-  /**
-   * Whether the simulated session (simulate → ingest → replay → project) has something for this panel to show; the
-   * tests require a non-empty result where it does. False only where the simulator emits nothing of the kind yet.
-   */
-  readonly simulatedDataShows: boolean;
+  /** Bar charts: the value columns are parts of one whole (e.g. severities), drawn stacked. */
+  readonly stacked?: boolean;
   /** Dashboard variables (besides the time range) the SQL refers to. Checked against the SQL by the tests. */
   readonly variables: readonly string[];
 }

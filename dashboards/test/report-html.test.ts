@@ -90,7 +90,7 @@ describe('svg charts', () => {
   });
   it('bars are as long as their values, scaled to the largest', () => {
     const svg = barChart(['a', 'b'], [{ name: 'n', values: [5, 10] }], String, 't');
-    const widths = [...svg.matchAll(/<rect x="200" y="[\d.]+" width="([\d.]+)"/g)].map((m) => Number(m[1]));
+    const widths = [...svg.matchAll(/<rect x="250.0" y="[\d.]+" width="([\d.]+)"/g)].map((m) => Number(m[1]));
     assert.equal(widths.length, 2);
     assert.ok(Math.abs(widths[1]! - 2 * widths[0]!) < 0.2, String(widths));
   });

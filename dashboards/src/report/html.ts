@@ -45,6 +45,9 @@ const cell = (value: unknown, column: string, type: string): string => {
   if (isTimeType(type)) return macauTime(toTime(value));
   if (isMoney(column)) return mop(toNumber(value));
   if (Array.isArray(value)) return value.map(String).join(', ');
+  // small probabilities (p-values) as 6.10e-5 rather than sixteen zeros
+  if (/Float/.test(type) && typeof value === 'number' && value !== 0 && Math.abs(value) < 1e-3)
+    return value.toExponential(2);
   return String(value);
 };
 
@@ -94,7 +97,7 @@ const chart = (s: ReportSection, input: ReportInput): string => {
       const series = columns
         .slice(1)
         .map((c, i) => ({ name: heading(c.name, c.type), values: rows.map((r) => toNumber(r[i + 1])) }));
-      return barChart(labels, series, formatterFor(columns[1]?.name ?? ''), title);
+      return barChart(labels, series, formatterFor(columns[1]?.name ?? ''), title, s.panel.stacked === true);
     }
     case 'stat': {
       const c = columns[0]!;

@@ -23,51 +23,64 @@ export interface BarSeries {
 }
 
 /**
- * Horizontal bars, one group per label and one bar per series in a group; each bar is labelled with its value
- * formatted by `format`. Wide labels are cut to 28 characters (the full text is in the bar's title).
+ * Horizontal bars, one group per label: side by side (one bar per series) or `stacked` (one bar, a segment per
+ * series, the total at its end). Values are written beside their bars (zeros are not); labels longer than 36
+ * characters are cut, the full text in the bar's title.
  */
 export const barChart = (
   labels: readonly string[],
   series: readonly BarSeries[],
   format: (v: number) => string,
   title: string,
+  stacked = false,
 ): string => {
   const width = 720;
-  const labelWidth = 200;
+  const labelWidth = 250;
   const valueWidth = 110;
   const barHeight = 14;
-  const groupGap = 8;
+  const groupGap = 6;
   const legendHeight = series.length > 1 ? 20 : 0;
-  const groupHeight = series.length * barHeight + groupGap;
+  const barsPerGroup = stacked ? 1 : series.length;
+  const groupHeight = barsPerGroup * barHeight + groupGap;
   const height = legendHeight + labels.length * groupHeight + 8;
-  const max = niceMax(Math.max(0, ...series.flatMap((s) => s.values)));
+  const totals = labels.map((_, g) => series.reduce((sum, s) => sum + Math.max(s.values[g] ?? 0, 0), 0));
+  const max = niceMax(Math.max(0, ...(stacked ? totals : series.flatMap((s) => s.values))));
   const scale = (v: number): number => (Math.max(v, 0) / max) * (width - labelWidth - valueWidth);
   const parts: string[] = [];
   series.forEach((s, i) => {
     if (series.length < 2) return;
-    const x = labelWidth + i * 160;
+    const x = labelWidth + i * 130;
     parts.push(
       `<rect x="${x}" y="4" width="10" height="10" fill="${colourOf(i)}"/>`,
       `<text x="${x + 14}" y="13" ${FONT}>${escapeHtml(s.name)}</text>`,
     );
   });
+  const valueText = (x: number, y: number, v: number): string =>
+    v === 0
+      ? ''
+      : `<text x="${(x + 4).toFixed(1)}" y="${y + barHeight - 3}" ${FONT}>${escapeHtml(format(v))}</text>`;
   labels.forEach((label, g) => {
     const y0 = legendHeight + g * groupHeight;
-    const shown = label.length > 28 ? `${label.slice(0, 27)}…` : label;
+    const shown = label.length > 36 ? `${label.slice(0, 35)}…` : label;
     parts.push(
-      `<text x="${labelWidth - 6}" y="${y0 + (series.length * barHeight) / 2 + 4}" text-anchor="end" ${FONT}>` +
+      `<text x="${labelWidth - 6}" y="${y0 + (barsPerGroup * barHeight) / 2 + 4}" text-anchor="end" ${FONT}>` +
         `<title>${escapeHtml(label)}</title>${escapeHtml(shown)}</text>`,
     );
+    let x = labelWidth;
     series.forEach((s, i) => {
       const v = s.values[g] ?? 0;
-      const y = y0 + i * barHeight;
+      const y = stacked ? y0 : y0 + i * barHeight;
       const w = scale(v);
-      parts.push(
-        `<rect x="${labelWidth}" y="${y + 1}" width="${w.toFixed(1)}" height="${barHeight - 2}" fill="${colourOf(i)}">` +
-          `<title>${escapeHtml(`${label} — ${s.name}: ${format(v)}`)}</title></rect>`,
-        `<text x="${(labelWidth + w + 4).toFixed(1)}" y="${y + barHeight - 3}" ${FONT}>${escapeHtml(format(v))}</text>`,
-      );
+      const start = stacked ? x : labelWidth;
+      if (w > 0)
+        parts.push(
+          `<rect x="${start.toFixed(1)}" y="${y + 1}" width="${w.toFixed(1)}" height="${barHeight - 2}" fill="${colourOf(i)}">` +
+            `<title>${escapeHtml(`${label} — ${s.name}: ${format(v)}`)}</title></rect>`,
+        );
+      if (stacked) x += w;
+      else parts.push(valueText(start + w, y, v));
     });
+    if (stacked) parts.push(valueText(x, y0, totals[g]!));
   });
   return (
     `<svg xmlns="http://www.w3.org/2000/svg" role="img" width="${width}" height="${height}" ` +

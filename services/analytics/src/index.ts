@@ -3,3 +3,4 @@ export * from './migrations.ts';
 export * from './migrate.ts';
 export * from './projector.ts';
 export * from './rows.ts';
+export * from './queries.ts';

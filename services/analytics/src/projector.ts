@@ -11,7 +11,7 @@
  * in bounded caches, looked up in ClickHouse on a miss (after a restart).
  */
 import type { ClickHouseClient } from '@clickhouse/client';
-import type { EventFilter, Processor, RecordedEvent } from '@table-audit/eventstore';
+import type { Processor, RecordedEvent } from '@table-audit/eventstore';
 import { REJECT_EVENT_TYPE, REJECTS_STREAM, type RejectData } from '@table-audit/ingest';
 import type { Finding } from '@table-audit/rules';
 import { FINDING_EVENT_TYPE } from '@table-audit/replay';
@@ -72,7 +72,7 @@ export interface ProjectorOptions {
   roundCache?: number;
 }
 
-const relevant: EventFilter = (e) =>
+const relevant = (e: RecordedEvent): boolean =>
   isTableStream(e.stream) ||
   (e.type === FINDING_EVENT_TYPE && e.stream.startsWith(FINDINGS_PREFIX)) ||
   (e.type === ROUND_EVENT_TYPE && e.stream.startsWith(ROUNDS_PREFIX)) ||

@@ -1,4 +1,5 @@
 import { citeCommand } from './cite.ts';
+import { findingsCommand } from './findings.ts';
 import type { Command } from './command.ts';
 import { ingestCommand } from './ingest.ts';
 import { interpretationsCommand } from './interpretations.ts';
@@ -18,6 +19,7 @@ export const commands: readonly Command[] = [
   simulateCommand,
   ingestCommand,
   replayCommand,
+  findingsCommand,
   reportCommand,
   verifyCommand,
   mathCommand,

@@ -15,6 +15,8 @@ import { SCOPE_VARIABLES } from '../src/scope.ts';
 import { variableSql } from '../src/variables.ts';
 import { simulatedAnalytics, type SimulatedAnalytics } from './simulated-analytics.ts';
 
+// the report reads CLICKHOUSE_URL before --analytics: these tests are about the chDB directory
+delete process.env.CLICKHOUSE_URL;
 const dir = mkdtempSync(join(tmpdir(), 'ta-dashboards-chdb-'));
 let sim: SimulatedAnalytics;
 let analytics: AnalyticsClient;

@@ -9,13 +9,16 @@ export const CLICKHOUSE_PLUGIN = 'grafana-clickhouse-datasource';
 export const DATASOURCE_UID = 'table-audit-clickhouse';
 export const datasource: common.DataSourceRef = { type: CLICKHOUSE_PLUGIN, uid: DATASOURCE_UID };
 
-/** The plugin's query model (src/types/sql.ts of grafana-clickhouse-datasource): SQL editor, raw SQL. */
+/**
+ * The plugin's query model (src/types/sql.ts of grafana-clickhouse-datasource, CHSqlQuery): SQL editor, raw SQL,
+ * `queryType` as the plugin spells it (`timeSeries`), and the sqlds `format` its backend reads (0 time series, 1
+ * table).
+ */
 export interface ClickHouseQuery extends cog.Dataquery {
   refId: string;
   datasource: common.DataSourceRef;
   editorType: 'sql';
-  queryType: 'table' | 'timeseries';
-  /** The plugin's Format enum: 0 time series, 1 table. */
+  queryType: 'table' | 'timeSeries';
   format: 0 | 1;
   rawSql: string;
 }
@@ -27,7 +30,7 @@ export class ClickHouseQueryBuilder implements cog.Builder<ClickHouseQuery> {
       refId,
       datasource,
       editorType: 'sql',
-      queryType: panel.format,
+      queryType: panel.format === 'timeseries' ? 'timeSeries' : 'table',
       format: panel.format === 'timeseries' ? 0 : 1,
       rawSql: panel.sql,
       _implementsDataqueryVariant: () => {},

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { analyticsTarget, DEFAULT_ANALYTICS_DIR, migrate, openAnalytics } from '@table-audit/analytics';
-import { clickhouseRunner, morningReport, writeNewFile } from '@table-audit/dashboards';
+import { clickhouseRunner, morningReport, writeNewFile } from '@table-audit/dashboards/report';
 import { DateError, parseMacauDate } from '@table-audit/rules';
 import { out, UsageError, type Command } from './command.ts';
 

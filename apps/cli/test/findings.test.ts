@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import {
   AnalyticsProjector,
+  DASHBOARD_QUERIES,
   discrepancyAvos,
   migrate,
   openAnalytics,
@@ -13,6 +14,7 @@ import {
 } from '@table-audit/analytics';
 import { runProcessor, type RecordedEvent } from '@table-audit/eventstore';
 import type { Finding } from '@table-audit/rules';
+import type { RoundDerived } from '@table-audit/schemas';
 import { expectedCounts, type ExpectedCounts } from '../../../services/analytics/test/expected.ts';
 import { simulatedStore, type SimulatedStore } from '../../../services/analytics/test/fixture.ts';
 import { redirectOutput } from '../src/commands/command.ts';
@@ -92,6 +94,43 @@ describe('the analytics projection', () => {
         r.citation_keys,
         f.citations.map((c) => c.key),
       );
+    }
+  });
+
+  it('holds each derived round with its totals, and each bet with its difference in avos', async () => {
+    let staked = 0;
+    let difference = 0;
+    const latest = new Map<string, RoundDerived>();
+    for await (const e of sim.store.readAll())
+      if (e.type === 'RoundDerived') latest.set((e.data as RoundDerived).roundId, e.data as RoundDerived);
+    for (const r of latest.values()) {
+      staked += r.totalStakedAvos;
+      for (const l of r.lines) difference += l.differenceAvos ?? 0;
+    }
+    assert.ok(latest.size > 0, 'the replay derived rounds');
+    const [sums] = await (
+      await analytics.client.query({
+        query: `SELECT (SELECT sum(total_staked_avos) FROM rounds FINAL) AS staked,
+          (SELECT sum(ifNull(difference_avos, 0)) FROM bets FINAL) AS difference,
+          (SELECT countIf(dealer_id IS NULL) FROM rounds FINAL) AS without_dealer`,
+        format: 'JSONEachRow',
+        clickhouse_settings: { output_format_json_quote_64bit_integers: 0 },
+      })
+    ).json<{ staked: number; difference: number; without_dealer: number }>();
+    assert.deepEqual(sums, { staked, difference, without_dealer: 0 });
+    assert.notEqual(difference, 0, 'the session has payout discrepancies');
+  });
+
+  it('answers every dashboard-style aggregate', async () => {
+    for (const [name, query] of Object.entries(DASHBOARD_QUERIES)) {
+      const rows = await (
+        await analytics.client.query({
+          query,
+          query_params: { from: '2025-01-01', to: '2026-12-31' },
+          format: 'JSONEachRow',
+        })
+      ).json();
+      assert.ok(rows.length > 0, name);
     }
   });
 

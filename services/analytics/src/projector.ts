@@ -14,9 +14,9 @@ import type { ClickHouseClient } from '@clickhouse/client';
 import type { Processor, RecordedEvent } from '@table-audit/eventstore';
 import { REJECT_EVENT_TYPE, REJECTS_STREAM, type RejectData } from '@table-audit/ingest';
 import type { Finding } from '@table-audit/rules';
-import { FINDING_EVENT_TYPE } from '@table-audit/replay';
+import { FINDING_EVENT_TYPE, ROUND_EVENT_TYPE } from '@table-audit/replay';
 import type { RoundDerived, TableEvent } from '@table-audit/schemas';
-import { findingStream, isTableStream } from '@table-audit/schemas/streams';
+import { findingStream, isTableStream, roundStream } from '@table-audit/schemas/streams';
 import {
   findingRow,
   rejectRow,
@@ -27,9 +27,8 @@ import {
   type Row,
 } from './rows.ts';
 
-export const ROUND_EVENT_TYPE = 'RoundDerived';
 const FINDINGS_PREFIX = findingStream('');
-const ROUNDS_PREFIX = 'rounds-';
+const ROUNDS_PREFIX = roundStream('');
 
 /** The processor's checkpoint name in the event store. */
 export const PROJECTOR_NAME = 'analytics';

@@ -89,22 +89,22 @@ export async function listFindings(
   return result.json<FindingListRow>();
 }
 
-/** The dashboard-style aggregates the benchmark times (and Grafana panels ask in the same shape). */
+/** The dashboard-style aggregates (aliases never reuse a column's name: an alias would shadow it) the benchmark times (and Grafana panels ask in the same shape). */
 export const DASHBOARD_QUERIES: Record<string, string> = {
   'findings by casino, check and day': `SELECT casino, check_id, macau_date, count() AS findings
     FROM findings FINAL WHERE macau_date BETWEEN {from:Date} AND {to:Date}
     GROUP BY casino, check_id, macau_date ORDER BY macau_date, casino, check_id`,
-  'discrepancy sums by casino and day': `SELECT casino, macau_date, sum(difference_avos) AS difference_avos,
+  'discrepancy sums by casino and day': `SELECT casino, macau_date, sum(difference_avos) AS net_difference_avos,
       sumIf(difference_avos, difference_avos > 0) AS overpaid_avos, countIf(difference_avos != 0) AS bets_off
     FROM bets FINAL WHERE macau_date BETWEEN {from:Date} AND {to:Date}
     GROUP BY casino, macau_date ORDER BY macau_date, casino`,
-  'top tables by findings': `SELECT casino, table_id, count() AS findings, sum(abs(discrepancy_avos)) AS discrepancy_avos
+  'top tables by findings': `SELECT casino, table_id, count() AS findings, sum(abs(discrepancy_avos)) AS total_discrepancy_avos
     FROM findings FINAL WHERE macau_date BETWEEN {from:Date} AND {to:Date}
     GROUP BY casino, table_id ORDER BY findings DESC, table_id LIMIT 10`,
   'top dealers by findings': `SELECT dealer_id, count() AS findings, uniqExact(table_id) AS tables
     FROM findings FINAL WHERE macau_date BETWEEN {from:Date} AND {to:Date} AND dealer_id IS NOT NULL
     GROUP BY dealer_id ORDER BY findings DESC, dealer_id LIMIT 10`,
-  'house result by casino and day': `SELECT casino, macau_date, sum(house_result_avos) AS house_result_avos,
+  'house result by casino and day': `SELECT casino, macau_date, sum(house_result_avos) AS total_house_result_avos,
       sum(total_staked_avos) AS staked_avos, count() AS rounds
     FROM rounds FINAL WHERE macau_date BETWEEN {from:Date} AND {to:Date}
     GROUP BY casino, macau_date ORDER BY macau_date, casino`,

@@ -17,18 +17,25 @@ export interface ExpectedCounts {
   ingest_rejects: number;
   round_starts: number;
   tables: number;
+  rounds: number;
+  bets: number;
 }
 
 export async function expectedCounts(store: EventStore): Promise<ExpectedCounts> {
   const findings = new Set<string>();
   const rounds = new Set<string>();
   const tables = new Set<string>();
+  const derived = new Map<string, number>();
   let health = 0;
   let rejects = 0;
   for await (const e of store.readAll()) {
     if (e.type === 'FindingRaised') findings.add((e.data as { findingId: string }).findingId);
     else if (e.stream === REJECTS_STREAM) rejects++;
-    else if (e.stream.startsWith('table-')) {
+    else if (e.type === 'RoundDerived') {
+      // a changed derivation of a round replaces the earlier one: the latest record's lines count
+      const r = e.data as { roundId: string; lines: unknown[] };
+      derived.set(r.roundId, r.lines.length);
+    } else if (e.stream.startsWith('table-')) {
       if (HEALTH.has(e.type)) health++;
       if (e.type === 'RoundStarted') rounds.add((e.data as { header: { roundId: string } }).header.roundId);
       if (e.type === 'TableOpened') tables.add((e.data as { header: { tableId: string } }).header.tableId);
@@ -40,5 +47,7 @@ export async function expectedCounts(store: EventStore): Promise<ExpectedCounts>
     ingest_rejects: rejects,
     round_starts: rounds.size,
     tables: tables.size,
+    rounds: derived.size,
+    bets: [...derived.values()].reduce((a, b) => a + b, 0),
   };
 }

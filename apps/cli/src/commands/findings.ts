@@ -1,12 +1,16 @@
 import { existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { runProcessor, type EventStore } from '@table-audit/eventstore';
 import {
+  AnalyticsProjector,
   analyticsTarget,
   DEFAULT_ANALYTICS_DIR,
   listFindings,
   migrate,
   openAnalytics,
   SEVERITIES,
+  topFindings,
   type FindingFilter,
   type FindingListRow,
 } from '@table-audit/analytics';
@@ -195,3 +199,33 @@ export const findingsCommand: Command = {
     }
   },
 };
+
+/**
+ * The projection step of `table-audit run`: the store's new events into ClickHouse (CLICKHOUSE_URL, else chDB in
+ * $TABLE_AUDIT_ANALYTICS, else analytics/ beside the store), then the top findings by money involved. Returns the
+ * lines to print.
+ */
+export async function projectForRun(store: EventStore, storeFile: string): Promise<string[]> {
+  const t = performance.now();
+  const dir = process.env.TABLE_AUDIT_ANALYTICS || join(dirname(storeFile), 'analytics');
+  const analytics = await openAnalytics(analyticsTarget(process.env, dir));
+  try {
+    await migrate(analytics.client);
+    const projector = new AnalyticsProjector(analytics.client);
+    await runProcessor(store, projector, { batchSize: 5_000 });
+    const rows = Object.values(projector.stats.rows).reduce((a, b) => a + b, 0);
+    const top = await topFindings(analytics.client, 5);
+    const seconds = (performance.now() - t) / 1000;
+    return [
+      `   analytics: ${rows.toLocaleString('en-US')} rows projected into ${analytics.description} (${seconds.toFixed(1)} s); ` +
+        `table-audit findings${'url' in analyticsTarget(process.env) ? '' : ` --analytics ${dir}`} lists them`,
+      ...(top.length ? ['   top findings (by amount; amounts in MOP, times in Macau time, UTC+8):'] : []),
+      ...top.map(
+        (f) =>
+          `     ${f.table_id}  round ${f.round_id ?? '(table)'}  ${f.check_id}  ${f.discrepancy_avos === null ? 'no amount' : formatMop(f.discrepancy_avos)}  ${formatMacauTime(f.event_time_ms)}`,
+      ),
+    ];
+  } finally {
+    await analytics.close();
+  }
+}

@@ -21,6 +21,7 @@ import {
 } from '@table-audit/simulator';
 import { configuredAnchorer, describeAnchor, signedCheckpoint } from './anchors.ts';
 import { json, out, UsageError, type Command } from './command.ts';
+import { projectForRun } from './findings.ts';
 import { wholeNumber } from './numbers.ts';
 import { DEFAULT_STORE, makeDirectories, openStore, storePath } from './store.ts';
 
@@ -49,7 +50,9 @@ labelled fault found under its check id, no finding on a clean round); one dispu
                  made by the first run that needs it, which says so)
 
 Exit 0 when the proof holds, 1 when a labelled fault was missed, a finding fell on a clean round (each is named on
-stderr) or the run could not finish, 2 for a usage error. ClickHouse, the API and the UI join this command later.`;
+stderr) or the run could not finish, 2 for a usage error. After the replay, the store is projected into ClickHouse
+(CLICKHOUSE_URL, else chDB in $TABLE_AUDIT_ANALYTICS, else analytics/ beside the store; table-audit findings
+reads it). The API and the UI join this command later.`;
 
 interface RunDir {
   /** what this run made: removed again if the run fails */
@@ -259,6 +262,7 @@ export const runCommand: Command = {
             `   ${s.stoppedTables} table(s) stopped: their stored record failed verification (STORE.CHAIN_BROKEN)`,
           );
         out(`   ${describeAnchor(anchor, anchorer.sink.description)}`);
+        for (const line of await projectForRun(store, storeFile)) out(line);
 
         // the proof, on the findings stored for this session's tables (also those appended by an earlier run)
         const roundIds = new Set<string>();

@@ -5,6 +5,7 @@ import { ingestCommand } from './ingest.ts';
 import { interpretationsCommand } from './interpretations.ts';
 import { mathCommand } from './math.ts';
 import { replayCommand } from './replay.ts';
+import { reportCommand } from './report.ts';
 import { rulesCommand } from './rules.ts';
 import { runCommand } from './run.ts';
 import { settleCommand } from './settle.ts';
@@ -19,6 +20,7 @@ export const commands: readonly Command[] = [
   ingestCommand,
   replayCommand,
   findingsCommand,
+  reportCommand,
   verifyCommand,
   mathCommand,
   settleCommand,

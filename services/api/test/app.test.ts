@@ -1,5 +1,8 @@
 /** The app's plumbing and reads: health, OpenAPI, metrics, limits, filters and paging, the disputed hand. */
 import assert from 'node:assert/strict';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { buildApp } from '../src/app.ts';
 import { parseMacauTime } from '../src/time.ts';
@@ -196,6 +199,40 @@ describe('findings', () => {
       items.filter((x) => x.eventTime >= from && x.eventTime < from + 60_000).map((x) => x.findingId),
     );
     assert.ok(window.items.some((x) => x.findingId === sample.findingId));
+  });
+});
+
+describe('counts', () => {
+  it('counts findings by a dimension, within the filter and the caller’s scope', async () => {
+    const { items, total } = await allPages('', 200);
+    const r = await get('/v1/findings/counts?by=severity');
+    assert.equal(r.statusCode, 200, r.body);
+    assert.equal(r.json().total, total);
+    for (const { value, count } of r.json().counts)
+      assert.equal(count, items.filter((x) => x.severity === value).length, String(value));
+    const own = await get('/v1/findings/counts?by=concessionaire', f.tokens.officerA);
+    assert.deepEqual(
+      own.json().counts.map((c: { value: string }) => c.value),
+      [f.concessionaireA],
+    );
+    assert.equal((await get('/v1/findings/counts?by=password')).statusCode, 400);
+    assert.equal((await get('/v1/findings/counts')).statusCode, 400);
+  });
+});
+
+describe('the web UI slot', () => {
+  it('serves the UI’s files under /ui/', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ta-api-ui-'));
+    writeFileSync(join(dir, 'index.html'), '<!doctype html><title>table-audit</title>');
+    const withUi = await buildApp({ store: f.store, auth: { tokenKey: f.key }, ui: { root: dir } });
+    try {
+      const r = await withUi.inject({ url: '/ui/' });
+      assert.equal(r.statusCode, 200);
+      assert.match(r.body, /<title>table-audit<\/title>/);
+      assert.equal((await withUi.inject({ url: '/ui/../../etc/passwd' })).statusCode, 404);
+    } finally {
+      await withUi.close();
+    }
   });
 });
 

@@ -42,6 +42,18 @@ async function allPages(query: string, limit: number): Promise<{ items: Item[]; 
   return { items, total };
 }
 
+describe('Macau time', () => {
+  it('reads dates and times as Macau time unless they give a zone, and refuses impossible ones', () => {
+    assert.equal(parseMacauTime('2025-11-20'), Date.UTC(2025, 10, 19, 16));
+    assert.equal(parseMacauTime('2025-11-20T14:03'), Date.UTC(2025, 10, 20, 6, 3));
+    assert.equal(parseMacauTime('2025-11-20T14:03:07.25'), Date.UTC(2025, 10, 20, 6, 3, 7, 250));
+    assert.equal(parseMacauTime('2025-11-20T14:03Z'), Date.UTC(2025, 10, 20, 14, 3));
+    assert.equal(parseMacauTime('2025-11-20T14:03-01:30'), Date.UTC(2025, 10, 20, 15, 33));
+    for (const bad of ['2025-02-30', '2025-11-20T24:00', '2025-11-20T12:60', '20251120', '2025-11-20 14:03'])
+      assert.equal(parseMacauTime(bad), null, bad);
+  });
+});
+
 describe('health, documentation and metrics', () => {
   it('is live and ready, and says what is not ready (503)', async () => {
     assert.equal((await f.app.inject({ url: '/health/live' })).statusCode, 200);

@@ -53,6 +53,9 @@ describe('table-audit serve', () => {
       roundsPerTable: 5,
       path: join(root, 'data/events.sqlite'),
     });
+    let stored = 0;
+    for await (const e of store.readAll()) if (e.type === 'FindingRaised') stored++;
+    assert.ok(stored > 0);
     await store.close();
     const token = run(['token', '--role', 'inspector']).stdout.trim();
     const server = spawn(process.execPath, [bin, 'serve', '--port', '0', '--store', path], {
@@ -74,6 +77,16 @@ describe('table-audit serve', () => {
       assert.equal(me.status, 200);
       assert.deepEqual(await me.json(), { subject: 'inspector', role: 'inspector', concessionaire: null });
       assert.equal((await fetch(`${url}/v1/me`)).status, 401);
+      // findings come from the embedded ClickHouse (chDB), projected from the store before serve listened
+      const ready = (await (await fetch(`${url}/health/ready`)).json()) as { checks: { name: string }[] };
+      assert.ok(
+        ready.checks.some((c) => /chDB/.test(c.name)),
+        JSON.stringify(ready),
+      );
+      const listed = (await (
+        await fetch(`${url}/v1/findings?limit=1`, { headers: { authorization: `Bearer ${token}` } })
+      ).json()) as { total: number };
+      assert.equal(listed.total, stored);
     } finally {
       const exited = new Promise<number | null>((resolve) => server.on('exit', resolve));
       server.kill('SIGTERM');

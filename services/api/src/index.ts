@@ -7,3 +7,4 @@ export * from './store-index.ts';
 export * from './evidence.ts';
 export { parseMacauTime } from './time.ts';
 export * from './anchors.ts';
+export * from './clickhouse-findings.ts';

@@ -21,6 +21,10 @@ import {
 
 const FINDING_EVENT_TYPE = 'FindingRaised';
 
+/** Values in byte order, null first (ClickHouse's ORDER BY on strings). */
+const byteOrder = (a: string | null, b: string | null): number =>
+  a === b ? 0 : a === null ? -1 : b === null ? 1 : Buffer.compare(Buffer.from(a), Buffer.from(b));
+
 export interface TablePlace {
   readonly tableId: string;
   readonly casino: string;
@@ -162,7 +166,7 @@ export class StoreIndex implements FindingsQuery {
     }
     return [...counts]
       .map(([value, count]) => ({ value, count }))
-      .sort((a, b) => b.count - a.count || String(a.value).localeCompare(String(b.value)));
+      .sort((a, b) => b.count - a.count || byteOrder(a.value, b.value));
   }
 
   async ping(): Promise<void> {

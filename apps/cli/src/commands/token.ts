@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { KeyObject } from 'node:crypto';
-import { issueToken, principalProblem, ROLES, type CallerRole } from '@table-audit/api';
+import type { CallerRole } from '@table-audit/api';
 import { generateSigningKey, loadSigningKey } from '@table-audit/eventstore';
 import { out, UsageError, type Command } from './command.ts';
 import { makeDirectories } from './store.ts';
@@ -54,6 +54,7 @@ export const tokenCommand: Command = {
         'token-key': { type: 'string' },
       },
     });
+    const { issueToken, principalProblem, ROLES } = await import('@table-audit/api');
     const role = values.role;
     if (role === undefined || !(ROLES as readonly string[]).includes(role))
       throw new UsageError(

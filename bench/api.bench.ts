@@ -4,8 +4,8 @@
  * EdDSA tokens, access recorded), and this process sending requests at a fixed rate (open loop: each latency is
  * measured from when the request was due, so a stall is not hidden) and then as fast as BENCH_API_CONCURRENCY
  * connections allow. Baseline in the same run: GET /health/live (no token, no store). Then the incident list
- * (GET /v1/findings, 50 a page) and the disputed-hand replay (GET /v1/rounds/:id/replay). Target: p99 < 100 ms at
- * 500 requests/s.
+ * (GET /v1/findings, 50 a page, from ClickHouse: chDB in the server's process, projected by services/analytics)
+ * and the disputed-hand replay (GET /v1/rounds/:id/replay). Target: p99 < 100 ms at 500 requests/s.
  */
 import { spawn } from 'node:child_process';
 import { generateKeyPairSync } from 'node:crypto';
@@ -15,7 +15,9 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createPrivateKey } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { buildApp, issueToken } from '@table-audit/api';
+import { AnalyticsProjector, migrate, openAnalytics } from '@table-audit/analytics';
+import { buildApp, ClickHouseFindings, issueToken } from '@table-audit/api';
+import { runProcessor } from '@table-audit/eventstore';
 import { SqliteEventStore } from '@table-audit/eventstore/sqlite';
 import { simulatedStore } from '../services/api/test/fixture.ts';
 
@@ -27,11 +29,18 @@ const CONCURRENCY = Number(process.env.BENCH_API_CONCURRENCY ?? 16);
 
 if (process.argv[2] === '--serve') {
   // the server process: the store and key the load process made
-  const [, , , storePath, keyPath] = process.argv;
+  const [, , , storePath, keyPath, chdbDir] = process.argv;
   const store = new SqliteEventStore(storePath!, { mustExist: true });
+  // findings from ClickHouse (chDB), projected from the store first, as table-audit serve does by default
+  const analytics = await openAnalytics({ path: chdbDir! });
+  await migrate(analytics.client);
+  const t = performance.now();
+  await runProcessor(store, new AnalyticsProjector(analytics.client), { batchSize: 5_000 });
+  process.stderr.write(`projected into chDB in ${((performance.now() - t) / 1000).toFixed(1)} s\n`);
   const app = await buildApp({
     store,
     auth: { tokenKey: createPrivateKey(readFileSync(keyPath!, 'utf8')) },
+    findings: new ClickHouseFindings(analytics.client, analytics.description),
     rateLimitPerMinute: 1_000_000_000,
   });
   await app.listen({ port: 0, host: '127.0.0.1' });
@@ -72,7 +81,15 @@ if (process.argv[2] === '--serve') {
 
   const server = spawn(
     process.execPath,
-    ['--import', './apps/cli/bin/register-ts.mjs', fileURLToPath(import.meta.url), '--serve', path, keyPath],
+    [
+      '--import',
+      './apps/cli/bin/register-ts.mjs',
+      fileURLToPath(import.meta.url),
+      '--serve',
+      path,
+      keyPath,
+      join(dir, 'analytics'),
+    ],
     { stdio: ['ignore', 'pipe', 'inherit'] },
   );
   const port = await new Promise<number>((resolve, reject) => {

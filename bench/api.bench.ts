@@ -101,6 +101,8 @@ if (process.argv[2] === '--serve') {
     });
     server.on('exit', (code) => reject(new Error(`the server exited ${code}`)));
   });
+  // whatever happens below, the server goes with this process
+  process.on('exit', () => server.kill('SIGKILL'));
   const base = `http://127.0.0.1:${port}`;
   const headers = { authorization: `Bearer ${token}` };
 

@@ -7,6 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyInstance, type FastifyPluginAsync, type FastifyServerOptions } from 'fastify';
 import rateLimit from '@fastify/rate-limit';
+import fp from 'fastify-plugin';
 import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
@@ -204,7 +205,8 @@ const REASONS: Record<number, string> = {
 const httpReason = (status: number): string => REASONS[status] ?? 'Error';
 
 /** Prometheus metrics at /metrics: the process's own, and each route's request durations by status. */
-const metricsPlugin: FastifyPluginAsync = async (app) => {
+// fastify-plugin: not encapsulated, so its onResponse hook sees every route
+const metricsPlugin = fp(async (app: FastifyInstance) => {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
   const durations = new Histogram({
@@ -227,5 +229,4 @@ const metricsPlugin: FastifyPluginAsync = async (app) => {
   app.get('/metrics', { schema: { hide: true } }, async (_req, reply) =>
     reply.type(registry.contentType).send(await registry.metrics()),
   );
-};
-Object.assign(metricsPlugin, { [Symbol.for('skip-override')]: true });
+});

@@ -131,6 +131,10 @@ export function evidenceRoutes(app: FastifyInstance, ctx: ApiContext): void {
             if (!(e instanceof RoundNotFound)) throw e;
           }
         const evidence = new Set(finding.evidenceEventIds);
+        const alert = {
+          state,
+          history: events.map((e) => ({ type: e.type, revision: e.revision, data: e.data, hash: e.hash })),
+        };
         const roundId = finding.roundId;
         return send(
           ctx,
@@ -142,15 +146,7 @@ export function evidenceRoutes(app: FastifyInstance, ctx: ApiContext): void {
             tableEvent: roundId === null ? (e) => evidence.has(e.eventId) : ofRound(roundId),
             finding: (f) => f.findingId === alertId,
             derivation,
-            alert: {
-              state,
-              history: events.map((e) => ({
-                type: e.type,
-                revision: e.revision,
-                data: e.data,
-                hash: e.hash,
-              })),
-            } as never,
+            alert,
           },
           { casino: finding.casino, concessionaire: finding.concessionaire },
           req.query.format ?? 'json',

@@ -3,9 +3,9 @@
  * the pipeline does, and an app over it with a token per role. Shared by the API's tests and its benchmark.
  */
 import { generateKeyPairSync, type KeyObject } from 'node:crypto';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { SqliteEventStore } from '@table-audit/eventstore/sqlite';
 import { IngestPipeline } from '@table-audit/ingest';
@@ -94,6 +94,7 @@ export async function fixture(
     async close() {
       await app.close();
       await store.close();
+      rmSync(dirname(path), { recursive: true, force: true }); // the temporary directory simulatedStore made
     },
   };
 }

@@ -64,13 +64,19 @@ export const TABLE_EVENT_TYPES: ReadonlySet<string> = new Set<TableEventType>(F3
 
 export type AuditRecordType = keyof AuditRecords;
 
-/** A record the pipeline writes: its type name and its data. */
+/** A record the pipeline writes (findings, rejects, derivations; the API's alert workflow and access log): its type name and its data. */
 export type AuditRecord = { [K in AuditRecordType]: { type: K; data: AuditRecords[K] } }[AuditRecordType];
 
 export const AUDIT_RECORD_TYPES = [
   'FindingRaised',
   'InputRejected',
   'RoundDerived',
+  'AlertAcknowledged',
+  'AlertAssigned',
+  'AlertCommented',
+  'AlertResolved',
+  'AlertReopened',
+  'AccessRecorded',
 ] as const satisfies readonly AuditRecordType[];
 
 /** Every top-level record of the contract, events and audit records, by name. */

@@ -527,6 +527,128 @@ export interface PlayDecision {
 /** Play or fold. UNKNOWN (the default) is what a reader reads for a symbol added after its own version of this schema; ingest refuses an event that holds it, so that it is never judged as something it is not. */
 export type PlayChoice = 'PLAY' | 'FOLD' | 'UNKNOWN';
 
+/** Something was read or exported through the API, or a workflow action was taken: who, what and when. Written to the api-access stream. */
+export interface AccessRecorded {
+  /** Unique id of this record (the request id and the action). */
+  accessId: string;
+  /** Who: the subject (sub) of the caller's token, or the name of their API key. */
+  actorSubject: string;
+  /** The caller's role. */
+  actorRole: Role;
+  /** The concessionaire a compliance officer works for; null for roles that see every casino. */
+  actorConcessionaire: string | null;
+  /** When, UTC milliseconds since the Unix epoch. */
+  time: number;
+  /** The id of the API request (in the API's logs too). */
+  requestId: string;
+  /** What was done, e.g. round.replay, round.export, alert.export, alert.resolve, findings.list. */
+  action: string;
+  /** What kind of object: round, finding, alert, findings (a list). */
+  objectType: string;
+  /** Which object: its id, or for a list the filters as JSON text. */
+  objectId: string;
+  /** ok, or why it was refused (not-found, conflict, invalid). */
+  outcome: string;
+}
+
+/** What a caller may do. inspector: DICJ, every casino, read and annotate; compliance_officer: only their concessionaire's casinos, works their alerts; auditor: read-only; machine: an API key of a system, read-only. UNKNOWN (the default) is what a reader reads for a role added after its version of this schema. */
+export type Role = 'inspector' | 'compliance_officer' | 'auditor' | 'machine' | 'UNKNOWN';
+
+/** Someone working alerts has seen an open alert and taken note of it. Written to the alert's stream (alert-<finding id>); the alert's state is the fold of its stream. */
+export interface AlertAcknowledged {
+  /** The alert: the id of the finding (FindingRaised.findingId) it is about. */
+  alertId: string;
+  /** Who: the subject (sub) of the caller's token, or the name of their API key. */
+  actorSubject: string;
+  /** The caller's role. */
+  actorRole: Role;
+  /** The concessionaire a compliance officer works for; null for roles that see every casino. */
+  actorConcessionaire: string | null;
+  /** When the API accepted it, UTC milliseconds since the Unix epoch. */
+  time: number;
+  /** The id of the API request that did it (in the API's logs too). */
+  requestId: string;
+  /** What they noted, if anything. */
+  note: string | null;
+}
+
+/** An alert was given to someone to work (or taken back: assignee null). */
+export interface AlertAssigned {
+  /** The alert: the id of the finding (FindingRaised.findingId) it is about. */
+  alertId: string;
+  /** Who: the subject (sub) of the caller's token, or the name of their API key. */
+  actorSubject: string;
+  /** The caller's role. */
+  actorRole: Role;
+  /** The concessionaire a compliance officer works for; null for roles that see every casino. */
+  actorConcessionaire: string | null;
+  /** When the API accepted it, UTC milliseconds since the Unix epoch. */
+  time: number;
+  /** The id of the API request that did it (in the API's logs too). */
+  requestId: string;
+  /** The subject of the person who is to work it; null: unassigned. */
+  assignee: string | null;
+}
+
+/** A comment on an alert, kept in its history; it does not change the alert's status. */
+export interface AlertCommented {
+  /** The alert: the id of the finding (FindingRaised.findingId) it is about. */
+  alertId: string;
+  /** Who: the subject (sub) of the caller's token, or the name of their API key. */
+  actorSubject: string;
+  /** The caller's role. */
+  actorRole: Role;
+  /** The concessionaire a compliance officer works for; null for roles that see every casino. */
+  actorConcessionaire: string | null;
+  /** When the API accepted it, UTC milliseconds since the Unix epoch. */
+  time: number;
+  /** The id of the API request that did it (in the API's logs too). */
+  requestId: string;
+  /** The comment, as written. */
+  comment: string;
+}
+
+/** A resolved alert was opened again; its earlier resolution stays in its history. */
+export interface AlertReopened {
+  /** The alert: the id of the finding (FindingRaised.findingId) it is about. */
+  alertId: string;
+  /** Who: the subject (sub) of the caller's token, or the name of their API key. */
+  actorSubject: string;
+  /** The caller's role. */
+  actorRole: Role;
+  /** The concessionaire a compliance officer works for; null for roles that see every casino. */
+  actorConcessionaire: string | null;
+  /** When the API accepted it, UTC milliseconds since the Unix epoch. */
+  time: number;
+  /** The id of the API request that did it (in the API's logs too). */
+  requestId: string;
+  /** Why it was reopened. */
+  reason: string;
+}
+
+/** An alert was closed with a disposition. */
+export interface AlertResolved {
+  /** The alert: the id of the finding (FindingRaised.findingId) it is about. */
+  alertId: string;
+  /** Who: the subject (sub) of the caller's token, or the name of their API key. */
+  actorSubject: string;
+  /** The caller's role. */
+  actorRole: Role;
+  /** The concessionaire a compliance officer works for; null for roles that see every casino. */
+  actorConcessionaire: string | null;
+  /** When the API accepted it, UTC milliseconds since the Unix epoch. */
+  time: number;
+  /** The id of the API request that did it (in the API's logs too). */
+  requestId: string;
+  /** How it was closed. */
+  disposition: AlertDisposition;
+  /** Why it was closed so, as written by who closed it. */
+  comment: string;
+}
+
+/** How an alert was closed: confirmed (the finding stands), false_positive (it does not), referred (passed on, e.g. to DICJ enforcement). UNKNOWN (the default) is what a reader reads for a disposition added after its version of this schema. */
+export type AlertDisposition = 'confirmed' | 'false_positive' | 'referred' | 'UNKNOWN';
+
 /** The pipeline found something in a round (or across rounds) that differs from the rules in force: what, where, by which check, under which law and interpretations, on which evidence. Its id is deterministic, so a replay run twice raises it once. */
 export interface FindingRaised {
   /** Deterministic id: a hash of the round (or table), the check id, the rule set, the interpretation ids and what distinguishes several findings of one check in one round. */
@@ -729,6 +851,12 @@ export interface F3cpRecords {
 
 /** The top-level records of ta.audit, by name. */
 export interface AuditRecords {
+  AccessRecorded: AccessRecorded;
+  AlertAcknowledged: AlertAcknowledged;
+  AlertAssigned: AlertAssigned;
+  AlertCommented: AlertCommented;
+  AlertReopened: AlertReopened;
+  AlertResolved: AlertResolved;
   FindingRaised: FindingRaised;
   InputRejected: InputRejected;
   RoundDerived: RoundDerived;
@@ -762,6 +890,12 @@ export const RECORD_FULL_NAMES = {
   OutcomeDeclared: 'ta.f3cp.OutcomeDeclared',
   PayoutMade: 'ta.f3cp.PayoutMade',
   PlayDecision: 'ta.f3cp.PlayDecision',
+  AccessRecorded: 'ta.audit.AccessRecorded',
+  AlertAcknowledged: 'ta.audit.AlertAcknowledged',
+  AlertAssigned: 'ta.audit.AlertAssigned',
+  AlertCommented: 'ta.audit.AlertCommented',
+  AlertReopened: 'ta.audit.AlertReopened',
+  AlertResolved: 'ta.audit.AlertResolved',
   FindingRaised: 'ta.audit.FindingRaised',
   InputRejected: 'ta.audit.InputRejected',
   RoundDerived: 'ta.audit.RoundDerived',

@@ -8,8 +8,10 @@ import { replayCommand } from './replay.ts';
 import { reportCommand } from './report.ts';
 import { rulesCommand } from './rules.ts';
 import { runCommand } from './run.ts';
+import { serveCommand } from './serve.ts';
 import { settleCommand } from './settle.ts';
 import { simulateCommand } from './simulate.ts';
+import { tokenCommand } from './token.ts';
 import { verifyCommand } from './verify.ts';
 
 export type { Command } from './command.ts';
@@ -27,4 +29,6 @@ export const commands: readonly Command[] = [
   rulesCommand,
   citeCommand,
   interpretationsCommand,
+  serveCommand,
+  tokenCommand,
 ];

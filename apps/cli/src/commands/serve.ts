@@ -1,0 +1,138 @@
+import { readFileSync, statSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+// the API and ClickHouse client load only when serve runs, so every other command starts as fast as before
+import type { AnalyticsClient } from '@table-audit/analytics';
+import type { ApiKey, FindingsQuery } from '@table-audit/api';
+import { ANCHORS_FILE, runProcessor } from '@table-audit/eventstore';
+import { anchorsDir } from './anchors.ts';
+import { UsageError, type Command } from './command.ts';
+import { openStore, storePath } from './store.ts';
+import { DEFAULT_TOKEN_KEY, tokenKey, tokenKeyPath } from './token.ts';
+
+const usage = `Usage: table-audit serve [--port P] [--host H] [--store PATH] [--token-key PEM] [--api-keys FILE] [--anchors DIR]
+
+Starts the API (findings, alerts and their workflow, disputed hands, evidence exports) over the event store, with
+the OpenAPI document at /openapi.json and its browsable page at /docs. Logs are JSON lines (pino) on stdout, each
+with its request id. Stops on SIGINT or SIGTERM.
+
+  --port P          default 8080          --host H     default 127.0.0.1
+  --store PATH      default $TABLE_AUDIT_STORE, else data/events.sqlite (workflow actions and accesses are appended)
+  --token-key PEM   the Ed25519 key tokens are verified with (default ${DEFAULT_TOKEN_KEY}, made once if missing;
+                    table-audit token signs with it)
+  --api-keys FILE   JSON list of machine keys: [{"name", "sha256" (hex of the key), "role", "concessionaire"}]
+  --anchors DIR     cite the signed anchors of DIR/${ANCHORS_FILE} in evidence exports (default $TABLE_AUDIT_ANCHORS)
+  --findings FROM   clickhouse (default): findings and alerts are listed from ClickHouse — the server at
+                    $CLICKHOUSE_URL (projected by services/analytics elsewhere), else chDB in data/analytics, which
+                    serve brings up to date before it listens and keeps following the store;
+                    store: from the API's own index of the event store, in memory`;
+
+const MAX_KEYS_FILE = 1024 * 1024;
+
+function readApiKeys(path: string, api: typeof import('@table-audit/api')): ApiKey[] {
+  const size = statSync(path).size;
+  if (size > MAX_KEYS_FILE)
+    throw new Error(`${path}: ${size} bytes; an API keys file holds at most ${MAX_KEYS_FILE}`);
+  let list: unknown;
+  try {
+    list = JSON.parse(readFileSync(path, 'utf8'));
+  } catch (e) {
+    throw new Error(`${path}: not JSON: ${(e as Error).message}`);
+  }
+  if (!Array.isArray(list))
+    throw new Error(`${path}: must be a JSON list of {name, sha256, role, concessionaire}`);
+  return list.map((k: Record<string, unknown>, i) => {
+    const at = `${path}: [${i}]`;
+    if (typeof k?.['name'] !== 'string' || k['name'] === '')
+      throw new Error(`${at}.name must be a non-empty string`);
+    if (typeof k['sha256'] !== 'string' || !/^[0-9a-f]{64}$/.test(k['sha256']))
+      throw new Error(`${at}.sha256 must be the key's SHA-256 in 64 lowercase hex digits`);
+    if (!(api.ROLES as readonly unknown[]).includes(k['role']))
+      throw new Error(`${at}.role must be one of ${api.ROLES.join(', ')}`);
+    const concessionaire = k['concessionaire'] ?? null;
+    if (concessionaire !== null && typeof concessionaire !== 'string')
+      throw new Error(`${at}.concessionaire must be a string or null`);
+    const key = { name: k['name'], sha256: k['sha256'], role: k['role'] as ApiKey['role'], concessionaire };
+    const problem = api.principalProblem(key.role, concessionaire);
+    if (problem) throw new Error(`${at}: ${problem}`);
+    return key;
+  });
+}
+
+export const serveCommand: Command = {
+  name: 'serve',
+  summary: 'start the API (and its OpenAPI page) over the event store',
+  usage,
+  async run(args) {
+    const { values } = parseArgs({
+      args,
+      options: {
+        port: { type: 'string' },
+        host: { type: 'string' },
+        store: { type: 'string' },
+        'token-key': { type: 'string' },
+        'api-keys': { type: 'string' },
+        anchors: { type: 'string' },
+        findings: { type: 'string' },
+      },
+    });
+    const from = values.findings ?? 'clickhouse';
+    if (from !== 'clickhouse' && from !== 'store')
+      throw new UsageError(`--findings is clickhouse or store, got "${from}"`);
+    const port = Number(values.port ?? 8080);
+    if (!Number.isSafeInteger(port) || port < 0 || port > 65_535)
+      throw new UsageError(`--port takes a port number from 0 to 65535, got "${values.port}"`);
+    const host = values.host ?? '127.0.0.1';
+    const api = await import('@table-audit/api');
+    const { AnalyticsProjector, analyticsTarget, migrate, openAnalytics } =
+      await import('@table-audit/analytics');
+    const { buildApp, ClickHouseFindings, fileAnchorSource } = api;
+    const key = tokenKey(tokenKeyPath(values['token-key']));
+    const apiKeys = values['api-keys'] === undefined ? [] : readApiKeys(values['api-keys'], api);
+    const dir = anchorsDir(values.anchors);
+    const anchors = dir === undefined ? undefined : fileAnchorSource(dir);
+    const opened = openStore(storePath(values.store), { mustExist: true });
+    const abort = new AbortController();
+    let analytics: AnalyticsClient | null = null;
+    let projecting: Promise<unknown> = Promise.resolve();
+    try {
+      let findings: FindingsQuery | undefined;
+      if (from === 'clickhouse') {
+        const target = analyticsTarget(process.env);
+        analytics = await openAnalytics(target);
+        await migrate(analytics.client);
+        if ('path' in target) {
+          // the embedded chDB is this process's own: bring it up to date, then follow the store while serving
+          const projector = new AnalyticsProjector(analytics.client);
+          await runProcessor(opened.store, projector);
+          projecting = runProcessor(opened.store, projector, { live: true, signal: abort.signal }).catch(
+            (e: unknown) =>
+              process.stderr.write(
+                `table-audit serve: the analytics projection stopped: ${(e as Error).message}\n`,
+              ),
+          );
+        }
+        findings = new ClickHouseFindings(analytics.client, analytics.description);
+      }
+      const app = await buildApp({
+        store: opened.store,
+        auth: { tokenKey: key, apiKeys },
+        ...(anchors ? { anchors } : {}),
+        ...(findings ? { findings } : {}),
+        logger: { level: process.env.LOG_LEVEL ?? 'info' },
+      });
+      const stopped = new Promise<void>((resolve) => {
+        const stop = () => void app.close().then(resolve, resolve);
+        process.once('SIGINT', stop);
+        process.once('SIGTERM', stop);
+      });
+      await app.listen({ port, host });
+      await stopped;
+    } finally {
+      abort.abort();
+      await projecting;
+      await analytics?.close();
+      await opened.close(false);
+    }
+    return 0;
+  },
+};

@@ -1,0 +1,232 @@
+/**
+ * buildApp: the API as a Fastify instance, made of encapsulated plugins — observability (request ids, logs,
+ * metrics), limits (body size, rate per caller), documentation (OpenAPI at /openapi.json, Swagger UI at /docs,
+ * served locally), health, and under /v1 the authenticated, tenant-scoped, audited routes. The web UI plugs in
+ * under /ui. Tests drive it with app.inject; `table-audit serve` listens with it.
+ */
+import { randomUUID } from 'node:crypto';
+import Fastify, { type FastifyInstance, type FastifyPluginAsync, type FastifyServerOptions } from 'fastify';
+import rateLimit from '@fastify/rate-limit';
+import fp from 'fastify-plugin';
+import fastifyStatic from '@fastify/static';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import type { EventStore } from '@table-audit/eventstore';
+import { collectDefaultMetrics, Histogram, Registry } from 'prom-client';
+import { Authenticator, sha256Hex, Unauthenticated, type AuthOptions } from './auth.ts';
+import { ACCESS_STREAM, type AnchorSource, type ApiContext } from './context.ts';
+import { HttpError } from './errors.ts';
+import type { FindingsQuery } from './findings-query.ts';
+import { alertRoutes } from './routes/alerts.ts';
+import { evidenceRoutes } from './routes/evidence.ts';
+import { findingsRoutes } from './routes/findings.ts';
+import { roundRoutes } from './routes/rounds.ts';
+import { StoreIndex } from './store-index.ts';
+import { AccessLog } from './access-log.ts';
+import { ExplanationCache } from './explanations.ts';
+
+/** Something the API depends on that /health/ready checks (ClickHouse, through the analytics client). */
+export interface ReadinessCheck {
+  readonly name: string;
+  ping(): Promise<void>;
+}
+
+export interface AppOptions {
+  readonly store: EventStore;
+  readonly auth: AuthOptions;
+  /** where findings are listed from (the ClickHouse adapter); default: the store index, in memory */
+  readonly findings?: FindingsQuery;
+  /** more dependencies for /health/ready (e.g. ClickHouse) */
+  readonly readiness?: readonly ReadinessCheck[];
+  /** signed anchors cited by evidence exports (see anchor.ts) */
+  readonly anchors?: AnchorSource;
+  /** Fastify's logger option (pino); default: off */
+  readonly logger?: FastifyServerOptions['logger'];
+  /** bytes; default 64 KiB (workflow bodies are small) */
+  readonly bodyLimit?: number;
+  /** requests per caller per minute; default 600 */
+  readonly rateLimitPerMinute?: number;
+  /** the longest time range of a findings query, days; default 92 */
+  readonly maxRangeDays?: number;
+  /** the web UI: a directory of static files served under /ui/, or a plugin registered under /ui */
+  readonly ui?: { readonly root: string } | FastifyPluginAsync;
+  readonly now?: () => number;
+}
+
+export async function buildApp(o: AppOptions): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: o.logger ?? false,
+    bodyLimit: o.bodyLimit ?? 64 * 1024,
+    genReqId: () => randomUUID(),
+    requestIdHeader: false,
+    ajv: { customOptions: { removeAdditional: false, coerceTypes: 'array', allErrors: false } },
+  });
+  const index = new StoreIndex(o.store);
+  const ctx: ApiContext = {
+    store: o.store,
+    index,
+    findings: o.findings ?? index,
+    anchors: o.anchors ?? null,
+    now: o.now ?? Date.now,
+    accessLog: new AccessLog(o.store),
+    explanations: new ExplanationCache(o.store),
+  };
+  const auth = new Authenticator(o.auth);
+
+  app.addHook('onSend', async (req, reply) => {
+    reply.header('x-request-id', req.id);
+  });
+  app.setErrorHandler((err: Error & { statusCode?: number; validation?: unknown }, req, reply) => {
+    if (err instanceof Unauthenticated)
+      return reply
+        .code(401)
+        .header('www-authenticate', 'Bearer')
+        .send({ statusCode: 401, error: 'Unauthorized', message: err.message });
+    const status =
+      err instanceof HttpError
+        ? err.statusCode
+        : err.validation
+          ? 400
+          : err.statusCode && err.statusCode >= 400 && err.statusCode < 500
+            ? err.statusCode
+            : 500;
+    if (status === 500) req.log.error({ err }, 'request failed');
+    return reply.code(status).send({
+      statusCode: status,
+      error:
+        status === 500
+          ? 'Internal Server Error'
+          : err.name === 'HttpError'
+            ? httpReason(status)
+            : httpReason(status),
+      message: status === 500 ? `internal error (request ${req.id}; see the API's log)` : err.message,
+    });
+  });
+
+  await app.register(metricsPlugin);
+  await app.register(rateLimit, {
+    max: o.rateLimitPerMinute ?? 600,
+    timeWindow: 60_000,
+    // per caller: the credential they present (hashed), else their address
+    keyGenerator: (req) => {
+      const credential = req.headers.authorization ?? req.headers['x-api-key'];
+      return typeof credential === 'string' ? `c:${sha256Hex(credential)}` : `ip:${req.ip}`;
+    },
+  });
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.0.3',
+      info: {
+        title: 'table-audit API',
+        version: '1',
+        description:
+          'Findings, alerts and their workflow, disputed hands and evidence for Macau casino table games. Money is in avos (1/100 MOP); times are UTC milliseconds, with Macau time (UTC+8) beside them.',
+      },
+      components: {
+        securitySchemes: {
+          bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
+          apiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key' },
+        },
+      },
+      security: [{ bearer: [] }, { apiKey: [] }],
+    },
+  });
+  await app.register(swaggerUi, { routePrefix: '/docs' });
+  app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+
+  app.get('/health/live', { schema: { tags: ['health'], security: [] } }, async () => ({ status: 'ok' }));
+  app.get('/health/ready', { schema: { tags: ['health'], security: [] } }, async (_req, reply) => {
+    const checks: ReadinessCheck[] = [
+      {
+        name: 'event store',
+        ping: async () => {
+          for await (const _ of o.store.readStream(ACCESS_STREAM, { direction: 'backwards', maxCount: 1 }))
+            break;
+        },
+      },
+      { name: `findings (${ctx.findings.description})`, ping: () => ctx.findings.ping() },
+      ...(o.readiness ?? []),
+    ];
+    const results = await Promise.all(
+      checks.map(async (c) => {
+        try {
+          await c.ping();
+          return { name: c.name, ok: true, error: null };
+        } catch (e) {
+          return { name: c.name, ok: false, error: (e as Error).message };
+        }
+      }),
+    );
+    const ok = results.every((r) => r.ok);
+    return reply.code(ok ? 200 : 503).send({ status: ok ? 'ready' : 'not ready', checks: results });
+  });
+
+  await app.register(
+    async (v1) => {
+      v1.addHook('onRequest', async (req) => {
+        req.principal = await auth.authenticate(req.headers);
+      });
+      v1.get(
+        '/me',
+        { schema: { tags: ['identity'], summary: 'Who the API takes the caller to be' } },
+        async (req) => req.principal,
+      );
+      findingsRoutes(v1, ctx, { maxRangeDays: o.maxRangeDays });
+      alertRoutes(v1, ctx, { maxRangeDays: o.maxRangeDays });
+      roundRoutes(v1, ctx);
+      evidenceRoutes(v1, ctx);
+    },
+    { prefix: '/v1' },
+  );
+
+  // the web UI's slot: its own plugin, or its built files
+  const ui = o.ui;
+  if (ui !== undefined)
+    await app.register(
+      typeof ui === 'function'
+        ? ui
+        : (scope) => scope.register(fastifyStatic, { root: ui.root, prefix: '/' }),
+      { prefix: '/ui' },
+    );
+  return app;
+}
+
+const REASONS: Record<number, string> = {
+  400: 'Bad Request',
+  401: 'Unauthorized',
+  403: 'Forbidden',
+  404: 'Not Found',
+  409: 'Conflict',
+  413: 'Payload Too Large',
+  415: 'Unsupported Media Type',
+  422: 'Unprocessable Entity',
+  429: 'Too Many Requests',
+};
+const httpReason = (status: number): string => REASONS[status] ?? 'Error';
+
+/** Prometheus metrics at /metrics: the process's own, and each route's request durations by status. */
+// fastify-plugin: not encapsulated, so its onResponse hook sees every route
+const metricsPlugin = fp(async (app: FastifyInstance) => {
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry });
+  const durations = new Histogram({
+    name: 'table_audit_api_request_duration_seconds',
+    help: 'API request durations by method, route and status code',
+    labelNames: ['method', 'route', 'status_code'],
+    buckets: [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
+    registers: [registry],
+  });
+  app.addHook('onResponse', async (req, reply) => {
+    durations.observe(
+      {
+        method: req.method,
+        route: req.routeOptions.url ?? 'unmatched',
+        status_code: String(reply.statusCode),
+      },
+      reply.elapsedTime / 1000,
+    );
+  });
+  app.get('/metrics', { schema: { hide: true } }, async (_req, reply) =>
+    reply.type(registry.contentType).send(await registry.metrics()),
+  );
+});

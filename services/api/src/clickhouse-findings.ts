@@ -1,0 +1,181 @@
+/**
+ * The FindingsQuery adapter over ClickHouse's `findings` table (services/analytics: projected from the store,
+ * ReplacingMergeTree read with FINAL). Every value travels as a query parameter ({name:Type}); column names come
+ * from this file only, never from a caller.
+ */
+import type { AnalyticsClient } from '@table-audit/analytics';
+import type { Severity } from '@table-audit/rules';
+import type {
+  CountDimension,
+  Cursor,
+  FindingFilter,
+  FindingsPage,
+  FindingsQuery,
+  FindingView,
+} from './findings-query.ts';
+
+type Client = AnalyticsClient['client'];
+
+const COLUMNS: Record<CountDimension, string> = {
+  severity: 'severity',
+  checkId: 'check_id',
+  casino: 'casino',
+  concessionaire: 'concessionaire',
+  tableId: 'table_id',
+  game: 'game',
+};
+
+/** The filter as a WHERE clause and its parameters. */
+function where(q: FindingFilter): { sql: string; params: Record<string, unknown> } {
+  const terms: string[] = [];
+  const params: Record<string, unknown> = {};
+  const equal = (column: string, name: string, value: string | undefined) => {
+    if (value === undefined) return;
+    terms.push(`${column} = {${name}:String}`);
+    params[name] = value;
+  };
+  equal('concessionaire', 'scope', q.scope ?? undefined);
+  equal('concessionaire', 'concessionaire', q.concessionaire);
+  equal('casino', 'casino', q.casino);
+  equal('table_id', 'tableId', q.tableId);
+  equal('game', 'game', q.game);
+  equal('check_id', 'checkId', q.checkId);
+  equal('severity', 'severity', q.severity);
+  equal('dealer_id', 'dealerId', q.dealerId);
+  equal('round_id', 'roundId', q.roundId);
+  if (q.playerId !== undefined) {
+    terms.push('has(players, {playerId:String})');
+    params['playerId'] = q.playerId;
+  }
+  if (q.from !== undefined) {
+    terms.push(`event_time >= fromUnixTimestamp64Milli({from:Int64}, 'UTC')`);
+    params['from'] = q.from;
+  }
+  if (q.to !== undefined) {
+    terms.push(`event_time < fromUnixTimestamp64Milli({to:Int64}, 'UTC')`);
+    params['to'] = q.to;
+  }
+  if (q.alertsOnly) terms.push('NOT handled');
+  return { sql: terms.length ? `WHERE ${terms.join(' AND ')}` : '', params };
+}
+
+interface Row {
+  finding_id: string;
+  check_id: string;
+  title: string;
+  severity: string;
+  handled: boolean;
+  rule_set: string;
+  game: string;
+  casino: string;
+  concessionaire: string;
+  table_id: string;
+  round_id: string | null;
+  dealer_id: string | null;
+  seats: number[];
+  players: string[];
+  summary: string;
+  expected: string;
+  declared: string;
+  citation_keys: string[];
+  citation_references: string[];
+  interpretation_ids: string[];
+  evidence_event_ids: string[];
+  event_ms: string | number;
+  details: string | null;
+}
+
+const SELECT = `SELECT finding_id, check_id, title, severity, handled, rule_set, game, casino, concessionaire, table_id,
+  round_id, dealer_id, seats, players, summary, expected, declared, citation_keys, citation_references,
+  interpretation_ids, evidence_event_ids, toUnixTimestamp64Milli(event_time) AS event_ms, details
+  FROM findings FINAL`;
+
+const view = (r: Row): FindingView => ({
+  findingId: r.finding_id,
+  checkId: r.check_id,
+  title: r.title,
+  severity: r.severity as Severity,
+  ruleSet: r.rule_set,
+  casino: r.casino,
+  concessionaire: r.concessionaire,
+  tableId: r.table_id,
+  roundId: r.round_id,
+  game: r.game === '' ? null : r.game,
+  dealerId: r.dealer_id,
+  seats: r.seats.map(Number),
+  players: r.players,
+  summary: r.summary,
+  handled: r.handled,
+  expected: JSON.parse(r.expected) as unknown,
+  declared: JSON.parse(r.declared) as unknown,
+  citations: r.citation_keys.map((key, i) => ({ key, reference: r.citation_references[i] ?? '' })),
+  interpretations: r.interpretation_ids,
+  evidenceEventIds: r.evidence_event_ids,
+  eventTime: Number(r.event_ms),
+  ...(r.details === null ? {} : { details: JSON.parse(r.details) as Record<string, unknown> }),
+});
+
+export class ClickHouseFindings implements FindingsQuery {
+  constructor(
+    private readonly client: Client,
+    readonly description: string,
+  ) {}
+
+  async #rows<T>(query: string, params: Record<string, unknown>): Promise<T[]> {
+    const result = await this.client.query({ query, query_params: params, format: 'JSONEachRow' });
+    return result.json<T>();
+  }
+
+  async list(filter: FindingFilter, page: { limit: number; after: Cursor | null }): Promise<FindingsPage> {
+    const w = where(filter);
+    const [count] = await this.#rows<{ total: string }>(
+      `SELECT count() AS total FROM findings FINAL ${w.sql}`,
+      w.params,
+    );
+    let sql = w.sql;
+    const params: Record<string, unknown> = { ...w.params, limit: page.limit + 1 };
+    if (page.after !== null) {
+      // after the cursor in the order newest first, then id descending
+      const after = `(toUnixTimestamp64Milli(event_time), finding_id) < ({afterTime:Int64}, {afterId:String})`;
+      sql = sql ? `${sql} AND ${after}` : `WHERE ${after}`;
+      params['afterTime'] = page.after.eventTime;
+      params['afterId'] = page.after.findingId;
+    }
+    const rows = await this.#rows<Row>(
+      `${SELECT} ${sql} ORDER BY event_time DESC, finding_id DESC LIMIT {limit:UInt32}`,
+      params,
+    );
+    const items = rows.slice(0, page.limit).map(view);
+    const last = items.at(-1);
+    return {
+      items,
+      total: Number(count?.total ?? 0),
+      next:
+        rows.length > page.limit && last ? { eventTime: last.eventTime, findingId: last.findingId } : null,
+    };
+  }
+
+  async get(findingId: string, scope: string | null): Promise<FindingView | null> {
+    const w = where({ scope });
+    const sql = w.sql ? `${w.sql} AND finding_id = {id:String}` : 'WHERE finding_id = {id:String}';
+    const [row] = await this.#rows<Row>(`${SELECT} ${sql} LIMIT 1`, { ...w.params, id: findingId });
+    return row ? view(row) : null;
+  }
+
+  async count(filter: FindingFilter, by: CountDimension): Promise<{ value: string | null; count: number }[]> {
+    const column = COLUMNS[by];
+    const w = where(filter);
+    const rows = await this.#rows<{ value: string | null; count: string }>(
+      `SELECT ${column} AS value, count() AS count FROM findings FINAL ${w.sql} GROUP BY value ORDER BY count DESC, value`,
+      w.params,
+    );
+    return rows.map((r) => ({
+      value: by === 'game' && r.value === '' ? null : r.value,
+      count: Number(r.count),
+    }));
+  }
+
+  async ping(): Promise<void> {
+    await this.#rows('SELECT 1 AS ok', {});
+  }
+}

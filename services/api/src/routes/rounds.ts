@@ -1,0 +1,137 @@
+/**
+ * A disputed hand: the round's full derivation as `table-audit replay ROUND_ID --json` prints it (the replay
+ * service's explainRound, rebuilt from the store alone), with the PT and ZH text of every provision it cites and
+ * the interpretations it depends on.
+ */
+import type { FastifyInstance } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import { RoundNotFound, type RoundExplanation } from '@table-audit/replay';
+import { allProvisions, INTERPRETATIONS } from '@table-audit/rules';
+import { recordAccess, scopeOf, type ApiContext } from '../context.ts';
+import { httpError } from '../errors.ts';
+import { ErrorSchema, IdParams } from '../schemas.ts';
+import type { FastifyRequest } from 'fastify';
+import type { RoundPlace } from '../store-index.ts';
+
+const provisionsByKey = new Map(allProvisions().map((p) => [p.key, p]));
+const interpretationsById = new Map(INTERPRETATIONS.map((i) => [i.id, i]));
+
+/** Every {key, reference} citation and every interpretation id anywhere in a derivation, each once, in order. */
+export function citedIn(json: unknown): { citations: Map<string, string>; interpretations: Set<string> } {
+  const citations = new Map<string, string>();
+  const interpretations = new Set<string>();
+  const walk = (v: unknown): void => {
+    if (Array.isArray(v)) for (const x of v) walk(x);
+    else if (v !== null && typeof v === 'object') {
+      const o = v as Record<string, unknown>;
+      if (typeof o['key'] === 'string' && typeof o['reference'] === 'string' && !citations.has(o['key']))
+        citations.set(o['key'], o['reference']);
+      for (const [k, x] of Object.entries(o))
+        if (k === 'interpretations' && Array.isArray(x)) {
+          for (const id of x) if (typeof id === 'string') interpretations.add(id);
+        } else walk(x);
+    }
+  };
+  walk(json);
+  return { citations, interpretations };
+}
+
+/** The texts behind a derivation: each provision in PT and ZH, each interpretation as registered. */
+export function lawOf(json: unknown) {
+  const { citations, interpretations } = citedIn(json);
+  return {
+    provisions: [...citations].map(([key, reference]) => {
+      const p = provisionsByKey.get(key);
+      return { key, reference, pt: p?.pt ?? null, zh: p?.zh ?? null };
+    }),
+    interpretations: [...interpretations].sort().map((id) => {
+      const i = interpretationsById.get(id);
+      return {
+        id,
+        question: i?.question ?? null,
+        reading: i?.reading ?? null,
+        alternative: i?.alternative ?? null,
+      };
+    }),
+  };
+}
+
+/** The round within the caller's scope, rebuilt and explained; 404 when it is not there or not theirs. */
+export async function scopedExplanation(
+  ctx: ApiContext,
+  req: FastifyRequest,
+  roundId: string,
+): Promise<{ place: RoundPlace; explanation: RoundExplanation }> {
+  const place = await ctx.index.round(roundId, scopeOf(req));
+  if (!place) throw httpError(404, `no round ${roundId}`);
+  try {
+    return { place, explanation: await ctx.explanations.explain(roundId, place.tableId) };
+  } catch (e) {
+    if (e instanceof RoundNotFound) throw httpError(404, e.message);
+    throw e;
+  }
+}
+
+const ReplaySchema = Type.Object({
+  roundId: Type.String(),
+  tableId: Type.String(),
+  casino: Type.String(),
+  concessionaire: Type.String(),
+  derivation: Type.Unknown({
+    description: 'what `table-audit replay ROUND_ID --json` prints; amounts in avos',
+  }),
+  text: Type.String({ description: 'the same for people: MOP, Macau time' }),
+  provisions: Type.Array(
+    Type.Object({
+      key: Type.String(),
+      reference: Type.String(),
+      pt: Type.Union([Type.String(), Type.Null()]),
+      zh: Type.Union([Type.String(), Type.Null()]),
+    }),
+  ),
+  interpretations: Type.Array(
+    Type.Object({
+      id: Type.String(),
+      question: Type.Union([Type.String(), Type.Null()]),
+      reading: Type.Union([Type.String(), Type.Null()]),
+      alternative: Type.Union([Type.String(), Type.Null()]),
+    }),
+  ),
+});
+
+export function roundRoutes(app: FastifyInstance, ctx: ApiContext): void {
+  const r = app.withTypeProvider<TypeBoxTypeProvider>();
+  r.get(
+    '/rounds/:roundId/replay',
+    {
+      schema: {
+        tags: ['rounds'],
+        summary: 'A disputed hand, step by step, with the PT and ZH text of every article it cites',
+        params: IdParams('roundId', 'the round id'),
+        response: { 200: ReplaySchema, 404: ErrorSchema },
+      },
+    },
+    async (req) => {
+      const { roundId } = req.params;
+      let result;
+      try {
+        result = await scopedExplanation(ctx, req, roundId);
+      } catch (e) {
+        await recordAccess(ctx, req, 'round.replay', 'round', roundId, 'not-found');
+        throw e;
+      }
+      await recordAccess(ctx, req, 'round.replay', 'round', roundId, 'ok');
+      const { place, explanation } = result;
+      return {
+        roundId,
+        tableId: place.tableId,
+        casino: place.casino,
+        concessionaire: place.concessionaire,
+        derivation: explanation.json,
+        text: explanation.text,
+        ...lawOf(explanation.json),
+      };
+    },
+  );
+}

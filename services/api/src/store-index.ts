@@ -1,0 +1,175 @@
+/**
+ * What the API must know about the event store to check a caller's scope before it reads anything: where each
+ * round was played (table, casino, concessionaire, game, dealer) and each finding. Built by reading the store
+ * forwards from where it last stopped (one query that returns nothing when nothing is new), so a request sees
+ * everything stored before it began. It is also a FindingsQuery adapter (the embedded one, in memory: fine for
+ * a few hundred thousand findings; the ClickHouse table serves more).
+ */
+import type { EventStore, RecordedEvent } from '@table-audit/eventstore';
+import type { Finding } from '@table-audit/rules';
+import { isTableStream } from '@table-audit/schemas/streams';
+import {
+  compareFindings,
+  matches,
+  type CountDimension,
+  type Cursor,
+  type FindingFilter,
+  type FindingsPage,
+  type FindingsQuery,
+  type FindingView,
+} from './findings-query.ts';
+
+const FINDING_EVENT_TYPE = 'FindingRaised';
+
+/** Values in byte order, null first (ClickHouse's ORDER BY on strings). */
+const byteOrder = (a: string | null, b: string | null): number =>
+  a === b ? 0 : a === null ? -1 : b === null ? 1 : Buffer.compare(Buffer.from(a), Buffer.from(b));
+
+export interface TablePlace {
+  readonly tableId: string;
+  readonly casino: string;
+  readonly concessionaire: string;
+  readonly game: string | null;
+}
+
+export interface RoundPlace extends TablePlace {
+  readonly roundId: string;
+  readonly dealerId: string | null;
+  /** the time of the round's first event, UTC ms */
+  readonly startTime: number;
+}
+
+interface Header {
+  tableId?: unknown;
+  roundId?: unknown;
+  casino?: unknown;
+  concessionaire?: unknown;
+  eventTime?: unknown;
+}
+
+export class StoreIndex implements FindingsQuery {
+  readonly description = 'the event store (indexed in memory)';
+  readonly #tables = new Map<string, { casino: string; concessionaire: string; game: string | null }>();
+  readonly #rounds = new Map<string, RoundPlace>();
+  readonly #findings = new Map<string, Finding>();
+  #sorted: FindingView[] | null = [];
+  #position: bigint | null = null;
+  #refreshing: Promise<void> | null = null;
+
+  constructor(private readonly store: EventStore) {}
+
+  /** Reads what was stored since the last refresh. Concurrent callers share one read. */
+  refresh(): Promise<void> {
+    this.#refreshing ??= this.#read().finally(() => (this.#refreshing = null));
+    return this.#refreshing;
+  }
+
+  async #read(): Promise<void> {
+    for await (const e of this.store.readAll(
+      this.#position === null ? {} : { fromPosition: this.#position },
+    )) {
+      this.#position = e.position;
+      if (isTableStream(e.stream)) this.#table(e);
+      else if (e.type === FINDING_EVENT_TYPE && e.stream.startsWith('findings-')) {
+        const f = e.data as Finding;
+        if (typeof f?.findingId === 'string' && !this.#findings.has(f.findingId)) {
+          this.#findings.set(f.findingId, f);
+          this.#sorted = null;
+        }
+      }
+    }
+  }
+
+  #table(e: RecordedEvent): void {
+    const data = e.data as { header?: Header; game?: unknown; dealerId?: unknown } | null;
+    const h = data?.header;
+    if (
+      !h ||
+      typeof h.tableId !== 'string' ||
+      typeof h.casino !== 'string' ||
+      typeof h.concessionaire !== 'string'
+    )
+      return;
+    let table = this.#tables.get(h.tableId);
+    if (e.type === 'TableOpened' || !table) {
+      table = {
+        casino: h.casino,
+        concessionaire: h.concessionaire,
+        game: e.type === 'TableOpened' && typeof data.game === 'string' ? data.game : (table?.game ?? null),
+      };
+      this.#tables.set(h.tableId, table);
+    }
+    if (typeof h.roundId !== 'string' || h.roundId === '') return;
+    const known = this.#rounds.get(h.roundId);
+    if (known && !(e.type === 'RoundStarted' && known.dealerId === null)) return;
+    this.#rounds.set(h.roundId, {
+      roundId: h.roundId,
+      tableId: h.tableId,
+      casino: h.casino,
+      concessionaire: h.concessionaire,
+      game: table.game,
+      dealerId: e.type === 'RoundStarted' && typeof data.dealerId === 'string' ? data.dealerId : null,
+      startTime: known?.startTime ?? (typeof h.eventTime === 'number' ? h.eventTime : 0),
+    });
+  }
+
+  /** Where a round was played, within the caller's scope (undefined: no such round, or not theirs). */
+  async round(roundId: string, scope: string | null): Promise<RoundPlace | undefined> {
+    await this.refresh();
+    const r = this.#rounds.get(roundId);
+    return r && (scope === null || r.concessionaire === scope) ? r : undefined;
+  }
+
+  #view(f: Finding): FindingView {
+    const round = f.roundId === null ? undefined : this.#rounds.get(f.roundId);
+    return {
+      ...f,
+      handled: f.handled === true,
+      game: round?.game ?? this.#tables.get(f.tableId)?.game ?? null,
+      dealerId: round?.dealerId ?? null,
+    };
+  }
+
+  async get(findingId: string, scope: string | null): Promise<FindingView | null> {
+    await this.refresh();
+    const f = this.#findings.get(findingId);
+    return f && (scope === null || f.concessionaire === scope) ? this.#view(f) : null;
+  }
+
+  async list(filter: FindingFilter, page: { limit: number; after: Cursor | null }): Promise<FindingsPage> {
+    await this.refresh();
+    this.#sorted ??= [...this.#findings.values()].map((f) => this.#view(f)).sort(compareFindings);
+    const items: FindingView[] = [];
+    let total = 0;
+    let more = false;
+    for (const f of this.#sorted) {
+      if (!matches(f, filter)) continue;
+      total++;
+      if (page.after !== null && compareFindings(f, page.after) <= 0) continue;
+      if (items.length < page.limit) items.push(f);
+      else more = true;
+    }
+    const last = items.at(-1);
+    return {
+      items,
+      total,
+      next: more && last ? { eventTime: last.eventTime, findingId: last.findingId } : null,
+    };
+  }
+
+  async count(filter: FindingFilter, by: CountDimension): Promise<{ value: string | null; count: number }[]> {
+    await this.refresh();
+    const counts = new Map<string | null, number>();
+    for (const f of this.#findings.values()) {
+      const v = this.#view(f);
+      if (matches(v, filter)) counts.set(v[by], (counts.get(v[by]) ?? 0) + 1);
+    }
+    return [...counts]
+      .map(([value, count]) => ({ value, count }))
+      .sort((a, b) => b.count - a.count || byteOrder(a.value, b.value));
+  }
+
+  async ping(): Promise<void> {
+    await this.refresh();
+  }
+}

@@ -1,0 +1,102 @@
+/**
+ * A store holding a simulated session (every casino of the simulator, labelled faults), ingested and replayed as
+ * the pipeline does, and an app over it with a token per role. Shared by the API's tests and its benchmark.
+ */
+import { generateKeyPairSync, type KeyObject } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import { SqliteEventStore } from '@table-audit/eventstore/sqlite';
+import { IngestPipeline } from '@table-audit/ingest';
+import { ReplayService } from '@table-audit/replay';
+import { simulateSession } from '@table-audit/simulator';
+import { buildApp, issueToken, sha256Hex, type AppOptions, type Principal } from '../src/index.ts';
+
+export interface Fixture {
+  store: SqliteEventStore;
+  path: string;
+  key: KeyObject;
+  app: FastifyInstance;
+  tokens: Record<'inspector' | 'officerA' | 'officerB' | 'auditor', string>;
+  /** two concessionaires whose officers the tests use */
+  concessionaireA: string;
+  concessionaireB: string;
+  machineKey: string;
+  close(): Promise<void>;
+}
+
+export async function simulatedStore(
+  options: { tables?: number; roundsPerTable?: number; seed?: number; path?: string } = {},
+): Promise<{ store: SqliteEventStore; path: string }> {
+  const session = simulateSession({
+    seed: options.seed ?? 2026,
+    tables: options.tables ?? 12,
+    roundsPerTable: options.roundsPerTable ?? 15,
+    faultRate: 0.3,
+    handledRate: 0.05,
+  });
+  const path = options.path ?? join(mkdtempSync(join(tmpdir(), 'ta-api-')), 'events.sqlite');
+  const store = new SqliteEventStore(path);
+  const pipeline = new IngestPipeline(store, () => 0);
+  for (let i = 0; i < session.events.length; i += 2_000)
+    await pipeline.submit(
+      session.events.slice(i, i + 2_000).map((event, k) => ({
+        source: { kind: 'in-process' as const, producer: 'test', index: i + k },
+        event,
+      })),
+    );
+  const replay = new ReplayService({ store });
+  await replay.catchUp();
+  await replay.finish();
+  return { store, path };
+}
+
+export async function fixture(
+  options: Partial<AppOptions> & { tables?: number; roundsPerTable?: number } = {},
+): Promise<Fixture> {
+  const { store, path } = await simulatedStore(options);
+  const { privateKey: key } = generateKeyPairSync('ed25519');
+  const machineKey = 'machine-key-for-tests-0123456789';
+  const concessionaireA = 'SJM Resorts';
+  const concessionaireB = 'Galaxy Casino';
+  const app = await buildApp({
+    store,
+    auth: {
+      tokenKey: key,
+      apiKeys: [{ name: 'grafana', sha256: sha256Hex(machineKey), role: 'machine', concessionaire: null }],
+    },
+    ...options,
+  });
+  const token = (p: Principal) => issueToken(key, p);
+  return {
+    store,
+    path,
+    key,
+    app,
+    concessionaireA,
+    concessionaireB,
+    machineKey,
+    tokens: {
+      inspector: await token({ subject: 'inspector-1', role: 'inspector', concessionaire: null }),
+      officerA: await token({
+        subject: 'officer-a',
+        role: 'compliance_officer',
+        concessionaire: concessionaireA,
+      }),
+      officerB: await token({
+        subject: 'officer-b',
+        role: 'compliance_officer',
+        concessionaire: concessionaireB,
+      }),
+      auditor: await token({ subject: 'auditor-1', role: 'auditor', concessionaire: null }),
+    },
+    async close() {
+      await app.close();
+      await store.close();
+      rmSync(dirname(path), { recursive: true, force: true }); // the temporary directory simulatedStore made
+    },
+  };
+}
+
+export const bearer = (token: string) => ({ authorization: `Bearer ${token}` });

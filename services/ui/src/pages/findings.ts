@@ -1,0 +1,253 @@
+/** The alert inbox and the incident search: a filter form, a findings table, paging, and charts. */
+import type { AlertStateJson, FindingJson, Me, Page } from '../api-client.ts';
+import { barChart, findingsOverTime, SEVERITIES, type Bar, type DayCount } from '../charts.ts';
+import { html, query, type Html } from '../html.ts';
+import { macauClock, macauTimeCell, mop, page, UI_PREFIX } from '../layout.ts';
+
+/** The filters of /v1/findings and /v1/alerts that the forms offer (the API checks and bounds each). */
+export const FILTERS = [
+  ['concessionaire', 'Concessionaire'],
+  ['casino', 'Casino'],
+  ['tableId', 'Table'],
+  ['game', 'Game'],
+  ['checkId', 'Check id'],
+  ['severity', 'Severity'],
+  ['from', 'From (Macau time)'],
+  ['to', 'To (Macau time)'],
+  ['dealerId', 'Dealer'],
+  ['playerId', 'Player'],
+  ['roundId', 'Round'],
+] as const;
+export type FilterName = (typeof FILTERS)[number][0];
+export type Filters = Partial<Record<FilterName, string>>;
+
+/** The filters given in a query string, each trimmed and bounded; unknown parameters are not passed on. */
+export function filtersOf(q: Record<string, unknown>): Filters {
+  const out: Filters = {};
+  for (const [name] of FILTERS) {
+    const v = q[name];
+    if (typeof v === 'string' && v.trim() !== '') out[name] = v.trim().slice(0, 200);
+  }
+  return out;
+}
+
+function filterForm(action: string, f: Filters, me: Me): Html {
+  return html`<form class="filters" method="get" action="${action}" aria-labelledby="filters-heading">
+    <h2 id="filters-heading">Filters</h2>
+    <div class="fields">
+      ${FILTERS.filter(([name]) => !(name === 'concessionaire' && me.concessionaire)).map(([name, label]) =>
+        name === 'severity'
+          ? html`<p>
+              <label for="f-${name}">${label}</label>
+              <select id="f-${name}" name="${name}">
+                <option value="">any</option>
+                ${SEVERITIES.map(
+                  (s) => html`<option${f.severity === s ? html` selected` : ''}>${s}</option>`,
+                )}
+              </select>
+            </p>`
+          : html`<p>
+              <label for="f-${name}">${label}</label>
+              <input
+                id="f-${name}"
+                name="${name}"
+                value="${f[name] ?? ''}"
+                maxlength="200"
+                ${name === 'from' || name === 'to' ? html` placeholder="2025-11-20 or 2025-11-20T14:03"` : ''}
+              />
+            </p>`,
+      )}
+    </div>
+    <p><button type="submit">Search</button> <a href="${action}">Clear</a></p>
+  </form>`;
+}
+
+const severityBadge = (s: string) => html`<span class="badge sev-${s}">${s}</span>`;
+export const statusBadge = (s: AlertStateJson) =>
+  html`<span class="badge status-${s.status}" data-testid="status">${s.status}</span>${
+      s.reopened ? html` <small>(reopened ${s.reopened}×)</small>` : ''
+    }`;
+
+const roundLink = (roundId: string | null) =>
+  roundId ? html`<a href="${UI_PREFIX}/rounds/${encodeURIComponent(roundId)}">${roundId}</a>` : '—';
+
+function pager(action: string, f: Filters, p: Page<unknown>, shown: number): Html {
+  return html`<p class="pager">
+    ${shown} shown of ${p.total}.
+    ${
+      p.nextCursor
+        ? html`<a rel="next" href="${action}${query({ ...f, cursor: p.nextCursor })}">Next page</a>`
+        : ''
+    }
+  </p>`;
+}
+
+export function alertInbox(
+  me: Me,
+  f: Filters,
+  p: Page<{ alertId: string; finding: FindingJson; state: AlertStateJson }>,
+): Html {
+  const action = `${UI_PREFIX}/alerts`;
+  return page({
+    title: 'Alert inbox',
+    me,
+    section: 'alerts',
+    body: html`<h1>Alert inbox</h1>
+      <p>
+        Findings that need work (not handled at the table), newest
+        first${me.concessionaire ? `, of ${me.concessionaire}` : ''}.
+      </p>
+      ${filterForm(action, f, me)}
+      <table class="list" data-testid="alerts">
+        <caption>
+          Alerts (${p.total})
+        </caption>
+        <thead>
+          <tr>
+            <th scope="col">Time (Macau, UTC+8)</th>
+            <th scope="col">Status</th>
+            <th scope="col">Assignee</th>
+            <th scope="col">Severity</th>
+            <th scope="col">Check</th>
+            <th scope="col">Table</th>
+            <th scope="col">Round</th>
+            <th scope="col">Summary</th>
+          </tr>
+        </thead>
+        <tbody>
+          ${p.items.map(
+            ({ alertId, finding: x, state }) =>
+              html`<tr>
+                <td>${macauTimeCell(x.eventTime)}</td>
+                <td>${statusBadge(state)}</td>
+                <td>${state.assignee ?? '—'}</td>
+                <td>${severityBadge(x.severity)}</td>
+                <td><a href="${UI_PREFIX}/alerts/${encodeURIComponent(alertId)}">${x.checkId}</a></td>
+                <td>${x.tableId}<br /><small>${x.casino}</small></td>
+                <td>${roundLink(x.roundId)}</td>
+                <td>${x.summary}</td>
+              </tr>`,
+          )}
+        </tbody>
+      </table>
+      ${pager(action, f, p, p.items.length)}`,
+  });
+}
+
+/**
+ * The amount a finding says was paid wrongly: |declared − expected| when both state a `payout` or an `amount`
+ * in avos (payout mismatches, jackpot amounts); null for findings about something other than money paid.
+ */
+export function discrepancyAvos(x: Pick<FindingJson, 'expected' | 'declared'>): number | null {
+  const e = x.expected as Record<string, unknown> | null;
+  const d = x.declared as Record<string, unknown> | null;
+  if (!e || !d || typeof e !== 'object' || typeof d !== 'object') return null;
+  for (const k of ['payout', 'amount']) {
+    const a = e[k];
+    const b = d[k];
+    if (Number.isSafeInteger(a) && Number.isSafeInteger(b) && a !== b)
+      return Math.abs((b as number) - (a as number));
+  }
+  return null;
+}
+
+/** Findings per Macau day by severity, every day from the first to the last (empty days included). */
+export function perMacauDay(findings: readonly Pick<FindingJson, 'eventTime' | 'severity'>[]): DayCount[] {
+  const counts = new Map<string, Record<string, number>>();
+  for (const x of findings) {
+    const day = macauClock(x.eventTime).slice(0, 10);
+    const c = counts.get(day) ?? {};
+    c[x.severity] = (c[x.severity] ?? 0) + 1;
+    counts.set(day, c);
+  }
+  const days = [...counts.keys()].sort();
+  if (days.length === 0) return [];
+  const out: DayCount[] = [];
+  // at most a year of empty days between the first and the last: an outlying event time must not draw 10⁵ bars
+  const last = Date.parse(`${days.at(-1)}T00:00:00Z`);
+  let t = Date.parse(`${days[0]}T00:00:00Z`);
+  if ((last - t) / 86_400_000 > 366) return days.map((day) => ({ day, bySeverity: counts.get(day)! }));
+  for (; t <= last; t += 86_400_000) {
+    const day = new Date(t).toISOString().slice(0, 10);
+    out.push({ day, bySeverity: counts.get(day) ?? {} });
+  }
+  return out;
+}
+
+export const CHART_SAMPLE = 1000;
+
+export function incidentSearch(
+  me: Me,
+  f: Filters,
+  p: Page<FindingJson>,
+  sample: { items: FindingJson[]; total: number },
+): Html {
+  const action = `${UI_PREFIX}/incidents`;
+  const drawn =
+    sample.items.length < sample.total
+      ? `the ${sample.items.length} newest of the ${sample.total} matching findings`
+      : `all ${sample.total} matching findings`;
+  const discrepancies: Bar[] = sample.items
+    .map((x) => ({ x, avos: discrepancyAvos(x) }))
+    .filter((d): d is { x: FindingJson; avos: number } => d.avos !== null)
+    .sort((a, b) => b.avos - a.avos)
+    .slice(0, 15)
+    .map(({ x, avos }) => ({
+      label: `${x.roundId ?? x.tableId} ${x.checkId.replace(/^[A-Z0-9]+\./, '')}`,
+      value: avos,
+      shown: mop(avos),
+      ...(x.roundId ? { href: `${UI_PREFIX}/rounds/${encodeURIComponent(x.roundId)}` } : {}),
+    }));
+  return page({
+    title: 'Incident search',
+    me,
+    section: 'incidents',
+    body: html`<h1>Incident search</h1>
+      <p>
+        Every finding, handled at the table or not, newest
+        first${me.concessionaire ? `, of ${me.concessionaire}` : ''}.
+      </p>
+      ${filterForm(action, f, me)}
+      <section aria-labelledby="charts-heading" class="charts">
+        <h2 id="charts-heading">Charts</h2>
+        <p class="note">Drawn from ${drawn}, as the API's findings route returns them.</p>
+        ${findingsOverTime(perMacauDay(sample.items), 'Findings per day (Macau time), by severity')}
+        ${barChart(discrepancies, 'Largest payment discrepancies, |declared − expected| in MOP', 'chart-discrepancies')}
+      </section>
+      <table class="list" data-testid="findings">
+        <caption>
+          Findings (${p.total})
+        </caption>
+        <thead>
+          <tr>
+            <th scope="col">Time (Macau, UTC+8)</th>
+            <th scope="col">Severity</th>
+            <th scope="col">Check</th>
+            <th scope="col">Table</th>
+            <th scope="col">Round</th>
+            <th scope="col">Summary</th>
+            <th scope="col">Handled at the table</th>
+            <th scope="col">Cites</th>
+          </tr>
+        </thead>
+        <tbody>
+          ${p.items.map(
+            (x) =>
+              html`<tr>
+                <td>${macauTimeCell(x.eventTime)}</td>
+                <td>${severityBadge(x.severity)}</td>
+                <td>
+                  ${x.handled ? x.checkId : html`<a href="${UI_PREFIX}/alerts/${encodeURIComponent(x.findingId)}">${x.checkId}</a>`}
+                </td>
+                <td>${x.tableId}<br /><small>${x.casino}</small></td>
+                <td>${roundLink(x.roundId)}</td>
+                <td>${x.summary}</td>
+                <td>${x.handled ? 'yes' : 'no'}</td>
+                <td><small>${x.citations.map((c) => c.reference).join('; ')}</small></td>
+              </tr>`,
+          )}
+        </tbody>
+      </table>
+      ${pager(action, f, p, p.items.length)}`,
+  });
+}

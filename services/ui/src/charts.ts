@@ -44,6 +44,8 @@ export function findingsOverTime(days: readonly DayCount[], caption: string): Ht
   const ticks: number[] = [];
   for (let v = 0; v <= top; v += step) ticks.push(v);
   const labelEvery = Math.ceil(days.length / 8);
+  // month-day labels when every day is of one year, else whole dates
+  const oneYear = days.every((d) => d.day.slice(0, 4) === days[0]!.day.slice(0, 4));
   const summary = `${days.reduce((a, d) => a + total(d), 0)} findings over ${days.length} Macau day(s), at most ${max} in a day`;
   return html`<figure class="chart" data-testid="chart-over-time">
     <figcaption>${caption}</figcaption>
@@ -88,13 +90,15 @@ export function findingsOverTime(days: readonly DayCount[], caption: string): Ht
                   y="${height - bottom + 16}"
                   text-anchor="middle"
                   class="tick"
-                  >${d.day.slice(5)}</text
+                  >${oneYear ? d.day.slice(5) : d.day}</text
                 >`
               : ''
           }</g
         >`;
       })}
-      <text x="${left}" y="${height - 4}" class="tick">Macau date (UTC+8), month-day</text>
+      <text x="${left}" y="${height - 4}" class="tick">
+        Macau date (UTC+8)${oneYear ? `, ${days[0]!.day.slice(0, 4)}` : ''}
+      </text>
     </svg>
     <ul class="legend">
       ${SEVERITIES.map((s) => html`<li><span class="swatch sev-${s}"></span>${s}</li>`)}

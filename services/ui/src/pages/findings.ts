@@ -151,7 +151,12 @@ export function discrepancyAvos(x: Pick<FindingJson, 'expected' | 'declared'>): 
   return null;
 }
 
-/** Findings per Macau day by severity, every day from the first to the last (empty days included). */
+export const MAX_CONTINUOUS_DAYS = 62;
+
+/**
+ * Findings per Macau day by severity: every day from the first to the last (empty days included) when they span
+ * at most MAX_CONTINUOUS_DAYS, else only the days with findings.
+ */
 export function perMacauDay(findings: readonly Pick<FindingJson, 'eventTime' | 'severity'>[]): DayCount[] {
   const counts = new Map<string, Record<string, number>>();
   for (const x of findings) {
@@ -163,10 +168,12 @@ export function perMacauDay(findings: readonly Pick<FindingJson, 'eventTime' | '
   const days = [...counts.keys()].sort();
   if (days.length === 0) return [];
   const out: DayCount[] = [];
-  // at most a year of empty days between the first and the last: an outlying event time must not draw 10⁵ bars
+  // empty days are drawn over two months at most: beyond, an outlying event time (a year off) would squeeze every
+  // bar into a hairline, so only the days that have findings are drawn
   const last = Date.parse(`${days.at(-1)}T00:00:00Z`);
   let t = Date.parse(`${days[0]}T00:00:00Z`);
-  if ((last - t) / 86_400_000 > 366) return days.map((day) => ({ day, bySeverity: counts.get(day)! }));
+  if ((last - t) / 86_400_000 > MAX_CONTINUOUS_DAYS)
+    return days.map((day) => ({ day, bySeverity: counts.get(day)! }));
   for (; t <= last; t += 86_400_000) {
     const day = new Date(t).toISOString().slice(0, 10);
     out.push({ day, bySeverity: counts.get(day) ?? {} });
@@ -183,6 +190,10 @@ export function incidentSearch(
   sample: { items: FindingJson[]; total: number },
 ): Html {
   const action = `${UI_PREFIX}/incidents`;
+  const days = perMacauDay(sample.items);
+  const gaps =
+    days.length > 1 &&
+    (Date.parse(days.at(-1)!.day) - Date.parse(days[0]!.day)) / 86_400_000 + 1 > days.length;
   const drawn =
     sample.items.length < sample.total
       ? `the ${sample.items.length} newest of the ${sample.total} matching findings`
@@ -211,7 +222,7 @@ export function incidentSearch(
       <section aria-labelledby="charts-heading" class="charts">
         <h2 id="charts-heading">Charts</h2>
         <p class="note">Drawn from ${drawn}, as the API's findings route returns them.</p>
-        ${findingsOverTime(perMacauDay(sample.items), 'Findings per day (Macau time), by severity')}
+        ${findingsOverTime(days, `Findings per day (Macau time), by severity${gaps ? '; days without findings left out (the findings span more than two months)' : ''}`)}
         ${barChart(discrepancies, 'Largest payment discrepancies, |declared − expected| in MOP', 'chart-discrepancies')}
       </section>
       <table class="list" data-testid="findings">

@@ -118,10 +118,12 @@ function languageSwitch(lang: Lang, roundId: string): Html {
 /** An article's text in both languages, the one not chosen hidden (the switch shows it without a reload). */
 function articleText(p: Provision | undefined, lang: Lang): Html {
   if (!p) return html``;
-  const one = (l: Lang, text: string | null, htmlLang: string) =>
-    html`<blockquote class="law" lang="${htmlLang}" data-lang="${l}" ${lang === l ? '' : html` hidden`}>
-      ${text ?? `(no ${l === 'pt' ? 'Portuguese' : 'Chinese'} text registered for ${p.key})`}
-    </blockquote>`;
+  // the text is shown with its own line breaks (white-space: pre-wrap): no whitespace around it
+  const one = (l: Lang, text: string | null, htmlLang: string) => {
+    const shown = text ?? `(no ${l === 'pt' ? 'Portuguese' : 'Chinese'} text registered for ${p.key})`;
+    // prettier-ignore
+    return html`<blockquote class="law" lang="${htmlLang}" data-lang="${l}"${lang === l ? '' : html` hidden`}>${shown.trim()}</blockquote>`;
+  };
   return html`${one('pt', p.pt, 'pt')}${one('zh', p.zh, 'zh-Hant')}`;
 }
 
@@ -224,11 +226,11 @@ function settlement(d: Derivation): Html {
       });
     return html`<tr${diff !== 0 ? html` class="differs"` : ''}>
 <th scope="row">Seat ${l.seat}</th><td>${l.bet}</td><td class="num">${mop(l.stake)}</td>
-<td>${l.expected.outcome}</td><td class="num">${mop(l.expected.payout)}</td><td class="num">${mop(l.expected.net)}</td>
-<td class="num">${l.declared ? mop(l.declared.payout) : '—'}</td><td class="num">${l.declared ? mop(l.declared.collected) : '—'}</td>
-<td class="num">${l.declared ? mop(l.declared.returned) : '—'}</td><td class="num">${l.declared ? mop(declaredNet(l.declared)) : '—'}</td>
-<td class="num">${diff === null ? 'nothing declared' : diff === 0 ? 'agrees' : html`<strong>${diff > 0 ? '+' : ''}${mop(diff)}</strong>`}</td>
-<td>${l.basis}<br><small>${l.citations.map((c) => c.reference).join('; ')}${
+<td class="nowrap">${l.expected.outcome}<br>pays ${mop(l.expected.payout)}</td><td class="num">${mop(l.expected.net)}</td>
+<td class="nowrap">${l.declared ? html`paid ${mop(l.declared.payout)}<br />collected ${mop(l.declared.collected)}<br />returned ${mop(l.declared.returned)}` : 'nothing declared'}</td>
+<td class="num">${l.declared ? mop(declaredNet(l.declared)) : '—'}</td>
+<td class="num">${diff === null ? '—' : diff === 0 ? 'agrees' : html`<strong>${diff > 0 ? '+' : ''}${mop(diff)}</strong>`}</td>
+<td class="basis">${l.basis}<br><small>${l.citations.map((c) => c.reference).join('; ')}${
       l.interpretations.length ? `; interpretations ${l.interpretations.join(', ')}` : ''
     }</small></td></tr>`;
   });
@@ -247,15 +249,12 @@ function settlement(d: Derivation): Html {
           <th scope="col">Seat</th>
           <th scope="col">Bet</th>
           <th scope="col">Stake</th>
-          <th scope="col">Expected outcome</th>
-          <th scope="col">Expected payout</th>
+          <th scope="col">Expected (the rules)</th>
           <th scope="col">Expected net</th>
-          <th scope="col">Declared payout</th>
-          <th scope="col">Collected</th>
-          <th scope="col">Returned</th>
+          <th scope="col">Declared (the table)</th>
           <th scope="col">Declared net</th>
           <th scope="col">Difference</th>
-          <th scope="col">Basis</th>
+          <th scope="col">Basis and articles</th>
         </tr>
       </thead>
       <tbody>

@@ -21,6 +21,8 @@ import { evidenceRoutes } from './routes/evidence.ts';
 import { findingsRoutes } from './routes/findings.ts';
 import { roundRoutes } from './routes/rounds.ts';
 import { StoreIndex } from './store-index.ts';
+import { AccessLog } from './access-log.ts';
+import { ExplanationCache } from './explanations.ts';
 
 /** Something the API depends on that /health/ready checks (ClickHouse, through the analytics client). */
 export interface ReadinessCheck {
@@ -65,6 +67,8 @@ export async function buildApp(o: AppOptions): Promise<FastifyInstance> {
     findings: o.findings ?? index,
     anchors: o.anchors ?? null,
     now: o.now ?? Date.now,
+    accessLog: new AccessLog(o.store),
+    explanations: new ExplanationCache(o.store),
   };
   const auth = new Authenticator(o.auth);
 

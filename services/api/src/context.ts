@@ -5,6 +5,8 @@ import type { FastifyRequest } from 'fastify';
 import type { Principal } from './auth.ts';
 import type { FindingsQuery, FindingView } from './findings-query.ts';
 import type { StoreIndex } from './store-index.ts';
+import type { AccessLog } from './access-log.ts';
+import type { ExplanationCache } from './explanations.ts';
 import { formatMacauTime } from '@table-audit/rules';
 
 declare module 'fastify' {
@@ -23,7 +25,7 @@ export interface AnchorSource {
   readonly description: string;
 }
 
-export const ACCESS_STREAM = 'api-access';
+export { ACCESS_STREAM } from './access-log.ts';
 
 export interface ApiContext {
   readonly store: EventStore;
@@ -31,6 +33,8 @@ export interface ApiContext {
   readonly findings: FindingsQuery;
   readonly anchors: AnchorSource | null;
   readonly now: () => number;
+  readonly accessLog: AccessLog;
+  readonly explanations: ExplanationCache;
 }
 
 /** The caller's scope: the one concessionaire they see, or null for all. */
@@ -49,24 +53,18 @@ export async function recordAccess(
   outcome: string,
 ): Promise<void> {
   const p = req.principal;
-  await ctx.store.append(ACCESS_STREAM, [
-    {
-      eventId: `${req.id}:${action}`,
-      type: 'AccessRecorded',
-      data: {
-        accessId: `${req.id}:${action}`,
-        actorSubject: p.subject,
-        actorRole: p.role,
-        actorConcessionaire: p.concessionaire,
-        time: ctx.now(),
-        requestId: req.id,
-        action,
-        objectType,
-        objectId,
-        outcome,
-      },
-    },
-  ]);
+  await ctx.accessLog.record({
+    accessId: `${req.id}:${action}`,
+    actorSubject: p.subject,
+    actorRole: p.role,
+    actorConcessionaire: p.concessionaire,
+    time: ctx.now(),
+    requestId: req.id,
+    action,
+    objectType,
+    objectId,
+    outcome,
+  });
 }
 
 /** A finding as served: with its time in Macau time beside the UTC milliseconds. */

@@ -46,8 +46,21 @@ export interface FindingsPage {
   readonly next: Cursor | null;
 }
 
+/** What findings can be counted by. */
+export const COUNT_DIMENSIONS = [
+  'severity',
+  'checkId',
+  'casino',
+  'concessionaire',
+  'tableId',
+  'game',
+] as const;
+export type CountDimension = (typeof COUNT_DIMENSIONS)[number];
+
 export interface FindingsQuery {
   list(filter: FindingFilter, page: { limit: number; after: Cursor | null }): Promise<FindingsPage>;
+  /** how many findings match, by each value of a dimension, most first (then by value) */
+  count(filter: FindingFilter, by: CountDimension): Promise<{ value: string | null; count: number }[]>;
   /** a finding by id within the scope (null: none, or another concessionaire's) */
   get(findingId: string, scope: string | null): Promise<FindingView | null>;
   /** throws when the source cannot answer (for /health/ready) */

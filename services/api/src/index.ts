@@ -6,3 +6,4 @@ export * from './findings-query.ts';
 export * from './store-index.ts';
 export * from './evidence.ts';
 export { parseMacauTime } from './time.ts';
+export * from './anchors.ts';

@@ -4,6 +4,7 @@
  */
 import { Type, type Static } from 'typebox';
 import { DISPOSITIONS } from './alerts.ts';
+import { COUNT_DIMENSIONS } from './findings-query.ts';
 
 /** Ids and names: printable text without control characters, bounded. */
 export const Name = (description: string) =>
@@ -50,6 +51,23 @@ export const FindingsQuerystring = Type.Object(
   { additionalProperties: false },
 );
 export type FindingsQuerystring = Static<typeof FindingsQuerystring>;
+
+export const FindingsCountQuerystring = Type.Object(
+  {
+    ...Type.Omit(FindingsQuerystring, ['limit', 'cursor']).properties,
+    by: Type.Union(
+      COUNT_DIMENSIONS.map((d) => Type.Literal(d)),
+      { description: 'what to count by' },
+    ),
+  },
+  { additionalProperties: false },
+);
+
+export const FindingsCountSchema = Type.Object({
+  by: Type.String(),
+  total: Type.Integer(),
+  counts: Type.Array(Type.Object({ value: Type.Union([Type.String(), Type.Null()]), count: Type.Integer() })),
+});
 
 const Citation = Type.Object({ key: Type.String(), reference: Type.String() });
 

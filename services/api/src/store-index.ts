@@ -11,6 +11,7 @@ import { isTableStream } from '@table-audit/schemas/streams';
 import {
   compareFindings,
   matches,
+  type CountDimension,
   type Cursor,
   type FindingFilter,
   type FindingsPage,
@@ -150,6 +151,18 @@ export class StoreIndex implements FindingsQuery {
       total,
       next: more && last ? { eventTime: last.eventTime, findingId: last.findingId } : null,
     };
+  }
+
+  async count(filter: FindingFilter, by: CountDimension): Promise<{ value: string | null; count: number }[]> {
+    await this.refresh();
+    const counts = new Map<string | null, number>();
+    for (const f of this.#findings.values()) {
+      const v = this.#view(f);
+      if (matches(v, filter)) counts.set(v[by], (counts.get(v[by]) ?? 0) + 1);
+    }
+    return [...counts]
+      .map(([value, count]) => ({ value, count }))
+      .sort((a, b) => b.count - a.count || String(a.value).localeCompare(String(b.value)));
   }
 
   async ping(): Promise<void> {

@@ -1,14 +1,7 @@
 import { readFileSync, statSync } from 'node:fs';
-import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { buildApp, principalProblem, ROLES, type AnchorSource, type ApiKey } from '@table-audit/api';
-import {
-  ANCHORS_FILE,
-  loadPublicKey,
-  PUBLIC_KEY_FILE,
-  publicKeyPem,
-  readAnchorFile,
-} from '@table-audit/eventstore';
+import { buildApp, fileAnchorSource, principalProblem, ROLES, type ApiKey } from '@table-audit/api';
+import { ANCHORS_FILE } from '@table-audit/eventstore';
 import { anchorsDir } from './anchors.ts';
 import { UsageError, type Command } from './command.ts';
 import { openStore, storePath } from './store.ts';
@@ -59,16 +52,6 @@ function readApiKeys(path: string): ApiKey[] {
   });
 }
 
-function anchorSource(dir: string): AnchorSource {
-  const file = join(dir, ANCHORS_FILE);
-  const publicKey = loadPublicKey(join(dir, PUBLIC_KEY_FILE));
-  return {
-    description: file,
-    publicKeyPem: publicKeyPem(publicKey),
-    read: async () => readAnchorFile(file, publicKey),
-  };
-}
-
 export const serveCommand: Command = {
   name: 'serve',
   summary: 'start the API (and its OpenAPI page) over the event store',
@@ -92,7 +75,7 @@ export const serveCommand: Command = {
     const key = tokenKey(tokenKeyPath(values['token-key']));
     const apiKeys = values['api-keys'] === undefined ? [] : readApiKeys(values['api-keys']);
     const dir = anchorsDir(values.anchors);
-    const anchors = dir === undefined ? undefined : anchorSource(dir);
+    const anchors = dir === undefined ? undefined : fileAnchorSource(dir);
     const opened = openStore(storePath(values.store), { mustExist: true });
     const app = await buildApp({
       store: opened.store,

@@ -2,7 +2,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { explainRound, RoundNotFound } from '@table-audit/replay';
+import { RoundNotFound } from '@table-audit/replay';
 import { recordAccess, type ApiContext } from '../context.ts';
 import { bundlePdf, buildBundle, ofRound, type BundleSubject } from '../evidence.ts';
 import { ErrorSchema, IdParams } from '../schemas.ts';
@@ -126,7 +126,7 @@ export function evidenceRoutes(app: FastifyInstance, ctx: ApiContext): void {
         let derivation: unknown = null;
         if (finding.roundId !== null)
           try {
-            derivation = (await explainRound(ctx.store, finding.roundId)).json;
+            derivation = (await ctx.explanations.explain(finding.roundId, finding.tableId)).json;
           } catch (e) {
             if (!(e instanceof RoundNotFound)) throw e;
           }

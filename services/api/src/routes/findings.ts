@@ -4,7 +4,15 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { present, scopeOf, type ApiContext } from '../context.ts';
 import { decodeCursor, encodeCursor, type FindingFilter, type FindingsPage } from '../findings-query.ts';
 import { httpError } from '../errors.ts';
-import { ErrorSchema, FindingSchema, FindingsPageSchema, FindingsQuerystring, IdParams } from '../schemas.ts';
+import {
+  ErrorSchema,
+  FindingsCountQuerystring,
+  FindingsCountSchema,
+  FindingSchema,
+  FindingsPageSchema,
+  FindingsQuerystring,
+  IdParams,
+} from '../schemas.ts';
 import { parseMacauTime } from '../time.ts';
 
 export interface FindingsRouteOptions {
@@ -80,6 +88,23 @@ export function findingsRoutes(app: FastifyInstance, ctx: ApiContext, o: Finding
     async (req) => {
       const { filter, page } = findingFilter(req, req.query, maxRangeDays, false);
       return pageOut(await ctx.findings.list(filter, page));
+    },
+  );
+  r.get(
+    '/findings/counts',
+    {
+      schema: {
+        tags: ['findings'],
+        summary: 'How many findings match, by severity, check, casino, concessionaire, table or game',
+        querystring: FindingsCountQuerystring,
+        response: { 200: FindingsCountSchema, 400: ErrorSchema, 404: ErrorSchema },
+      },
+    },
+    async (req) => {
+      const { by, ...query } = req.query;
+      const { filter } = findingFilter(req, query, maxRangeDays, false);
+      const counts = await ctx.findings.count(filter, by);
+      return { by, total: counts.reduce((n, c) => n + c.count, 0), counts };
     },
   );
   r.get(

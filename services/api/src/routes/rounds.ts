@@ -6,7 +6,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { explainRound, RoundNotFound, type RoundExplanation } from '@table-audit/replay';
+import { RoundNotFound, type RoundExplanation } from '@table-audit/replay';
 import { allProvisions, INTERPRETATIONS } from '@table-audit/rules';
 import { recordAccess, scopeOf, type ApiContext } from '../context.ts';
 import { httpError } from '../errors.ts';
@@ -66,7 +66,7 @@ export async function scopedExplanation(
   const place = await ctx.index.round(roundId, scopeOf(req));
   if (!place) throw httpError(404, `no round ${roundId}`);
   try {
-    return { place, explanation: await explainRound(ctx.store, roundId) };
+    return { place, explanation: await ctx.explanations.explain(roundId, place.tableId) };
   } catch (e) {
     if (e instanceof RoundNotFound) throw httpError(404, e.message);
     throw e;

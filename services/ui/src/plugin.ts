@@ -19,7 +19,7 @@ import {
 import { html, query, type Html } from './html.ts';
 import { errorPage, page, UI_PREFIX } from './layout.ts';
 import { alertPage } from './pages/alert.ts';
-import { alertInbox, CHART_SAMPLE, filtersOf, incidentSearch } from './pages/findings.ts';
+import { alertInbox, CHART_SAMPLE, filtersOf, incidentSearch, type Counts } from './pages/findings.ts';
 import { langOf, roundPage } from './pages/round.ts';
 
 export const SESSION_COOKIE = 'ta_session';
@@ -230,7 +230,14 @@ export function uiPlugin(o: UiOptions = {}): FastifyPluginAsync {
         sample.push(...p.body.items);
         next = p.body.nextCursor;
       } while (next !== null && sample.length < CHART_SAMPLE);
-      return send(reply, 200, incidentSearch(s.me, f, list.body, { items: sample, total: list.body.total }));
+      const byCheck = await s.api.get<Counts>(`/v1/findings/counts${query({ ...f, by: 'checkId' })}`);
+      if (!byCheck.ok) return failed(req, reply, s.me, byCheck);
+      byCheck.body.counts.sort((a, b) => b.count - a.count);
+      return send(
+        reply,
+        200,
+        incidentSearch(s.me, f, list.body, { items: sample, total: list.body.total }, byCheck.body),
+      );
     });
 
     app.get('/alerts/:alertId', async (req, reply) => {

@@ -183,11 +183,19 @@ export function perMacauDay(findings: readonly Pick<FindingJson, 'eventTime' | '
 
 export const CHART_SAMPLE = 1000;
 
+/** What GET /v1/findings/counts answers. */
+export interface Counts {
+  readonly by: string;
+  readonly total: number;
+  readonly counts: { value: string | null; count: number }[];
+}
+
 export function incidentSearch(
   me: Me,
   f: Filters,
   p: Page<FindingJson>,
   sample: { items: FindingJson[]; total: number },
+  byCheck: Counts,
 ): Html {
   const action = `${UI_PREFIX}/incidents`;
   const days = perMacauDay(sample.items);
@@ -224,6 +232,16 @@ export function incidentSearch(
         <p class="note">Drawn from ${drawn}, as the API's findings route returns them.</p>
         ${findingsOverTime(days, `Findings per day (Macau time), by severity${gaps ? '; days without findings left out (the findings span more than two months)' : ''}`)}
         ${barChart(discrepancies, 'Largest payment discrepancies, |declared − expected| in MOP', 'chart-discrepancies')}
+        ${barChart(
+          byCheck.counts.slice(0, 15).map((c) => ({
+            label: c.value ?? '(none)',
+            value: c.count,
+            shown: String(c.count),
+            ...(c.value ? { href: `${action}${query({ ...f, checkId: c.value })}` } : {}),
+          })),
+          `Findings by check (all ${byCheck.total}, counted by the API${byCheck.counts.length > 15 ? '; the 15 most frequent' : ''})`,
+          'chart-by-check',
+        )}
       </section>
       <table class="list" data-testid="findings">
         <caption>

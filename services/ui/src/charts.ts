@@ -6,13 +6,15 @@ import { html, type Html } from './html.ts';
 
 export const SEVERITIES = ['critical', 'high', 'medium', 'low'] as const;
 
-export interface DayCount {
-  /** Macau date, YYYY-MM-DD */
-  readonly day: string;
+export type PeriodUnit = 'day' | 'hour';
+
+export interface PeriodCount {
+  /** Macau date "YYYY-MM-DD", or hour "YYYY-MM-DD HH:00" */
+  readonly label: string;
   readonly bySeverity: Readonly<Record<string, number>>;
 }
 
-const total = (d: DayCount): number => Object.values(d.bySeverity).reduce((a, b) => a + b, 0);
+const total = (d: PeriodCount): number => Object.values(d.bySeverity).reduce((a, b) => a + b, 0);
 
 /** A tick step that gives at most about five ticks up to max (1, 2, 5 × 10^k). */
 export function tickStep(max: number): number {
@@ -23,7 +25,7 @@ export function tickStep(max: number): number {
 }
 
 /** Findings per Macau day, stacked by severity. */
-export function findingsOverTime(days: readonly DayCount[], caption: string): Html {
+export function findingsOverTime(days: readonly PeriodCount[], unit: PeriodUnit, caption: string): Html {
   if (days.length === 0)
     return html`<figure class="chart">
       <figcaption>${caption}</figcaption>
@@ -44,9 +46,9 @@ export function findingsOverTime(days: readonly DayCount[], caption: string): Ht
   const ticks: number[] = [];
   for (let v = 0; v <= top; v += step) ticks.push(v);
   const labelEvery = Math.ceil(days.length / 8);
-  // month-day labels when every day is of one year, else whole dates
-  const oneYear = days.every((d) => d.day.slice(0, 4) === days[0]!.day.slice(0, 4));
-  const summary = `${days.reduce((a, d) => a + total(d), 0)} findings over ${days.length} Macau day(s), at most ${max} in a day`;
+  // labels without the year when every period is of one year
+  const oneYear = days.every((d) => d.label.slice(0, 4) === days[0]!.label.slice(0, 4));
+  const summary = `${days.reduce((a, d) => a + total(d), 0)} findings over ${days.length} Macau ${unit}(s), at most ${max} in one`;
   return html`<figure class="chart" data-testid="chart-over-time">
     <figcaption>${caption}</figcaption>
     <svg
@@ -79,7 +81,7 @@ export function findingsOverTime(days: readonly DayCount[], caption: string): Ht
               width="${barW.toFixed(1)}"
               height="${(y(base) - y(base + n)).toFixed(1)}"
               class="sev-${s}"
-              ><title>${d.day}: ${n} ${s}</title></rect
+              ><title>${d.label}: ${n} ${s}</title></rect
             >`;
             base += n;
             return r;
@@ -90,14 +92,14 @@ export function findingsOverTime(days: readonly DayCount[], caption: string): Ht
                   y="${height - bottom + 16}"
                   text-anchor="middle"
                   class="tick"
-                  >${oneYear ? d.day.slice(5) : d.day}</text
+                  >${oneYear ? d.label.slice(5) : d.label}</text
                 >`
               : ''
           }</g
         >`;
       })}
       <text x="${left}" y="${height - 4}" class="tick">
-        Macau date (UTC+8)${oneYear ? `, ${days[0]!.day.slice(0, 4)}` : ''}
+        Macau ${unit === 'day' ? 'date' : 'hour'} (UTC+8)${oneYear ? `, ${days[0]!.label.slice(0, 4)}` : ''}
       </text>
     </svg>
     <ul class="legend">
@@ -107,11 +109,11 @@ export function findingsOverTime(days: readonly DayCount[], caption: string): Ht
       <summary>The numbers</summary>
       <table>
         <caption>
-          Findings per Macau day by severity
+          Findings per Macau ${unit} by severity
         </caption>
         <thead>
           <tr>
-            <th scope="col">Macau date</th>
+            <th scope="col">Macau ${unit === 'day' ? 'date' : 'hour'}</th>
             ${SEVERITIES.map((s) => html`<th scope="col">${s}</th>`)}
             <th scope="col">all</th>
           </tr>
@@ -120,7 +122,7 @@ export function findingsOverTime(days: readonly DayCount[], caption: string): Ht
           ${days.map(
             (d) =>
               html`<tr>
-                <th scope="row">${d.day}</th>
+                <th scope="row">${d.label}</th>
                 ${SEVERITIES.map((s) => html`<td class="num">${d.bySeverity[s] ?? 0}</td>`)}
                 <td class="num">${total(d)}</td>
               </tr>`,

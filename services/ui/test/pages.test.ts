@@ -11,7 +11,12 @@ import { tickStep } from '../src/charts.ts';
 import { html, query } from '../src/html.ts';
 import { uiPlugin } from '../src/index.ts';
 import { possibleCommands } from '../src/pages/alert.ts';
-import { discrepancyAvos, filtersOf, MAX_CONTINUOUS_DAYS, perMacauDay } from '../src/pages/findings.ts';
+import {
+  discrepancyAvos,
+  filtersOf,
+  findingsByMacauPeriod,
+  MAX_CONTINUOUS_PERIODS,
+} from '../src/pages/findings.ts';
 import { card, declaredNet } from '../src/pages/round.ts';
 import { commandBody, cookieValue, SESSION_COOKIE } from '../src/plugin.ts';
 
@@ -81,24 +86,55 @@ describe('UI parts', () => {
     assert.equal(discrepancyAvos({ expected: { payout: 1.5 }, declared: { payout: 2 } }), null);
   });
 
-  it('counts findings per Macau day (UTC+8), filling empty days only over a short span', () => {
+  it('counts findings per Macau hour or day (UTC+8), drawing empty periods only over a short span', () => {
     const at = (iso: string, severity: string) => ({ eventTime: Date.parse(iso), severity });
     // 16:00 UTC is midnight in Macau: the next day
-    const days = perMacauDay([
-      at('2025-11-20T15:59:59Z', 'high'),
-      at('2025-11-20T16:00:00Z', 'low'),
-      at('2025-11-23T01:00:00Z', 'high'),
-      at('2025-11-23T02:00:00Z', 'high'),
+    assert.deepEqual(
+      findingsByMacauPeriod([
+        at('2025-11-20T15:59:59Z', 'high'),
+        at('2025-11-20T16:00:00Z', 'low'),
+        at('2025-11-23T01:00:00Z', 'high'),
+        at('2025-11-23T02:00:00Z', 'high'),
+      ]),
+      {
+        unit: 'day',
+        gaps: false,
+        periods: [
+          { label: '2025-11-20', bySeverity: { high: 1 } },
+          { label: '2025-11-21', bySeverity: { low: 1 } },
+          { label: '2025-11-22', bySeverity: {} },
+          { label: '2025-11-23', bySeverity: { high: 2 } },
+        ],
+      },
+    );
+    // one Macau date: per hour, the empty hour between drawn
+    assert.deepEqual(
+      findingsByMacauPeriod([
+        at('2025-12-01T04:10:00Z', 'low'),
+        at('2025-12-01T04:50:00Z', 'critical'),
+        at('2025-12-01T06:00:00Z', 'low'),
+      ]),
+      {
+        unit: 'hour',
+        gaps: false,
+        periods: [
+          { label: '2025-12-01 12:00', bySeverity: { low: 1, critical: 1 } },
+          { label: '2025-12-01 13:00', bySeverity: {} },
+          { label: '2025-12-01 14:00', bySeverity: { low: 1 } },
+        ],
+      },
+    );
+    // an event time a year off: only the periods with findings
+    const far = findingsByMacauPeriod([
+      at('2025-12-01T04:00:00Z', 'low'),
+      at('2026-12-01T04:00:00Z', 'medium'),
     ]);
-    assert.deepEqual(days, [
-      { day: '2025-11-20', bySeverity: { high: 1 } },
-      { day: '2025-11-21', bySeverity: { low: 1 } },
-      { day: '2025-11-22', bySeverity: {} },
-      { day: '2025-11-23', bySeverity: { high: 2 } },
-    ]);
-    const far = perMacauDay([at('2025-12-01T04:00:00Z', 'low'), at('2026-12-01T04:00:00Z', 'medium')]);
-    assert.equal(far.length, 2, `over more than ${MAX_CONTINUOUS_DAYS} days only the days with findings`);
-    assert.deepEqual(perMacauDay([]), []);
+    assert.deepEqual(
+      far.periods.map((p) => p.label),
+      ['2025-12-01 12:00', '2026-12-01 12:00'],
+    );
+    assert.equal(far.gaps, true, `more than ${MAX_CONTINUOUS_PERIODS} periods apart`);
+    assert.deepEqual(findingsByMacauPeriod([]), { unit: 'hour', periods: [], gaps: false });
   });
 
   it('chooses chart ticks of 1, 2 or 5 × 10^k', () => {

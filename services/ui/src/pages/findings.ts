@@ -1,6 +1,13 @@
 /** The alert inbox and the incident search: a filter form, a findings table, paging, and charts. */
 import type { AlertStateJson, FindingJson, Me, Page } from '../api-client.ts';
-import { barChart, findingsOverTime, SEVERITIES, type Bar, type DayCount } from '../charts.ts';
+import {
+  barChart,
+  findingsOverTime,
+  SEVERITIES,
+  type Bar,
+  type PeriodCount,
+  type PeriodUnit,
+} from '../charts.ts';
 import { html, query, type Html } from '../html.ts';
 import { macauClock, macauTimeCell, mop, page, UI_PREFIX } from '../layout.ts';
 
@@ -151,34 +158,46 @@ export function discrepancyAvos(x: Pick<FindingJson, 'expected' | 'declared'>): 
   return null;
 }
 
-export const MAX_CONTINUOUS_DAYS = 62;
+/** the most periods drawn with the empty ones among them (two months of days, or 62 hours) */
+export const MAX_CONTINUOUS_PERIODS = 62;
 
 /**
- * Findings per Macau day by severity: every day from the first to the last (empty days included) when they span
- * at most MAX_CONTINUOUS_DAYS, else only the days with findings.
+ * Findings per Macau period by severity: per hour when they fall on at most two Macau dates, else per day. Every
+ * period from the first to the last is drawn, empty ones included, when there are at most MAX_CONTINUOUS_PERIODS;
+ * beyond, an outlying event time (a year off is itself a finding) would squeeze every bar into a hairline, so only
+ * the periods that have findings are drawn (gaps: true).
  */
-export function perMacauDay(findings: readonly Pick<FindingJson, 'eventTime' | 'severity'>[]): DayCount[] {
+export function findingsByMacauPeriod(findings: readonly Pick<FindingJson, 'eventTime' | 'severity'>[]): {
+  unit: PeriodUnit;
+  periods: PeriodCount[];
+  gaps: boolean;
+} {
+  const dates = new Set(findings.map((x) => macauClock(x.eventTime).slice(0, 10)));
+  const unit: PeriodUnit = dates.size <= 2 ? 'hour' : 'day';
+  // "2025-12-01" or "2025-12-01 12:00", of the Macau clock; read as UTC only to step through them (no DST in Macau)
+  const keyOf = (clock: string) => (unit === 'day' ? clock.slice(0, 10) : `${clock.slice(0, 13)}:00`);
+  const startOf = (key: string) =>
+    Date.parse(unit === 'day' ? `${key}T00:00:00Z` : `${key.replace(' ', 'T')}:00Z`);
+  const step = unit === 'day' ? 86_400_000 : 3_600_000;
   const counts = new Map<string, Record<string, number>>();
   for (const x of findings) {
-    const day = macauClock(x.eventTime).slice(0, 10);
-    const c = counts.get(day) ?? {};
+    const key = keyOf(macauClock(x.eventTime));
+    const c = counts.get(key) ?? {};
     c[x.severity] = (c[x.severity] ?? 0) + 1;
-    counts.set(day, c);
+    counts.set(key, c);
   }
-  const days = [...counts.keys()].sort();
-  if (days.length === 0) return [];
-  const out: DayCount[] = [];
-  // empty days are drawn over two months at most: beyond, an outlying event time (a year off) would squeeze every
-  // bar into a hairline, so only the days that have findings are drawn
-  const last = Date.parse(`${days.at(-1)}T00:00:00Z`);
-  let t = Date.parse(`${days[0]}T00:00:00Z`);
-  if ((last - t) / 86_400_000 > MAX_CONTINUOUS_DAYS)
-    return days.map((day) => ({ day, bySeverity: counts.get(day)! }));
-  for (; t <= last; t += 86_400_000) {
-    const day = new Date(t).toISOString().slice(0, 10);
-    out.push({ day, bySeverity: counts.get(day) ?? {} });
+  const keys = [...counts.keys()].sort();
+  if (keys.length === 0) return { unit, periods: [], gaps: false };
+  const first = startOf(keys[0]!);
+  const last = startOf(keys.at(-1)!);
+  if ((last - first) / step >= MAX_CONTINUOUS_PERIODS)
+    return { unit, periods: keys.map((label) => ({ label, bySeverity: counts.get(label)! })), gaps: true };
+  const periods: PeriodCount[] = [];
+  for (let t = first; t <= last; t += step) {
+    const label = keyOf(new Date(t).toISOString().replace('T', ' '));
+    periods.push({ label, bySeverity: counts.get(label) ?? {} });
   }
-  return out;
+  return { unit, periods, gaps: false };
 }
 
 export const CHART_SAMPLE = 1000;
@@ -198,10 +217,7 @@ export function incidentSearch(
   byCheck: Counts,
 ): Html {
   const action = `${UI_PREFIX}/incidents`;
-  const days = perMacauDay(sample.items);
-  const gaps =
-    days.length > 1 &&
-    (Date.parse(days.at(-1)!.day) - Date.parse(days[0]!.day)) / 86_400_000 + 1 > days.length;
+  const overTime = findingsByMacauPeriod(sample.items);
   const drawn =
     sample.items.length < sample.total
       ? `the ${sample.items.length} newest of the ${sample.total} matching findings`
@@ -230,7 +246,7 @@ export function incidentSearch(
       <section aria-labelledby="charts-heading" class="charts">
         <h2 id="charts-heading">Charts</h2>
         <p class="note">Drawn from ${drawn}, as the API's findings route returns them.</p>
-        ${findingsOverTime(days, `Findings per day (Macau time), by severity${gaps ? '; days without findings left out (the findings span more than two months)' : ''}`)}
+        ${findingsOverTime(overTime.periods, overTime.unit, `Findings per ${overTime.unit} (Macau time), by severity${overTime.gaps ? `; ${overTime.unit}s without findings left out (the findings span more than ${MAX_CONTINUOUS_PERIODS} ${overTime.unit}s)` : ''}`)}
         ${barChart(discrepancies, 'Largest payment discrepancies, |declared − expected| in MOP', 'chart-discrepancies')}
         ${barChart(
           byCheck.counts.slice(0, 15).map((c) => ({

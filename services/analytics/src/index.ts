@@ -1,0 +1,5 @@
+export * from './client.ts';
+export * from './migrations.ts';
+export * from './migrate.ts';
+export * from './projector.ts';
+export * from './rows.ts';

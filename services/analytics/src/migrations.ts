@@ -1,0 +1,224 @@
+/**
+ * The ClickHouse schema, as versioned migrations applied in order at start-up (see migrate.ts). A migration is
+ * never edited once released: its checksum is recorded and a changed one is refused. Add a new version instead,
+ * and add columns rather than rename them (dashboards and the API query these names).
+ *
+ * Every projected table is a ReplacingMergeTree whose version is the event store's global position of the event
+ * the row came from: a batch delivered twice (a crash between the insert and the checkpoint) inserts the same rows
+ * with the same key and version, and queries read `FINAL`, so no duplicate is ever visible. Times are UTC
+ * DateTime64(3); `macau_date` is the Macau local date (UTC+8) of the row's event, the day an inspector means.
+ * Partitions are by month of the Macau date; sort keys lead with what the findings command and the dashboards
+ * filter on (casino, then date, then table). Money is Int64 avos (1/100 MOP).
+ */
+export interface Migration {
+  readonly version: number;
+  readonly name: string;
+  /** Statements run one by one (ClickHouse takes one statement per request). */
+  readonly statements: readonly string[];
+}
+
+export const MIGRATIONS_TABLE = 'schema_migrations';
+
+export const MIGRATIONS: readonly Migration[] = [
+  {
+    version: 1,
+    name: 'findings, table health, ingest rejects, alert states',
+    statements: [
+      `CREATE TABLE IF NOT EXISTS findings (
+        finding_id String,
+        check_id LowCardinality(String),
+        title LowCardinality(String),
+        severity LowCardinality(String),
+        handled Bool,
+        rule_set LowCardinality(String),
+        game LowCardinality(String),
+        casino LowCardinality(String),
+        concessionaire LowCardinality(String),
+        table_id LowCardinality(String),
+        round_id Nullable(String),
+        dealer_id LowCardinality(Nullable(String)),
+        seats Array(UInt16),
+        players Array(String),
+        summary String,
+        expected String,
+        declared String,
+        discrepancy_avos Nullable(Int64),
+        citation_keys Array(LowCardinality(String)),
+        citation_references Array(LowCardinality(String)),
+        interpretation_ids Array(LowCardinality(String)),
+        evidence_event_ids Array(String),
+        event_time DateTime64(3, 'UTC'),
+        macau_date Date,
+        details Nullable(String),
+        store_event_id String,
+        position UInt64
+      ) ENGINE = ReplacingMergeTree(position)
+      PARTITION BY toYYYYMM(macau_date)
+      ORDER BY (casino, macau_date, table_id, check_id, finding_id)`,
+
+      `CREATE TABLE IF NOT EXISTS table_health (
+        event_id String,
+        kind LowCardinality(String),
+        table_id LowCardinality(String),
+        casino LowCardinality(String),
+        concessionaire LowCardinality(String),
+        game LowCardinality(String),
+        round_id Nullable(String),
+        staff_id LowCardinality(Nullable(String)),
+        shuffler_id LowCardinality(Nullable(String)),
+        new_shuffler_id LowCardinality(Nullable(String)),
+        during_deal Nullable(Bool),
+        void_reason LowCardinality(Nullable(String)),
+        misdeal Bool,
+        authorised_by LowCardinality(Nullable(String)),
+        detail String,
+        event_time DateTime64(3, 'UTC'),
+        macau_date Date,
+        position UInt64
+      ) ENGINE = ReplacingMergeTree(position)
+      PARTITION BY toYYYYMM(macau_date)
+      ORDER BY (casino, table_id, macau_date, kind, event_id)`,
+
+      `CREATE TABLE IF NOT EXISTS ingest_rejects (
+        reject_id String,
+        code LowCardinality(String),
+        reason String,
+        source_kind LowCardinality(String),
+        source LowCardinality(String),
+        source_text String,
+        kafka_partition Nullable(Int32),
+        kafka_offset Nullable(String),
+        file_block Nullable(Int64),
+        record_index Nullable(Int64),
+        decoded Nullable(String),
+        raw_bytes UInt32,
+        received_time DateTime64(3, 'UTC'),
+        macau_date Date,
+        position UInt64
+      ) ENGINE = ReplacingMergeTree(position)
+      PARTITION BY toYYYYMM(macau_date)
+      ORDER BY (macau_date, code, source, reject_id)`,
+
+      // written by the API when an alert is worked; one row per change, the latest (version) is the state
+      `CREATE TABLE IF NOT EXISTS alert_states (
+        finding_id String,
+        state Enum8('open' = 1, 'acknowledged' = 2, 'resolved' = 3),
+        assignee LowCardinality(Nullable(String)),
+        note String,
+        changed_by LowCardinality(String),
+        changed_at DateTime64(3, 'UTC'),
+        opened_at DateTime64(3, 'UTC'),
+        acknowledged_at Nullable(DateTime64(3, 'UTC')),
+        resolved_at Nullable(DateTime64(3, 'UTC')),
+        check_id LowCardinality(String),
+        severity LowCardinality(String),
+        casino LowCardinality(String),
+        table_id LowCardinality(String),
+        macau_date Date,
+        version UInt64
+      ) ENGINE = ReplacingMergeTree(version)
+      PARTITION BY toYYYYMM(macau_date)
+      ORDER BY (casino, finding_id)`,
+
+      `CREATE TABLE IF NOT EXISTS alert_state_changes (
+        finding_id String,
+        state Enum8('open' = 1, 'acknowledged' = 2, 'resolved' = 3),
+        assignee LowCardinality(Nullable(String)),
+        note String,
+        changed_by LowCardinality(String),
+        changed_at DateTime64(3, 'UTC'),
+        change_id String
+      ) ENGINE = ReplacingMergeTree
+      PARTITION BY toYYYYMM(changed_at)
+      ORDER BY (finding_id, changed_at, change_id)`,
+
+      // what a finding needs of its round and table before RoundDerived records exist: the dealer and the game
+      `CREATE TABLE IF NOT EXISTS round_starts (
+        round_id String,
+        table_id LowCardinality(String),
+        casino LowCardinality(String),
+        concessionaire LowCardinality(String),
+        game LowCardinality(String),
+        round_number Int64,
+        dealer_id LowCardinality(Nullable(String)),
+        shuffle_id Nullable(String),
+        event_time DateTime64(3, 'UTC'),
+        macau_date Date,
+        position UInt64
+      ) ENGINE = ReplacingMergeTree(position)
+      PARTITION BY toYYYYMM(macau_date)
+      ORDER BY (casino, table_id, macau_date, round_id)`,
+
+      `CREATE TABLE IF NOT EXISTS tables (
+        table_id String,
+        casino LowCardinality(String),
+        concessionaire LowCardinality(String),
+        game LowCardinality(String),
+        seats UInt16,
+        shuffle_mode LowCardinality(String),
+        currency LowCardinality(String),
+        opened_at DateTime64(3, 'UTC'),
+        position UInt64
+      ) ENGINE = ReplacingMergeTree(position)
+      ORDER BY table_id`,
+    ],
+  },
+  {
+    version: 2,
+    name: 'rounds and bets (from RoundDerived)',
+    statements: [
+      `CREATE TABLE IF NOT EXISTS rounds (
+        round_id String,
+        table_id LowCardinality(String),
+        casino LowCardinality(String),
+        concessionaire LowCardinality(String),
+        game LowCardinality(String),
+        rule_set LowCardinality(Nullable(String)),
+        macau_date Date,
+        round_start DateTime64(3, 'UTC'),
+        dealer_id LowCardinality(Nullable(String)),
+        status LowCardinality(String),
+        status_reason Nullable(String),
+        total_staked_avos Int64,
+        expected_paid_avos Int64,
+        declared_paid_avos Int64,
+        paid_difference_avos Int64,
+        house_result_avos Int64,
+        bet_count UInt32,
+        finding_count UInt32,
+        finding_ids Array(String),
+        interpretation_ids Array(LowCardinality(String)),
+        store_event_id String,
+        position UInt64
+      ) ENGINE = ReplacingMergeTree(position)
+      PARTITION BY toYYYYMM(macau_date)
+      ORDER BY (casino, macau_date, table_id, round_id)`,
+
+      `CREATE TABLE IF NOT EXISTS bets (
+        round_id String,
+        line_index UInt16,
+        table_id LowCardinality(String),
+        casino LowCardinality(String),
+        concessionaire LowCardinality(String),
+        game LowCardinality(String),
+        rule_set LowCardinality(Nullable(String)),
+        macau_date Date,
+        round_start DateTime64(3, 'UTC'),
+        dealer_id LowCardinality(Nullable(String)),
+        seat UInt16,
+        bet_type LowCardinality(String),
+        bet_id Nullable(String),
+        stake_avos Int64,
+        expected_outcome LowCardinality(String),
+        expected_payout_avos Int64,
+        expected_net_avos Int64,
+        declared_payout_avos Nullable(Int64),
+        declared_net_avos Nullable(Int64),
+        difference_avos Nullable(Int64),
+        position UInt64
+      ) ENGINE = ReplacingMergeTree(position)
+      PARTITION BY toYYYYMM(macau_date)
+      ORDER BY (casino, macau_date, table_id, round_id, line_index)`,
+    ],
+  },
+];

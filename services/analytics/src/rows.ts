@@ -1,0 +1,255 @@
+/**
+ * Pure mappings from stored events to ClickHouse rows (no I/O): what each projected table holds of an event. Rows
+ * are JSONEachRow objects keyed by column; times are UTC milliseconds (DateTime64(3) reads them as such), dates
+ * the Macau local date as YYYY-MM-DD, money integer avos.
+ */
+import type { RecordedEvent } from '@table-audit/eventstore';
+import type { RejectData } from '@table-audit/ingest';
+import { macauDate, type Finding } from '@table-audit/rules';
+import type { RoundDerived, TableEvent } from '@table-audit/schemas';
+
+export type Row = Record<string, unknown>;
+
+/** The event-store position as the rows' version: UInt64 as decimal text (JSON numbers stop at 2^53). */
+const version = (e: RecordedEvent): string => e.position.toString();
+
+/** A Macau date for a time that may be out of any clock's range (a bad event is kept, not fatal). */
+function macauDay(utcMs: number): string {
+  try {
+    return macauDate(utcMs);
+  } catch {
+    return '1970-01-01';
+  }
+}
+
+export const tableRow = (e: RecordedEvent, t: Extract<TableEvent, { type: 'TableOpened' }>): Row => {
+  const h = t.data.header;
+  return {
+    table_id: h.tableId,
+    casino: h.casino,
+    concessionaire: h.concessionaire,
+    game: t.data.game,
+    seats: t.data.seats,
+    shuffle_mode: t.data.shuffleMode,
+    currency: t.data.currency,
+    opened_at: h.eventTime,
+    position: version(e),
+  };
+};
+
+export const roundStartRow = (
+  e: RecordedEvent,
+  t: Extract<TableEvent, { type: 'RoundStarted' }>,
+  game: string,
+): Row => {
+  const h = t.data.header;
+  return {
+    round_id: h.roundId ?? '',
+    table_id: h.tableId,
+    casino: h.casino,
+    concessionaire: h.concessionaire,
+    game,
+    round_number: t.data.roundNumber,
+    dealer_id: t.data.dealerId,
+    shuffle_id: t.data.shuffleId,
+    event_time: h.eventTime,
+    macau_date: macauDay(h.eventTime),
+    position: version(e),
+  };
+};
+
+/** Void reasons that are misdeals (cards dealt or exposed against the rules), as opposed to a failing shuffler. */
+const MISDEAL_REASONS = new Set(['DEALING_RULES_BROKEN', 'BANKER_CARD_EXPOSED', 'PLAYER_CARDS_EXPOSED']);
+
+/** The table-health events: a row, or null for an event that is not one. */
+export function tableHealthRow(e: RecordedEvent, t: TableEvent, game: string): Row | null {
+  const h = t.data.header;
+  const base = {
+    event_id: h.eventId,
+    table_id: h.tableId,
+    casino: h.casino,
+    concessionaire: h.concessionaire,
+    game,
+    round_id: h.roundId,
+    staff_id: h.staffId,
+    shuffler_id: null as string | null,
+    new_shuffler_id: null as string | null,
+    during_deal: null as boolean | null,
+    void_reason: null as string | null,
+    misdeal: false,
+    authorised_by: null as string | null,
+    detail: '',
+    event_time: h.eventTime,
+    macau_date: macauDay(h.eventTime),
+    position: version(e),
+  };
+  switch (t.type) {
+    case 'ShufflerMalfunction':
+      return {
+        ...base,
+        kind: 'SHUFFLER_MALFUNCTION',
+        shuffler_id: t.data.shufflerId,
+        during_deal: t.data.duringDeal,
+        detail: t.data.description,
+      };
+    case 'ShufflerReplaced':
+      return {
+        ...base,
+        kind: 'SHUFFLER_REPLACED',
+        shuffler_id: t.data.oldShufflerId,
+        new_shuffler_id: t.data.newShufflerId,
+      };
+    case 'RoundVoided':
+      return {
+        ...base,
+        kind: 'ROUND_VOIDED',
+        void_reason: t.data.reason,
+        misdeal: MISDEAL_REASONS.has(t.data.reason),
+        authorised_by: t.data.authorisedBy,
+        detail: t.data.note ?? '',
+      };
+    case 'DealingSwitchedToShoe':
+      return { ...base, kind: 'DEALING_SWITCHED_TO_SHOE', detail: t.data.reason };
+    case 'TableOpened':
+      return { ...base, kind: 'TABLE_OPENED', detail: t.data.shuffleMode };
+    case 'TableClosed':
+      return { ...base, kind: 'TABLE_CLOSED', detail: t.data.reason ?? '' };
+    default:
+      return null;
+  }
+}
+
+const isAvos = (x: unknown): x is number => typeof x === 'number' && Number.isSafeInteger(x);
+
+/**
+ * The money a finding is about, declared minus expected, in avos, when the finding compares settlements: the
+ * player's net (winnings paid minus stake collected; a stake returned is neither gain nor loss) as declared
+ * against as the rules give it; a settlement declared twice is its amount paid out again. Null otherwise.
+ */
+export function discrepancyAvos(expected: unknown, declared: unknown): number | null {
+  const e = expected as { payout?: unknown; collected?: unknown } | null;
+  const d = declared as { payout?: unknown; collected?: unknown; amount?: unknown; repeats?: unknown } | null;
+  if (d && typeof d === 'object' && isAvos(d.amount) && typeof d.repeats === 'string') return d.amount;
+  if (!e || !d || typeof e !== 'object' || typeof d !== 'object') return null;
+  if (!isAvos(e.payout) || !isAvos(e.collected) || !isAvos(d.payout) || !isAvos(d.collected)) return null;
+  return d.payout - d.collected - (e.payout - e.collected);
+}
+
+const jsonText = (v: unknown): string => JSON.stringify(v ?? null) ?? 'null';
+
+export const findingRow = (
+  e: RecordedEvent,
+  f: Finding,
+  context: { game: string; dealerId: string | null },
+): Row => ({
+  finding_id: f.findingId,
+  check_id: f.checkId,
+  title: f.title,
+  severity: f.severity,
+  handled: f.handled,
+  rule_set: f.ruleSet,
+  game: context.game,
+  casino: f.casino,
+  concessionaire: f.concessionaire,
+  table_id: f.tableId,
+  round_id: f.roundId,
+  dealer_id: context.dealerId,
+  seats: f.seats,
+  players: f.players,
+  summary: f.summary,
+  expected: jsonText(f.expected),
+  declared: jsonText(f.declared),
+  discrepancy_avos: discrepancyAvos(f.expected, f.declared),
+  citation_keys: f.citations.map((c) => c.key),
+  citation_references: f.citations.map((c) => c.reference),
+  interpretation_ids: f.interpretations,
+  evidence_event_ids: f.evidenceEventIds,
+  event_time: f.eventTime,
+  macau_date: macauDay(f.eventTime),
+  details: f.details === undefined ? null : jsonText(f.details),
+  store_event_id: e.eventId,
+  position: version(e),
+});
+
+/** The source a reject came from, as one value to group by: the Kafka topic, the file, or the producer. */
+function rejectSource(s: RejectData['source']): { kind: string; source: string } {
+  switch (s.kind) {
+    case 'kafka':
+      return { kind: 'KAFKA', source: s.topic };
+    case 'file':
+      return { kind: 'FILE', source: s.path };
+    case 'in-process':
+      return { kind: 'IN_PROCESS', source: s.producer };
+  }
+}
+
+export function rejectRow(e: RecordedEvent, r: RejectData): Row {
+  const received = (e.metadata as { receivedAt?: unknown } | undefined)?.receivedAt;
+  const time = isAvos(received) ? received : e.recordedAt;
+  const { kind, source } = rejectSource(r.source);
+  return {
+    reject_id: e.eventId,
+    code: r.code,
+    reason: r.reason,
+    source_kind: kind,
+    source,
+    source_text: r.sourceText,
+    kafka_partition: r.source.kind === 'kafka' ? r.source.partition : null,
+    kafka_offset: r.source.kind === 'kafka' ? r.source.offset : null,
+    file_block: r.source.kind === 'file' ? r.source.block : null,
+    record_index: r.source.kind === 'kafka' ? null : (r.source.index ?? null),
+    decoded: r.decodedText ?? (r.decoded === null ? null : jsonText(r.decoded)),
+    raw_bytes: r.rawBase64 === null ? 0 : Buffer.byteLength(r.rawBase64, 'base64'),
+    received_time: time,
+    macau_date: macauDay(time),
+    position: version(e),
+  };
+}
+
+/** A derived round: its row in `rounds` and one row per bet line in `bets`. */
+export function roundRows(e: RecordedEvent, r: RoundDerived): { round: Row; bets: Row[] } {
+  const shared = {
+    round_id: r.roundId,
+    table_id: r.tableId,
+    casino: r.casino,
+    concessionaire: r.concessionaire,
+    game: r.game,
+    rule_set: r.ruleSetId,
+    macau_date: r.macauDate,
+    round_start: r.roundStartTime,
+    dealer_id: r.dealerId,
+  };
+  return {
+    round: {
+      ...shared,
+      status: r.status,
+      status_reason: r.statusReason,
+      total_staked_avos: r.totalStakedAvos,
+      expected_paid_avos: r.expectedPaidAvos,
+      declared_paid_avos: r.declaredPaidAvos,
+      paid_difference_avos: r.declaredPaidAvos - r.expectedPaidAvos,
+      house_result_avos: r.houseResultAvos,
+      bet_count: r.lines.length,
+      finding_count: r.findingIds.length,
+      finding_ids: r.findingIds,
+      interpretation_ids: r.interpretationIds,
+      store_event_id: e.eventId,
+      position: version(e),
+    },
+    bets: r.lines.map((l, i) => ({
+      ...shared,
+      line_index: i,
+      seat: l.seat,
+      bet_type: l.betType,
+      bet_id: l.betId,
+      stake_avos: l.stakeAvos,
+      expected_outcome: l.expectedOutcome,
+      expected_payout_avos: l.expectedPayoutAvos,
+      expected_net_avos: l.expectedNetAvos,
+      declared_payout_avos: l.declaredPayoutAvos,
+      declared_net_avos: l.declaredNetAvos,
+      difference_avos: l.differenceAvos,
+      position: version(e),
+    })),
+  };
+}

@@ -101,6 +101,16 @@ export class ApiClient {
     private readonly token: string,
   ) {}
 
+  /** A download (an evidence bundle or its PDF) as the API answered it: status, headers and bytes. */
+  async download(path: string) {
+    const res = await this.app.inject({
+      method: 'GET',
+      url: path,
+      headers: { authorization: `Bearer ${this.token}` },
+    });
+    return { status: res.statusCode, headers: res.headers, body: res.rawPayload };
+  }
+
   async get<T>(path: string): Promise<ApiAnswer<T>> {
     return this.#call<T>('GET', path);
   }

@@ -22,6 +22,15 @@ export const macauTimeCell = (utcMs: number): Html =>
 
 export const mop = (avos: number): string => formatMop(avos);
 
+/** Links to download the evidence of a round or an alert from the API (JSON bundle, checkable offline; PDF). */
+export const evidenceLinks = (kind: 'rounds' | 'alerts', id: string): Html => {
+  const href = `${UI_PREFIX}/${kind}/${encodeURIComponent(id)}/evidence`;
+  return html`<p class="evidence-links">
+    Evidence: <a href="${href}?format=json" download data-testid="evidence-json">JSON bundle</a> ·
+    <a href="${href}?format=pdf" download data-testid="evidence-pdf">PDF</a>
+  </p>`;
+};
+
 export interface PageOptions {
   readonly title: string;
   readonly me: Me | null;

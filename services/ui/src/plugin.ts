@@ -268,6 +268,28 @@ export function uiPlugin(o: UiOptions = {}): FastifyPluginAsync {
       return send(reply, done.status, alertPage(s.me, now.body, `Not done: ${done.message}`));
     });
 
+    // evidence exports, passed through as the API gives them (it records each as the caller's access)
+    for (const kind of ['rounds', 'alerts'] as const)
+      app.get(`/${kind}/:id/evidence`, async (req, reply) => {
+        const s = await session(req, reply);
+        if (!s) return reply;
+        const { id } = req.params as { id: string };
+        const format = (req.query as { format?: unknown }).format === 'pdf' ? 'pdf' : 'json';
+        const got = await s.api.download(`/v1/${kind}/${encodeURIComponent(id)}/evidence?format=${format}`);
+        if (got.status !== 200) {
+          let message = `the API answered ${got.status}`;
+          try {
+            message = (JSON.parse(got.body.toString('utf8')) as { message: string }).message ?? message;
+          } catch {
+            // not JSON: the status says it
+          }
+          return failed(req, reply, s.me, { status: got.status, message });
+        }
+        for (const h of ['content-type', 'content-disposition'] as const)
+          if (got.headers[h] !== undefined) reply.header(h, got.headers[h]);
+        return reply.header('cache-control', 'no-store').send(got.body);
+      });
+
     app.get('/rounds', async (req, reply) => {
       const { roundId } = req.query as { roundId?: string };
       if (typeof roundId !== 'string' || roundId.trim() === '')

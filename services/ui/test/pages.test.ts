@@ -298,6 +298,30 @@ describe('UI routes (inject)', () => {
     assert.match(own.body, /Timeline \(Macau time, UTC\+8\)/);
   });
 
+  it('passes evidence exports through from the API, within the caller’s scope', async () => {
+    const cookie = await cookieOf(f.tokens.officerA);
+    const json = await f.app.inject({
+      url: `/ui/rounds/${alertA.finding.roundId}/evidence?format=json`,
+      headers: { cookie },
+    });
+    assert.equal(json.statusCode, 200);
+    assert.match(json.headers['content-disposition'] as string, /^attachment; filename=".+\.json"$/);
+    assert.equal(json.json().subject.id, alertA.finding.roundId);
+    const pdf = await f.app.inject({
+      url: `/ui/alerts/${alertA.alertId}/evidence?format=pdf`,
+      headers: { cookie },
+    });
+    assert.equal(pdf.statusCode, 200);
+    assert.equal(pdf.headers['content-type'], 'application/pdf');
+    assert.equal(pdf.rawPayload.subarray(0, 5).toString('latin1'), '%PDF-');
+    const other = await f.app.inject({
+      url: `/ui/rounds/${roundB}/evidence?format=json`,
+      headers: { cookie },
+    });
+    assert.equal(other.statusCode, 404);
+    assert.match(other.body, /<h1>Not found<\/h1>/);
+  });
+
   it('serves its assets and a 404 page for anything else under /ui', async () => {
     const js = await f.app.inject({ url: '/ui/assets/ui.js' });
     assert.equal(js.statusCode, 200);

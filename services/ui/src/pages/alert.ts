@@ -9,7 +9,7 @@ import {
 } from '@table-audit/api';
 import type { AlertJson, Me } from '../api-client.ts';
 import { html, type Html } from '../html.ts';
-import { macauTimeCell, page, roleName, UI_PREFIX } from '../layout.ts';
+import { evidenceLinks, macauTimeCell, page, roleName, UI_PREFIX } from '../layout.ts';
 import { statusBadge } from './findings.ts';
 
 /** A command of each kind, to ask the API's own decider whether the form for it belongs on the page. */
@@ -141,6 +141,8 @@ export function alertPage(me: Me, a: AlertJson, problem: string | null): Html {
           </ul>
           ${x.interpretations.length ? html`Interpretations: ${x.interpretations.join(', ')}` : ''}
         </dd>
+        <dt>Evidence export</dt>
+        <dd>${evidenceLinks('alerts', a.alertId)}</dd>
         <dt>Evidence events</dt>
         <dd>${x.evidenceEventIds.join(', ') || '—'}</dd>
       </dl>

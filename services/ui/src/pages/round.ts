@@ -6,7 +6,7 @@
 import type { Citation, FindingJson, Me, Provision, ReplayJson } from '../api-client.ts';
 import { barChart, type Bar } from '../charts.ts';
 import { html, type Html } from '../html.ts';
-import { macauTimeCell, mop, page, UI_PREFIX } from '../layout.ts';
+import { evidenceLinks, macauTimeCell, mop, page, UI_PREFIX } from '../layout.ts';
 
 /** The parts of `table-audit replay ROUND_ID --json` the page draws (F3CP's explanation; amounts in avos). */
 interface Derivation {
@@ -397,8 +397,8 @@ export function roundPage(me: Me, r: ReplayJson, lang: Lang): Html {
     section: 'round',
     body: html`<h1>Round ${r.roundId}</h1>
       <p>Table ${r.tableId}, ${r.casino} (${r.concessionaire}).</p>
-      ${languageSwitch(lang, r.roundId)} ${tableView(d)} ${findingsSection(r, d, lang, provisions)}
-      ${settlement(d)} ${timeline(d, evidence)}
+      ${evidenceLinks('rounds', r.roundId)} ${languageSwitch(lang, r.roundId)} ${tableView(d)}
+      ${findingsSection(r, d, lang, provisions)} ${settlement(d)} ${timeline(d, evidence)}
       <section aria-labelledby="law-heading">
         <h2 id="law-heading">Every provision the derivation cites</h2>
         ${r.provisions.map(

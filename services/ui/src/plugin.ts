@@ -43,7 +43,12 @@ export function cookieValue(header: string | undefined, name: string): string | 
   if (!header || header.length > 16 * 1024) return null;
   for (const part of header.split(';')) {
     const eq = part.indexOf('=');
-    if (eq > 0 && part.slice(0, eq).trim() === name) return decodeURIComponent(part.slice(eq + 1).trim());
+    if (eq > 0 && part.slice(0, eq).trim() === name)
+      try {
+        return decodeURIComponent(part.slice(eq + 1).trim());
+      } catch {
+        return null; // not a cookie this UI set (a stray % sequence): no session
+      }
   }
   return null;
 }

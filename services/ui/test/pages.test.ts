@@ -50,6 +50,7 @@ describe('UI parts', () => {
   it('reads its session cookie among others, and nothing from a header too long or without it', () => {
     assert.equal(cookieValue(`a=1; ${SESSION_COOKIE}=abc.def; b=2`, SESSION_COOKIE), 'abc.def');
     assert.equal(cookieValue('a=1', SESSION_COOKIE), null);
+    assert.equal(cookieValue(`${SESSION_COOKIE}=%E0%A4%A`, SESSION_COOKIE), null);
     assert.equal(cookieValue(undefined, SESSION_COOKIE), null);
     assert.equal(cookieValue(`${SESSION_COOKIE}=${'x'.repeat(20_000)}`, SESSION_COOKIE), null);
   });

@@ -1,0 +1,1 @@
+export { uiPlugin, SESSION_COOKIE, type UiOptions } from './plugin.ts';

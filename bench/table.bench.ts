@@ -15,7 +15,7 @@
  *   BENCH_DAY_TABLES (500) × BENCH_DAY_ROUNDS (50)
  */
 import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runPart, type PartResult } from './lib/measure.ts';
 
@@ -38,6 +38,11 @@ function printTable(header: string[], rows: string[][]): void {
   console.log(`|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`);
   for (const r of rows) console.log(line(r));
 }
+
+/** The machine's state, printed with the figures: they are only comparable to a baseline of the same run. */
+const loadAtStart = loadavg()[0]!;
+const machine = () =>
+  `${availableParallelism()} cores; load average (1 min) ${loadAtStart.toFixed(1)} at the start, ${loadavg()[0]!.toFixed(1)} at the end`;
 
 const dir = mkdtempSync(join(tmpdir(), 'ta-bench-table-'));
 const generate = (name: string, tables: number, rounds: number, seed: number) => {
@@ -112,7 +117,7 @@ async function table(): Promise<void> {
   const yes = (ok: boolean) => (ok ? 'yes' : 'NO');
 
   console.log(
-    `\ntable-audit, the store issue's figures — ${new Date().toISOString()} (UTC); every raw limit measured in this run`,
+    `\ntable-audit, the store issue's figures — ${new Date().toISOString()} (UTC); every raw limit measured in this run; ${machine()}`,
   );
   printTable(
     ['figure', 'measured', 'raw limit (same run)', 'ratio', 'target', 'met?', 'peak RSS'],
@@ -188,6 +193,7 @@ async function table(): Promise<void> {
     JSON.stringify({
       bench: 'table',
       at: new Date().toISOString(),
+      machine: machine(),
       raw,
       decode,
       series,
@@ -210,7 +216,7 @@ async function day(): Promise<void> {
   const hours = n(input, 'simulatedHoursPerTable');
   const toDay = 24 / hours;
   const pipelineSeconds = n(ingest, 'seconds') + n(replay, 'seconds');
-  console.log(`\na simulated stretch of ${tables} tables — ${new Date().toISOString()} (UTC)`);
+  console.log(`\na simulated stretch of ${tables} tables — ${new Date().toISOString()} (UTC); ${machine()}`);
   printTable(
     ['', 'simulated', `× ${toDay.toFixed(1)} = 24 h (extrapolated)`],
     [
@@ -238,7 +244,16 @@ async function day(): Promise<void> {
     ],
   );
   console.log(
-    JSON.stringify({ bench: 'day', at: new Date().toISOString(), tables, rounds, input, ingest, replay }),
+    JSON.stringify({
+      bench: 'day',
+      at: new Date().toISOString(),
+      machine: machine(),
+      tables,
+      rounds,
+      input,
+      ingest,
+      replay,
+    }),
   );
 }
 

@@ -179,7 +179,7 @@ async function table(): Promise<void> {
     ],
   );
 
-  console.log('\nmemory as the input grows (peak RSS of the process that did it)');
+  console.log('\nmemory as the input grows (peak RSS of the process that did it)\n');
   const peak = (k: 'ingest' | 'replay', i: number) => Number(series[i]![k].peakRssMiB);
   printTable(
     ['stage', ...series.map((s) => `${s.scale}× (${fmt(n(s.input, 'events'))} events)`), '100× / 1×'],

@@ -4,6 +4,7 @@
  * rounds/s and events/s of the median run, and peak RSS.
  */
 import { simulateSession } from '@table-audit/simulator';
+import { median, peakRssMiB } from './lib/measure.ts';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
 const options = {
@@ -27,16 +28,16 @@ for (let run = 0; run < RUNS; run++) {
   events = s.events.length;
   rounds = new Set(s.events.map((e) => e.data.header.roundId).filter((r) => r !== null)).size;
 }
-const median = [...seconds].sort((a, b) => a - b)[Math.floor(seconds.length / 2)]!;
+const medianSeconds = median(seconds);
 console.log(
   JSON.stringify({
     bench: 'simulator, the detection session (205 tables, every fault kind)',
     rounds,
     events,
     runsSeconds: seconds.map((x) => Number(x.toFixed(2))),
-    medianSeconds: Number(median.toFixed(2)),
-    roundsPerSecond: Math.round(rounds / median),
-    eventsPerSecond: Math.round(events / median),
-    peakRssMiB: Math.round(process.resourceUsage().maxRSS / 1024),
+    medianSeconds: Number(medianSeconds.toFixed(2)),
+    roundsPerSecond: Math.round(rounds / medianSeconds),
+    eventsPerSecond: Math.round(events / medianSeconds),
+    peakRssMiB: peakRssMiB(),
   }),
 );

@@ -7,7 +7,7 @@ import { spawnSync } from 'node:child_process';
 import { lstatSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-const roots = ['apps', 'packages', 'services', 'schemas', 'infra', 'test', 'bench'];
+const roots = ['apps', 'packages', 'services', 'schemas', 'infra', 'test', 'bench', 'dashboards'];
 const skip = new Set(['node_modules', 'dist', '.git']);
 const files = [];
 const walk = (dir) => {

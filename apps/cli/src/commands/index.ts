@@ -11,6 +11,7 @@ import { runCommand } from './run.ts';
 import { serveCommand } from './serve.ts';
 import { settleCommand } from './settle.ts';
 import { simulateCommand } from './simulate.ts';
+import { storeCommand } from './store.ts';
 import { tokenCommand } from './token.ts';
 import { verifyCommand } from './verify.ts';
 
@@ -24,6 +25,7 @@ export const commands: readonly Command[] = [
   findingsCommand,
   reportCommand,
   verifyCommand,
+  storeCommand,
   mathCommand,
   settleCommand,
   rulesCommand,

@@ -12,8 +12,8 @@ import { DEFAULT_TOKEN_KEY, tokenKey, tokenKeyPath } from './token.ts';
 const usage = `Usage: table-audit serve [--port P] [--host H] [--store PATH] [--token-key PEM] [--api-keys FILE] [--anchors DIR]
 
 Starts the API (findings, alerts and their workflow, disputed hands, evidence exports) over the event store, with
-the OpenAPI document at /openapi.json and its browsable page at /docs. Logs are JSON lines (pino) on stdout, each
-with its request id. Stops on SIGINT or SIGTERM.
+the web UI at /ui, the OpenAPI document at /openapi.json and its browsable page at /docs. Logs are JSON lines
+(pino) on stdout, each with its request id. Stops on SIGINT or SIGTERM.
 
   --port P          default 8080          --host H     default 127.0.0.1
   --store PATH      default $TABLE_AUDIT_STORE, else data/events.sqlite (workflow actions and accesses are appended)
@@ -118,6 +118,7 @@ export const serveCommand: Command = {
         auth: { tokenKey: key, apiKeys },
         ...(anchors ? { anchors } : {}),
         ...(findings ? { findings } : {}),
+        ui: (await import('@table-audit/ui')).uiPlugin(),
         logger: { level: process.env.LOG_LEVEL ?? 'info' },
       });
       const stopped = new Promise<void>((resolve) => {

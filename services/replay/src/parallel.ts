@@ -8,7 +8,7 @@
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import type { Finding, ReplayOptions } from '@table-audit/rules';
-import { NOT_DERIVED_KEPT, type ReplayStats } from './service.ts';
+import { emptyReplayStats, NOT_DERIVED_KEPT, type ReplayStats } from './service.ts';
 import { shardCheckpoint, type Shard } from './shards.ts';
 
 /** Workers by default: the machine's cores, at most this many (SQLite takes one writer at a time). */
@@ -110,25 +110,7 @@ function runShard(data: ShardWorkerData, loader: string | undefined): Promise<Sh
 
 /** Every shard's figures added up; the kept examples up to NOT_DERIVED_KEPT. */
 export function mergeStats(all: readonly ReplayStats[]): ReplayStats {
-  const out: ReplayStats = {
-    events: 0,
-    tableEvents: 0,
-    rounds: 0,
-    findingsAppended: 0,
-    findingsAlreadyStored: 0,
-    roundRecordsAppended: 0,
-    roundRecordsAlreadyStored: 0,
-    roundsWithoutRecord: 0,
-    notDerived: 0,
-    notDerivedRounds: [],
-    checksNotRun: 0,
-    checksNotRunRounds: [],
-    unjudgedEvents: 0,
-    stoppedTables: 0,
-    eventsNotReplayed: 0,
-    checkpointDistrusted: null,
-    lastPosition: null,
-  };
+  const out = emptyReplayStats();
   for (const s of all) {
     for (const k of [
       'events',

@@ -56,6 +56,27 @@ export interface ReplayStats {
   lastPosition: bigint | null;
 }
 
+/** Figures before anything is replayed. */
+export const emptyReplayStats = (): ReplayStats => ({
+  events: 0,
+  tableEvents: 0,
+  rounds: 0,
+  findingsAppended: 0,
+  findingsAlreadyStored: 0,
+  roundRecordsAppended: 0,
+  roundRecordsAlreadyStored: 0,
+  roundsWithoutRecord: 0,
+  notDerived: 0,
+  notDerivedRounds: [],
+  checksNotRun: 0,
+  checksNotRunRounds: [],
+  unjudgedEvents: 0,
+  stoppedTables: 0,
+  eventsNotReplayed: 0,
+  checkpointDistrusted: null,
+  lastPosition: null,
+});
+
 export interface ReplayServiceOptions {
   store: EventStore;
   checkpoint?: string;
@@ -94,25 +115,7 @@ export class ReplayService {
   private resumeFrom: bigint | null = null;
   /** Set when a run failed: the tables' state may then be ahead of the checkpoint (a batch handled, not saved). */
   private failed: { cause: unknown } | null = null;
-  readonly stats: ReplayStats = {
-    events: 0,
-    tableEvents: 0,
-    rounds: 0,
-    findingsAppended: 0,
-    findingsAlreadyStored: 0,
-    roundRecordsAppended: 0,
-    roundRecordsAlreadyStored: 0,
-    roundsWithoutRecord: 0,
-    notDerived: 0,
-    notDerivedRounds: [],
-    checksNotRun: 0,
-    checksNotRunRounds: [],
-    unjudgedEvents: 0,
-    stoppedTables: 0,
-    eventsNotReplayed: 0,
-    checkpointDistrusted: null,
-    lastPosition: null,
-  };
+  readonly stats: ReplayStats = emptyReplayStats();
   /** each table stream's last event whose link was checked */
   private readonly chainHeads = new Map<string, { revision: number; hash: string }>();
   /** tables stopped on a broken link */

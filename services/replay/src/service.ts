@@ -101,8 +101,8 @@ export interface ReplayServiceOptions {
 /**
  * The replay service: a processor (`runProcessor` of @table-audit/eventstore) that reads the store in global order
  * from its durable checkpoint, replays every table, and appends findings to `findings-<table>` and one RoundDerived
- * record per round to `rounds-<table>`. Each batch's writes are gathered (BatchWrites) and durable before its
- * checkpoint is saved; they have deterministic ids and the store is idempotent by id, so a batch replayed again
+ * record per round to `rounds-<table>`. Each batch's writes are gathered (BatchWrites) and written with its
+ * checkpoint in one appendMany (one transaction on SQLite; on EventStoreDB the checkpoint last); they have deterministic ids and the store is idempotent by id, so a batch replayed again
  * after a crash, or a re-run, appends nothing new. After a restart each table's
  * state is rebuilt from its own stream up to the checkpoint.
  */
@@ -156,7 +156,9 @@ export class ReplayService {
       ...(shard ? { filter: (e: RecordedEvent) => isTableStream(e.stream) && inShard(e.stream, shard) } : {}),
       resumeFrom: (saved) => this.resumeFromSigned(saved),
       onStart: ({ checkpoint }) => void (this.resumeFrom = checkpoint),
-      handle: (batch) => this.handle(batch),
+      // the checkpoint is saved in the batch's own write (flushWrites: appendMany with its checkpoint)
+      savesCheckpoint: true,
+      handle: (batch, context) => this.handle(batch, context.checkpoint),
       onCheckpoint: (position) => void (this.stats.lastPosition = position),
     };
     try {
@@ -213,8 +215,14 @@ export class ReplayService {
     writes.finding(chainBrokenFinding(tableId, stored, reason), stored);
   }
 
-  /** Replays a batch in memory, then writes its findings and round records; the processor saves the checkpoint after. */
-  private async handle(batch: readonly RecordedEvent[]): Promise<void> {
+  /**
+   * Replays a batch in memory, then writes its findings, its round records and its checkpoint together (one
+   * transaction where the store allows it).
+   */
+  private async handle(
+    batch: readonly RecordedEvent[],
+    checkpoint: { name: string; position: bigint },
+  ): Promise<void> {
     const writes = new BatchWrites();
     for (const stored of batch) {
       this.stats.events++;
@@ -263,7 +271,7 @@ export class ReplayService {
         for (const f of round.findings) writes.finding(f, stored);
       }
     }
-    await this.flush(writes);
+    await this.flush(writes, checkpoint);
   }
 
   /** A completed unit's record, if its game module made one. */
@@ -272,10 +280,13 @@ export class ReplayService {
     else this.stats.roundsWithoutRecord++;
   }
 
-  /** The one place a batch's writes go to the store (findings and round records of every table). */
-  private async flush(writes: BatchWrites): Promise<void> {
-    if (writes.empty) return;
-    const r = await flushWrites(this.o.store, writes);
+  /**
+   * The one place a batch's writes go to the store (findings and round records of every table), with the
+   * checkpoint that marks the batch done when there is one (not at finish: no event was read for those).
+   */
+  private async flush(writes: BatchWrites, checkpoint?: { name: string; position: bigint }): Promise<void> {
+    if (writes.empty && checkpoint === undefined) return;
+    const r = await flushWrites(this.o.store, writes, checkpoint);
     this.stats.findingsAppended += r.findingsAppended;
     this.stats.findingsAlreadyStored += r.findingsAlreadyStored;
     this.stats.roundRecordsAppended += r.recordsAppended;

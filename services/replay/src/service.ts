@@ -175,7 +175,8 @@ export class ReplayService {
   private async resumeFromSigned(saved: bigint | null): Promise<bigint | null> {
     const signed = await this.o.signedCheckpoint?.();
     if (signed === undefined || signed === saved) return saved;
-    const earlier = signed === null || (saved !== null && saved < signed) ? signed : saved;
+    // null is the beginning, the earliest of all
+    const earlier = signed === null || saved === null ? null : saved < signed ? saved : signed;
     if (earlier !== saved) this.stats.checkpointDistrusted = { saved, resumedFrom: earlier };
     return earlier;
   }

@@ -7,12 +7,54 @@ import {
   loadSigningKey,
   publicKeyId,
   type Anchor,
+  type AnchorerOptions,
+  type AnchorSink,
   type EventStore,
 } from '@table-audit/eventstore';
 import { out, UsageError } from './command.ts';
 
-/** The checkpoints every anchor covers: moving one behind the replay's back is then caught. */
+/**
+ * The checkpoints every anchor covers: moving one behind the replay's back is then caught. Beside these, an anchor
+ * covers every checkpoint the last signed anchor covered (so a shard checkpoint `replay/shard-i-of-n`, once signed,
+ * stays covered by every later anchor, ingest's included) and those a command names with `cover` (a parallel
+ * replay: its shards' checkpoints).
+ */
 export const ANCHORED_CHECKPOINTS = ['replay'] as const;
+
+/**
+ * An Anchorer whose list of covered checkpoints grows: the fixed ones, those of the last signed anchor (read from
+ * the sink before each anchor), and those named with `cover`. A checkpoint covered once is never dropped.
+ */
+export class CheckpointCoveringAnchorer extends Anchorer {
+  readonly #covered: string[];
+
+  constructor(
+    store: EventStore,
+    sink: AnchorSink,
+    options: Omit<AnchorerOptions, 'checkpoints'>,
+    covered: string[] = [...ANCHORED_CHECKPOINTS],
+  ) {
+    super(store, sink, { ...options, checkpoints: covered });
+    this.#covered = covered;
+  }
+
+  /** The checkpoints the next anchor will cover (more may join from the last signed anchor). */
+  get covered(): readonly string[] {
+    return this.#covered;
+  }
+
+  /** Adds checkpoints to every anchor from now on. */
+  cover(names: Iterable<string>): void {
+    for (const name of names) if (!this.#covered.includes(name)) this.#covered.push(name);
+  }
+
+  override async anchor(): Promise<Anchor> {
+    const records = await this.sink.read();
+    const last = records.filter((r) => r.signed).at(-1)?.anchor;
+    if (last) this.cover(Object.keys(last.checkpoints).sort());
+    return super.anchor();
+  }
+}
 
 export const ANCHOR_OPTIONS_USAGE = `  --anchors DIR        sign an anchor of every stream's head into DIR/anchors.jsonl (append-only) at the end of
                        the work (default $TABLE_AUDIT_ANCHORS); table-audit verify --anchors DIR checks against them
@@ -36,7 +78,7 @@ export function configuredAnchorer(
   storePath: string,
   flags: { anchors: string | undefined; signingKey: string | undefined },
   defaults: { anchors?: string; generateInto?: string } = {},
-): Anchorer | null {
+): CheckpointCoveringAnchorer | null {
   const dir = anchorsDir(flags.anchors) ?? defaults.anchors;
   let keyPath = signingKeyPath(flags.signingKey);
   if (dir === undefined) {
@@ -62,10 +104,9 @@ export function configuredAnchorer(
       `--anchors ${dir} needs a signing key: --signing-key PEM or TABLE_AUDIT_SIGNING_KEY (an Ed25519 private key, e.g. openssl genpkey -algorithm ed25519 -out key.pem)`,
     );
   else key = loadSigningKey(keyPath);
-  return new Anchorer(store, new FileAnchorSink(dir, key), {
+  return new CheckpointCoveringAnchorer(store, new FileAnchorSink(dir, key), {
     key,
     storeId: storeIdOf(storePath),
-    checkpoints: ANCHORED_CHECKPOINTS,
   });
 }
 

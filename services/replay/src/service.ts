@@ -20,7 +20,7 @@ import { FieldGaps, type ChecksNotRun } from './field-gaps.ts';
 import { isTableStream, tableStream } from './streams.ts';
 import { applySafely, declaredGame, TableFolds, toTableEvent } from './tables.ts';
 import { BatchWrites, flushWrites } from './writes.ts';
-import { inShard, shardCheckpoint, type Shard } from './shards.ts';
+import { readForShard, shardCheckpoint, type Shard } from './shards.ts';
 
 /** How many rounds not derived the stats keep with their reasons (all are counted). */
 export const NOT_DERIVED_KEPT = 100;
@@ -152,8 +152,6 @@ export class ReplayService {
     const shard = this.o.shard;
     const processor: Processor = {
       name: this.name,
-      // a shard's handler sees its own tables' events only (the adapters read the global log: see shards.ts)
-      ...(shard ? { filter: (e: RecordedEvent) => isTableStream(e.stream) && inShard(e.stream, shard) } : {}),
       resumeFrom: (saved) => this.resumeFromSigned(saved),
       onStart: ({ checkpoint }) => void (this.resumeFrom = checkpoint),
       // the checkpoint is saved in the batch's own write (flushWrites: appendMany with its checkpoint)
@@ -162,7 +160,8 @@ export class ReplayService {
       onCheckpoint: (position) => void (this.stats.lastPosition = position),
     };
     try {
-      await runProcessor(this.o.store, processor, {
+      // a shard reads its own tables' events only (readForShard: the one place its read is narrowed)
+      await runProcessor(shard ? readForShard(this.o.store, shard) : this.o.store, processor, {
         ...options,
         batchSize: this.o.checkpointEvery ?? 5_000,
       });

@@ -22,6 +22,14 @@ import { applySafely, declaredGame, TableFolds, toTableEvent } from './tables.ts
 import { BatchWrites, flushWrites } from './writes.ts';
 import { readForShard, shardCheckpoint, type Shard } from './shards.ts';
 
+/**
+ * Events per replay batch by default. Since a batch's writes and checkpoint are one transaction, a smaller batch
+ * costs little in commits, and it bounds what is alive at once: read at 40 tables × 50 rounds (113,323 events),
+ * batches of 1,000 peaked at 223–235 MiB and used less CPU than batches of 5,000 (302–320 MiB), whose events
+ * outlive the young generation and are collected as old garbage (docs/scaling.md, replay).
+ */
+export const DEFAULT_CHECKPOINT_EVERY = 1_000;
+
 /** How many rounds not derived the stats keep with their reasons (all are counted). */
 export const NOT_DERIVED_KEPT = 100;
 
@@ -83,7 +91,9 @@ export interface ReplayServiceOptions {
   replay?: ReplayOptions;
   /** called for each finding once it is durable (live dashboards, alerting); `event` is the event that completed it */
   onFinding?: (finding: Finding, event: RecordedEvent | null) => void;
-  /** save the checkpoint after at most this many events */
+  /**
+   * Events per batch: each batch's writes and its checkpoint are one transaction. Default DEFAULT_CHECKPOINT_EVERY.
+   */
   checkpointEvery?: number;
   /**
    * Replay only the tables of one shard (shardOf(tableId, count) === index), under its own checkpoint
@@ -163,7 +173,7 @@ export class ReplayService {
       // a shard reads its own tables' events only (readForShard: the one place its read is narrowed)
       await runProcessor(shard ? readForShard(this.o.store, shard) : this.o.store, processor, {
         ...options,
-        batchSize: this.o.checkpointEvery ?? 5_000,
+        batchSize: this.o.checkpointEvery ?? DEFAULT_CHECKPOINT_EVERY,
       });
     } catch (err) {
       this.failed = { cause: err };

@@ -34,7 +34,7 @@ export const DEFAULT_CHECKPOINT_EVERY = 1_000;
 export const NOT_DERIVED_KEPT = 100;
 
 export interface ReplayStats {
-  /** every stored event read, the service's own findings and other streams included */
+  /** every stored event handed to the replay, the service's own findings and other streams included (a shard: its tables' events) */
   events: number;
   /** events of table streams, replayed */
   tableEvents: number;

@@ -27,6 +27,7 @@ export const ANCHORED_CHECKPOINTS = ['replay'] as const;
  */
 export class CheckpointCoveringAnchorer extends Anchorer {
   readonly #covered: string[];
+  #carried: Promise<void> | null = null;
 
   constructor(
     store: EventStore,
@@ -48,10 +49,19 @@ export class CheckpointCoveringAnchorer extends Anchorer {
     for (const name of names) if (!this.#covered.includes(name)) this.#covered.push(name);
   }
 
+  /** Before the first anchor, the checkpoints of the sink's last signed anchor join (read once: later ones are ours). */
   override async anchor(): Promise<Anchor> {
-    const records = await this.sink.read();
-    const last = records.filter((r) => r.signed).at(-1)?.anchor;
-    if (last) this.cover(Object.keys(last.checkpoints).sort());
+    this.#carried ??= this.sink.read().then(
+      (records) => {
+        const last = records.filter((r) => r.signed).at(-1)?.anchor;
+        if (last) this.cover(Object.keys(last.checkpoints).sort());
+      },
+      (err: unknown) => {
+        this.#carried = null; // read again at the next anchor
+        throw err;
+      },
+    );
+    await this.#carried;
     return super.anchor();
   }
 }

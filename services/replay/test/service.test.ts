@@ -288,6 +288,36 @@ describe('replay service over the event store', () => {
     assert.equal((await storedFindings(store)).length, storedByFailedRun + fresh.stats.findingsAppended);
   });
 
+  it('resumes from the signed checkpoint when the stored one was moved forward past unreplayed events', async (t) => {
+    const { store } = await storeWithSession(session.events.slice(0, 2_000));
+    t.after(() => store.close());
+    const first = new ReplayService({ store });
+    await first.catchUp();
+    const signed = await store.loadCheckpoint('replay');
+    assert.ok(signed !== null);
+    const pipeline = new IngestPipeline(store, () => 0);
+    await pipeline.submit(
+      session.events.slice(2_000, 3_000).map((event, k) => ({
+        source: { kind: 'in-process' as const, producer: 'test', index: 2_000 + k },
+        event,
+      })),
+    );
+    // moved to the end behind the replay's back: trusting it, the 1,000 new events would never be replayed
+    let end = 0n;
+    for await (const e of store.readAll({ fromPosition: signed })) end = e.position;
+    await store.saveCheckpoint('replay', end);
+    const resumed = new ReplayService({ store, signedCheckpoint: async () => signed });
+    await resumed.catchUp();
+    assert.deepEqual(resumed.stats.checkpointDistrusted, { saved: end, resumedFrom: signed });
+    assert.equal(resumed.stats.tableEvents, 1_000);
+    // a checkpoint behind the signed one is the earlier of the two: kept, nothing skipped
+    await store.saveCheckpoint('replay', signed);
+    const behind = new ReplayService({ store, signedCheckpoint: async () => end });
+    await behind.catchUp();
+    assert.equal(behind.stats.checkpointDistrusted, null);
+    assert.equal(behind.stats.tableEvents, 1_000);
+  });
+
   it('explains a disputed hand from the store alone, as JSON and as text', async (t) => {
     const { store } = await storeWithSession();
     t.after(() => store.close());

@@ -11,6 +11,11 @@
  * handlers must be idempotent (deterministic event ids make appends so; projections upsert). Events a filter
  * leaves out still advance the checkpoint. Several processors share one read; each resumes from its own
  * checkpoint, and a failing processor stops the run (the others keep what they checkpointed).
+ *
+ * A processor whose writes go to the same store can save its checkpoint in the same write as its batch
+ * (`savesCheckpoint: true`: the handler passes `context.checkpoint` to appendMany, one transaction where the store
+ * is atomicAcrossStreams, the checkpoint last where it is not); the loop then saves that processor's checkpoint
+ * only for batches whose events its filter left out entirely, so it is never saved twice.
  */
 import { InvalidArgument } from './errors.ts';
 import type { EventStore, RecordedEvent, Subscription } from './port.ts';
@@ -32,12 +37,23 @@ export interface BatchContext {
   position: bigint;
   /** Events read for this batch, including those the filter left out. */
   read: number;
+  /**
+   * The checkpoint to save once the batch is handled. A processor with `savesCheckpoint` saves it itself, with its
+   * writes (appendMany's `checkpoint` option); for the others the loop saves it after the handler resolved.
+   */
+  checkpoint: { name: string; position: bigint };
 }
 
 export interface Processor {
   /** The checkpoint's name: a processor resumes after the last batch it completed under this name. */
   readonly name: string;
   readonly filter?: EventFilter;
+  /**
+   * The handler saves `context.checkpoint` itself, inside its own batch write (appendMany's `checkpoint`), even when
+   * it has nothing else to write; the loop saves it only for batches it did not hand over (all filtered out).
+   * Default false: the loop saves it after the handler resolved.
+   */
+  readonly savesCheckpoint?: boolean;
   /**
    * Handles a batch (never empty) in global order. Resolves only once its writes are durable; may be given the same
    * batch again after a crash, so it must be idempotent. A rejection stops the run without saving the checkpoint.
@@ -181,14 +197,22 @@ export async function runProcessors(
       // a processor whose checkpoint is ahead of the shared read has handled these already
       if (checkpoint !== null && last.position <= checkpoint) continue;
       const mine = batch.filter((e) => (checkpoint === null || e.position > checkpoint) && r.matches(e));
+      const save = { name: r.processor.name, position: last.position };
       if (mine.length > 0) {
         try {
-          await r.processor.handle(mine, { mode, position: last.position, read: batch.length });
+          await r.processor.handle(mine, {
+            mode,
+            position: last.position,
+            read: batch.length,
+            checkpoint: save,
+          });
         } catch (err) {
           throw new ProcessorHandlerFailed(r.processor.name, mine, err);
         }
       }
-      await store.saveCheckpoint(r.processor.name, last.position);
+      // saved with the handler's own writes when it says so (and it was handed something)
+      if (mine.length === 0 || !r.processor.savesCheckpoint)
+        await store.saveCheckpoint(save.name, save.position);
       r.checkpoint = last.position;
       r.processor.onCheckpoint?.(last.position);
     }

@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { EventStoreDbEventStore } from '../src/eventstoredb-event-store.ts';
 import {
+  appendToStreams,
   InvalidArgument,
   ProcessorHandlerFailed,
   runProcessor,
@@ -260,6 +261,78 @@ function processorSuite(label: string, makeStore: () => Promise<EventStore>, liv
         assert.deepEqual(
           predicate.handled(),
           others.map((e) => e.id),
+        );
+      }));
+
+    it('savesCheckpoint: the handler saves the checkpoint with its writes; the loop saves it only for batches it did not hand over', () =>
+      withStore(async (store) => {
+        const mine = unique('mine');
+        const other = unique('other');
+        const out = unique('out');
+        const name = unique('p');
+        await startHere(store, name);
+        const kept = await appendEvents(store, mine, 3);
+        const others = await appendEvents(store, other, 3);
+        const loopSaves: bigint[] = [];
+        const counting = wrap(store, {
+          saveCheckpoint: (n, p) => {
+            if (n === name) loopSaves.push(p);
+            return store.saveCheckpoint(n, p);
+          },
+        });
+        const contexts: BatchContext[] = [];
+        const processor: Processor = {
+          name,
+          savesCheckpoint: true,
+          filter: { streamPrefix: mine },
+          handle: async (batch, context) => {
+            contexts.push(context);
+            await appendToStreams(
+              store,
+              [
+                {
+                  stream: out,
+                  events: batch.map((e) => ({ eventId: `out-${e.eventId}`, type: 'Out', data: null })),
+                },
+              ],
+              { checkpoint: context.checkpoint },
+            );
+          },
+        };
+        const report = await runProcessor(counting, processor, { batchSize: 3 });
+        assert.deepEqual(
+          contexts.map((c) => c.checkpoint),
+          [{ name, position: kept.at(-1)!.position }],
+          'the handler is told which checkpoint to save, at the batch end',
+        );
+        const written: { eventId: string; position: bigint }[] = [];
+        for await (const e of store.readStream(out)) written.push(e);
+        assert.deepEqual(
+          written.map((e) => e.eventId),
+          kept.map((e) => `out-${e.id}`),
+        );
+        // the loop saved the checkpoint of the batches it did not hand over (the other stream's events, then the
+        // handler's own writes, read after them), never the one the handler saved
+        assert.deepEqual(
+          loopSaves,
+          [others.at(-1)!.position, written.at(-1)!.position],
+          'only the batches it did not hand over',
+        );
+        assert.equal(report.checkpoints[name], written.at(-1)!.position);
+        assert.equal(await store.loadCheckpoint(name), written.at(-1)!.position);
+
+        // a handler that fails before its write leaves the checkpoint where it was
+        const more = await appendEvents(store, mine, 2);
+        await assert.rejects(
+          runProcessor(store, { ...processor, handle: () => Promise.reject(new Error('disk full')) }),
+          ProcessorHandlerFailed,
+        );
+        assert.equal(await store.loadCheckpoint(name), written.at(-1)!.position);
+        await runProcessor(store, processor);
+        assert.equal(
+          await store.loadCheckpoint(name),
+          more.at(-1)!.position,
+          'saved by the handler, with its writes',
         );
       }));
 

@@ -20,13 +20,21 @@ import { FieldGaps, type ChecksNotRun } from './field-gaps.ts';
 import { isTableStream, tableStream } from './streams.ts';
 import { applySafely, declaredGame, TableFolds, toTableEvent } from './tables.ts';
 import { BatchWrites, flushWrites } from './writes.ts';
-import { inShard, shardCheckpoint, type Shard } from './shards.ts';
+import { readForShard, shardCheckpoint, type Shard } from './shards.ts';
+
+/**
+ * Events per replay batch by default. Since a batch's writes and checkpoint are one transaction, a smaller batch
+ * costs little in commits, and it bounds what is alive at once: read at 40 tables × 50 rounds (113,323 events),
+ * batches of 1,000 peaked at 223–235 MiB and used less CPU than batches of 5,000 (302–320 MiB), whose events
+ * outlive the young generation and are collected as old garbage (docs/scaling.md, replay).
+ */
+export const DEFAULT_CHECKPOINT_EVERY = 1_000;
 
 /** How many rounds not derived the stats keep with their reasons (all are counted). */
 export const NOT_DERIVED_KEPT = 100;
 
 export interface ReplayStats {
-  /** every stored event read, the service's own findings and other streams included */
+  /** every stored event handed to the replay, the service's own findings and other streams included (a shard: its tables' events) */
   events: number;
   /** events of table streams, replayed */
   tableEvents: number;
@@ -83,7 +91,9 @@ export interface ReplayServiceOptions {
   replay?: ReplayOptions;
   /** called for each finding once it is durable (live dashboards, alerting); `event` is the event that completed it */
   onFinding?: (finding: Finding, event: RecordedEvent | null) => void;
-  /** save the checkpoint after at most this many events */
+  /**
+   * Events per batch: each batch's writes and its checkpoint are one transaction. Default DEFAULT_CHECKPOINT_EVERY.
+   */
   checkpointEvery?: number;
   /**
    * Replay only the tables of one shard (shardOf(tableId, count) === index), under its own checkpoint
@@ -101,8 +111,8 @@ export interface ReplayServiceOptions {
 /**
  * The replay service: a processor (`runProcessor` of @table-audit/eventstore) that reads the store in global order
  * from its durable checkpoint, replays every table, and appends findings to `findings-<table>` and one RoundDerived
- * record per round to `rounds-<table>`. Each batch's writes are gathered (BatchWrites) and durable before its
- * checkpoint is saved; they have deterministic ids and the store is idempotent by id, so a batch replayed again
+ * record per round to `rounds-<table>`. Each batch's writes are gathered (BatchWrites) and written with its
+ * checkpoint in one appendMany (one transaction on SQLite; on EventStoreDB the checkpoint last); they have deterministic ids and the store is idempotent by id, so a batch replayed again
  * after a crash, or a re-run, appends nothing new. After a restart each table's
  * state is rebuilt from its own stream up to the checkpoint.
  */
@@ -152,17 +162,18 @@ export class ReplayService {
     const shard = this.o.shard;
     const processor: Processor = {
       name: this.name,
-      // a shard's handler sees its own tables' events only (the adapters read the global log: see shards.ts)
-      ...(shard ? { filter: (e: RecordedEvent) => isTableStream(e.stream) && inShard(e.stream, shard) } : {}),
       resumeFrom: (saved) => this.resumeFromSigned(saved),
       onStart: ({ checkpoint }) => void (this.resumeFrom = checkpoint),
-      handle: (batch) => this.handle(batch),
+      // the checkpoint is saved in the batch's own write (flushWrites: appendMany with its checkpoint)
+      savesCheckpoint: true,
+      handle: (batch, context) => this.handle(batch, context.checkpoint),
       onCheckpoint: (position) => void (this.stats.lastPosition = position),
     };
     try {
-      await runProcessor(this.o.store, processor, {
+      // a shard reads its own tables' events only (readForShard: the one place its read is narrowed)
+      await runProcessor(shard ? readForShard(this.o.store, shard) : this.o.store, processor, {
         ...options,
-        batchSize: this.o.checkpointEvery ?? 5_000,
+        batchSize: this.o.checkpointEvery ?? DEFAULT_CHECKPOINT_EVERY,
       });
     } catch (err) {
       this.failed = { cause: err };
@@ -173,7 +184,8 @@ export class ReplayService {
   private async resumeFromSigned(saved: bigint | null): Promise<bigint | null> {
     const signed = await this.o.signedCheckpoint?.();
     if (signed === undefined || signed === saved) return saved;
-    const earlier = signed === null || (saved !== null && saved < signed) ? signed : saved;
+    // null is the beginning, the earliest of all
+    const earlier = signed === null || saved === null ? null : saved < signed ? saved : signed;
     if (earlier !== saved) this.stats.checkpointDistrusted = { saved, resumedFrom: earlier };
     return earlier;
   }
@@ -213,8 +225,14 @@ export class ReplayService {
     writes.finding(chainBrokenFinding(tableId, stored, reason), stored);
   }
 
-  /** Replays a batch in memory, then writes its findings and round records; the processor saves the checkpoint after. */
-  private async handle(batch: readonly RecordedEvent[]): Promise<void> {
+  /**
+   * Replays a batch in memory, then writes its findings, its round records and its checkpoint together (one
+   * transaction where the store allows it).
+   */
+  private async handle(
+    batch: readonly RecordedEvent[],
+    checkpoint: { name: string; position: bigint },
+  ): Promise<void> {
     const writes = new BatchWrites();
     for (const stored of batch) {
       this.stats.events++;
@@ -263,7 +281,7 @@ export class ReplayService {
         for (const f of round.findings) writes.finding(f, stored);
       }
     }
-    await this.flush(writes);
+    await this.flush(writes, checkpoint);
   }
 
   /** A completed unit's record, if its game module made one. */
@@ -272,10 +290,13 @@ export class ReplayService {
     else this.stats.roundsWithoutRecord++;
   }
 
-  /** The one place a batch's writes go to the store (findings and round records of every table). */
-  private async flush(writes: BatchWrites): Promise<void> {
-    if (writes.empty) return;
-    const r = await flushWrites(this.o.store, writes);
+  /**
+   * The one place a batch's writes go to the store (findings and round records of every table), with the
+   * checkpoint that marks the batch done when there is one (not at finish: no event was read for those).
+   */
+  private async flush(writes: BatchWrites, checkpoint?: { name: string; position: bigint }): Promise<void> {
+    if (writes.empty && checkpoint === undefined) return;
+    const r = await flushWrites(this.o.store, writes, checkpoint);
     this.stats.findingsAppended += r.findingsAppended;
     this.stats.findingsAlreadyStored += r.findingsAlreadyStored;
     this.stats.roundRecordsAppended += r.recordsAppended;

@@ -5,17 +5,19 @@
  * Here the shards are worker threads (parallel.ts); in production they are processes: Kafka partitions keyed by
  * table id, or one event-store subscription per shard.
  *
- * What a shard reads: the event-store port offers the global log (readAll, subscribeToAll) and single streams, but
- * no list of streams nor a read of a set of them, so a shard reads the global log and its handler receives only
- * its tables' events (the others advance its checkpoint). A port operation that reads a shard's streams in global
- * order (SQLite: an index on a shard column; EventStoreDB: a per-shard projection or category) would let each
- * shard read only its own events.
+ * What a shard reads: one call, readForShard(store, shard), gives the store as the shard sees it: the global log
+ * holding only its tables' streams, in global order. Today the port offers the global log and single streams but
+ * no read of a set of streams, so readForShard filters the global log as it reads (every shard still reads, and
+ * decodes, every event). Once the port takes a stream predicate pushed down to the store (SQLite: a WHERE on the
+ * stream; EventStoreDB: a per-shard projection or category), readForShard passes the predicate instead and each
+ * shard reads only its own events; nothing else changes.
  *
  * A finding across tables (none exists today) would break the independence: it needs its tables in one shard
  * (shard by the group, e.g. a pit or a casino, instead of by table) or a second stage that reads the shards'
  * findings and round records (rounds-<table>) and judges across them, with its own checkpoint.
  */
-import { tableStream } from './streams.ts';
+import type { EventStore, ReadAllOptions, RecordedEvent, Subscription } from '@table-audit/eventstore';
+import { isTableStream, tableStream } from './streams.ts';
 
 export interface Shard {
   /** from 0 */
@@ -48,3 +50,53 @@ export const inShard = (stream: string, shard: Shard): boolean =>
 
 /** The checkpoint name of a shard: `replay/shard-0-of-4`. */
 export const shardCheckpoint = (shard: Shard): string => `replay/shard-${shard.index}-of-${shard.count}`;
+
+/** Whether a stored event is one the shard replays: an event of one of its tables' streams. */
+export const isShardEvent = (stream: string, shard: Shard): boolean =>
+  isTableStream(stream) && inShard(stream, shard);
+
+/**
+ * The store as a shard reads it: readAll and subscribeToAll yield only the events of the shard's table streams
+ * (maxCount counts those), in global order; every other operation (appendMany with its checkpoint included) is the
+ * store's own. The one place a shard's read is filtered (see the note at the top).
+ */
+export function readForShard(store: EventStore, shard: Shard): EventStore {
+  const mine = (e: RecordedEvent) => isShardEvent(e.stream, shard);
+  return {
+    get atomicAcrossStreams() {
+      return store.atomicAcrossStreams;
+    },
+    append: (stream, events, options) => store.append(stream, events, options),
+    ...(store.appendMany ? { appendMany: (appends, options) => store.appendMany!(appends, options) } : {}),
+    readStream: (stream, options) => store.readStream(stream, options),
+    readAll: (options: ReadAllOptions = {}) => readAllOf(store, options, mine),
+    subscribeToAll: (options) => subscriptionOf(store.subscribeToAll(options), mine),
+    saveCheckpoint: (name, position) => store.saveCheckpoint(name, position),
+    loadCheckpoint: (name) => store.loadCheckpoint(name),
+    close: () => store.close(),
+  } satisfies EventStore;
+}
+
+/** The global log's events that `keep`, up to maxCount of them (the store reads in bounded pages). */
+async function* readAllOf(
+  store: EventStore,
+  { maxCount, ...from }: ReadAllOptions,
+  keep: (e: RecordedEvent) => boolean,
+): AsyncGenerator<RecordedEvent> {
+  if (maxCount !== undefined && maxCount <= 0) return;
+  let kept = 0;
+  for await (const e of store.readAll(from)) {
+    if (!keep(e)) continue;
+    yield e;
+    if (maxCount !== undefined && ++kept >= maxCount) return;
+  }
+}
+
+function subscriptionOf(sub: Subscription, keep: (e: RecordedEvent) => boolean): Subscription {
+  return {
+    close: () => sub.close(),
+    async *[Symbol.asyncIterator]() {
+      for await (const e of sub) if (keep(e)) yield e;
+    },
+  };
+}

@@ -1,10 +1,17 @@
 /**
  * What the replay writes for one batch, gathered in one place: its findings (`findings-<table>`) and its round
- * records (`rounds-<table>`), by stream, then flushed together before the batch's checkpoint is saved. With a
- * store that writes many streams and the checkpoint in one transaction (appendMany), the flush is that one call.
+ * records (`rounds-<table>`), by stream, flushed with the batch's checkpoint in one call of the port's appendMany:
+ * one transaction where the store is atomicAcrossStreams (SQLite), so a crash leaves either all of it or none;
+ * elsewhere (EventStoreDB) stream by stream, then the checkpoint last, every event with a deterministic id, so a
+ * batch delivered again after a crash between two writes appends only what was missing.
  */
 import { createHash } from 'node:crypto';
-import type { AppendResult, EventData, EventStore, RecordedEvent } from '@table-audit/eventstore';
+import {
+  appendToStreams,
+  type EventData,
+  type EventStore,
+  type RecordedEvent,
+} from '@table-audit/eventstore';
 import type { Finding, RoundRecord } from '@table-audit/rules';
 import { findingStream, FINDING_EVENT_TYPE, ROUND_EVENT_TYPE, roundStream } from './streams.ts';
 
@@ -93,18 +100,25 @@ export interface FlushResult {
 }
 
 /**
- * Writes a batch's appends, each stream's atomically and durably. Today one append per stream; with the store's
- * appendMany (one transaction for every stream and the checkpoint) this loop becomes that single call.
+ * Writes a batch's appends and, when given, the checkpoint that says the batch is done, with one appendMany
+ * (appendToStreams: the store's own when it has one, else stream by stream and the checkpoint last).
  */
-export async function flushWrites(store: EventStore, writes: BatchWrites): Promise<FlushResult> {
+export async function flushWrites(
+  store: EventStore,
+  writes: BatchWrites,
+  checkpoint?: { name: string; position: bigint },
+): Promise<FlushResult> {
   const out: FlushResult = {
     findingsAppended: 0,
     findingsAlreadyStored: 0,
     recordsAppended: 0,
     recordsAlreadyStored: 0,
   };
-  for (const { stream, events } of writes.appends()) {
-    const r: AppendResult = await store.append(stream, events);
+  const appends = writes.appends();
+  if (appends.length === 0 && checkpoint === undefined) return out;
+  const results = await appendToStreams(store, appends, checkpoint ? { checkpoint } : {});
+  appends.forEach(({ events }, i) => {
+    const r = results[i]!;
     if (events[0]!.type === ROUND_EVENT_TYPE) {
       out.recordsAppended += r.appended;
       out.recordsAlreadyStored += r.alreadyStored;
@@ -112,6 +126,6 @@ export async function flushWrites(store: EventStore, writes: BatchWrites): Promi
       out.findingsAppended += r.appended;
       out.findingsAlreadyStored += r.alreadyStored;
     }
-  }
+  });
   return out;
 }

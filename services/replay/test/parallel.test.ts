@@ -9,7 +9,7 @@ import { IngestPipeline } from '@table-audit/ingest';
 import { simulateSession } from '@table-audit/simulator';
 import { replayInParallel } from '../src/parallel.ts';
 import { ReplayService } from '../src/service.ts';
-import { inShard, shardCheckpoint, shardOf } from '../src/shards.ts';
+import { inShard, readForShard, shardCheckpoint, shardOf } from '../src/shards.ts';
 import { FINDING_EVENT_TYPE, ROUND_EVENT_TYPE, tableStream } from '../src/streams.ts';
 
 /**
@@ -37,6 +37,46 @@ async function written(store: EventStore): Promise<string[]> {
 }
 
 describe('parallel replay, sharded by table across worker threads', () => {
+  it("readForShard: the global log holding only the shard's table streams; writes go to the store itself", async () => {
+    const store = new SqliteEventStore(':memory:');
+    try {
+      const tables = ['T-A', 'T-B', 'T-C', 'T-D', 'T-E', 'T-F'];
+      const shard = { index: 1, count: 2 };
+      for (let i = 0; i < 3; i++)
+        for (const t of tables)
+          await store.append(tableStream(t), [{ eventId: `${t}-${i}`, type: 'X', data: i }]);
+      await store.append('findings-T-A', [{ eventId: 'f', type: FINDING_EVENT_TYPE, data: null }]);
+      const view = readForShard(store, shard);
+      const ours = tables.filter((t) => shardOf(t, 2) === 1);
+      assert.ok(ours.length > 0 && ours.length < tables.length, 'the shard holds some tables, not all');
+      const read = async (o: Parameters<EventStore['readAll']>[0]) => {
+        const out: { id: string; position: bigint }[] = [];
+        for await (const e of view.readAll(o)) out.push({ id: e.eventId, position: e.position });
+        return out;
+      };
+      const all = await read({});
+      assert.deepEqual(
+        all.map((e) => e.id),
+        [0, 1, 2].flatMap((i) => ours.map((t) => `${t}-${i}`)),
+        "its tables' events only, in global order (no findings stream)",
+      );
+      assert.deepEqual(await read({ maxCount: 2 }), all.slice(0, 2), 'maxCount counts the events it keeps');
+      assert.deepEqual(await read({ fromPosition: all[1]!.position }), all.slice(2));
+      // appendMany (one transaction with the checkpoint) is the store's own
+      assert.equal(view.atomicAcrossStreams, true);
+      await view.appendMany!(
+        [{ stream: 'rounds-T-A', events: [{ eventId: 'r', type: ROUND_EVENT_TYPE, data: 1 }] }],
+        {
+          checkpoint: { name: shardCheckpoint(shard), position: all.at(-1)!.position },
+        },
+      );
+      assert.equal(await store.loadCheckpoint(shardCheckpoint(shard)), all.at(-1)!.position);
+      assert.equal((await read({})).length, all.length, 'the rounds stream is not a table stream');
+    } finally {
+      await store.close();
+    }
+  });
+
   it('places every table in one shard, by a stable hash of its id', () => {
     assert.equal(shardOf('LIS-F3CP-001', 4), shardOf('LIS-F3CP-001', 4));
     const tables = [...new Set(session.events.map((e) => e.data.header.tableId))];

@@ -14,6 +14,7 @@ import type { Explanation } from '@table-audit/rules';
 import { explainRound, RoundNotFound } from '../src/explain.ts';
 import { replayEvents } from '../src/replay-events.ts';
 import { ReplayService } from '../src/service.ts';
+import { TableFolds, toTableEvent } from '../src/tables.ts';
 import { FINDING_EVENT_TYPE, ROUND_EVENT_TYPE, roundStream } from '../src/streams.ts';
 
 const session = simulateSession({
@@ -62,6 +63,29 @@ async function storedRecords(store: EventStore): Promise<string[]> {
       records.push(canonicalJson(e.data));
     }
   return records;
+}
+
+/**
+ * What a replay has derived once it has handled every stored event up to `position` (and not finished): the round
+ * records and the findings of the rounds those events completed, recomputed here from the stored events.
+ */
+async function derivedUpTo(
+  store: EventStore,
+  position: bigint,
+): Promise<{ records: string[]; findings: string[] }> {
+  const folds = new TableFolds();
+  const records: string[] = [];
+  const findings: string[] = [];
+  for await (const stored of store.readAll()) {
+    if (stored.position > position) break;
+    const e = toTableEvent(stored);
+    if (!e) continue;
+    for (const unit of folds.apply(e) ?? []) {
+      if (unit.record) records.push(canonicalJson(unit.record));
+      findings.push(...unit.findings.map((f) => f.findingId));
+    }
+  }
+  return { records: records.sort(), findings: findings.sort() };
 }
 
 describe('replay service over the event store', () => {
@@ -123,10 +147,17 @@ describe('replay service over the event store', () => {
       loadCheckpoint: (name) => store.loadCheckpoint(name),
       close: () => store.close(),
     };
+    // no appendMany: the writes go stream by stream, then the checkpoint (as on EventStoreDB, atomicAcrossStreams
+    // false), so the crash falls between two writes of one batch
     const crashing = new ReplayService({ store: failing, checkpointEvery: 3_000 });
     await assert.rejects(crashing.catchUp(), /crash/);
     const checkpoint = await store.loadCheckpoint('replay');
     assert.ok(checkpoint !== null && checkpoint > 0n, 'some progress was checkpointed before the crash');
+    const upTo = await derivedUpTo(store, checkpoint);
+    assert.ok(
+      (await storedRecords(store)).length > upTo.records.length,
+      'the crash fell between writes: some records of the unfinished batch were stored past the checkpoint',
+    );
     const restarted = new ReplayService({ store, checkpointEvery: 3_000 });
     await restarted.catchUp();
     await restarted.finish();
@@ -172,12 +203,23 @@ describe('replay service over the event store', () => {
       before.length < bigIds.size,
       `killed mid-stream (${before.length} of ${bigIds.size} findings stored)`,
     );
+    // SQLite writes a batch's findings, round records and checkpoint in one transaction: what is stored is exactly
+    // what the events up to the saved checkpoint derive, nothing of a batch whose checkpoint was not saved
+    const checkpoint = await reopened.loadCheckpoint('replay');
+    assert.ok(checkpoint !== null);
+    const upTo = await derivedUpTo(reopened, checkpoint);
+    assert.deepEqual(
+      (await storedRecords(reopened)).sort(),
+      upTo.records,
+      'records: exactly those up to the checkpoint',
+    );
+    assert.deepEqual([...before].sort(), upTo.findings, 'findings: exactly those up to the checkpoint');
     const restarted = new ReplayService({ store: reopened });
     await restarted.catchUp();
     await restarted.finish();
     const ids = await storedFindings(reopened);
-    assert.equal(ids.length, bigIds.size);
-    assert.deepEqual(new Set(ids), bigIds);
+    assert.equal(ids.length, bigIds.size, 'no finding twice');
+    assert.deepEqual(new Set(ids), bigIds, 'no finding lost');
   });
 
   it('follows new events live and reports findings once they are durable', async (t) => {
@@ -229,6 +271,8 @@ describe('replay service over the event store', () => {
     };
     const service = new ReplayService({ store: flaky, checkpointEvery: 4_000 });
     await assert.rejects(service.catchUp(), /disk full/);
+    // stream by stream, then the checkpoint (no appendMany here): the findings went in before the checkpoint failed
+    const storedByFailedRun = (await storedFindings(store)).length;
     diskFull = false;
     // its tables hold the batch whose checkpoint failed: replaying it again in them would be wrong
     await assert.rejects(service.catchUp(), /failed during an earlier run.*start a new ReplayService/);
@@ -239,12 +283,39 @@ describe('replay service over the event store', () => {
       4_000,
       'a new service resumes from the checkpoint: here, the start',
     );
-    assert.ok(service.stats.findingsAppended > 0, 'the failed run stored its first batch’s findings');
-    assert.equal(
-      fresh.stats.findingsAlreadyStored,
-      service.stats.findingsAppended,
-      'and they are not stored twice',
+    assert.ok(storedByFailedRun > 0, 'the failed run stored its first batch’s findings');
+    assert.equal(fresh.stats.findingsAlreadyStored, storedByFailedRun, 'and they are not stored twice');
+    assert.equal((await storedFindings(store)).length, storedByFailedRun + fresh.stats.findingsAppended);
+  });
+
+  it('resumes from the signed checkpoint when the stored one was moved forward past unreplayed events', async (t) => {
+    const { store } = await storeWithSession(session.events.slice(0, 2_000));
+    t.after(() => store.close());
+    const first = new ReplayService({ store });
+    await first.catchUp();
+    const signed = await store.loadCheckpoint('replay');
+    assert.ok(signed !== null);
+    const pipeline = new IngestPipeline(store, () => 0);
+    await pipeline.submit(
+      session.events.slice(2_000, 3_000).map((event, k) => ({
+        source: { kind: 'in-process' as const, producer: 'test', index: 2_000 + k },
+        event,
+      })),
     );
+    // moved to the end behind the replay's back: trusting it, the 1,000 new events would never be replayed
+    let end = 0n;
+    for await (const e of store.readAll({ fromPosition: signed })) end = e.position;
+    await store.saveCheckpoint('replay', end);
+    const resumed = new ReplayService({ store, signedCheckpoint: async () => signed });
+    await resumed.catchUp();
+    assert.deepEqual(resumed.stats.checkpointDistrusted, { saved: end, resumedFrom: signed });
+    assert.equal(resumed.stats.tableEvents, 1_000);
+    // a checkpoint behind the signed one is the earlier of the two: kept, nothing skipped
+    await store.saveCheckpoint('replay', signed);
+    const behind = new ReplayService({ store, signedCheckpoint: async () => end });
+    await behind.catchUp();
+    assert.equal(behind.stats.checkpointDistrusted, null);
+    assert.equal(behind.stats.tableEvents, 1_000);
   });
 
   it('explains a disputed hand from the store alone, as JSON and as text', async (t) => {

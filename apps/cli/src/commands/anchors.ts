@@ -7,12 +7,64 @@ import {
   loadSigningKey,
   publicKeyId,
   type Anchor,
+  type AnchorerOptions,
+  type AnchorSink,
   type EventStore,
 } from '@table-audit/eventstore';
 import { out, UsageError } from './command.ts';
 
-/** The checkpoints every anchor covers: moving one behind the replay's back is then caught. */
+/**
+ * The checkpoints every anchor covers: moving one behind the replay's back is then caught. Beside these, an anchor
+ * covers every checkpoint the last signed anchor covered (so a shard checkpoint `replay/shard-i-of-n`, once signed,
+ * stays covered by every later anchor, ingest's included) and those a command names with `cover` (a parallel
+ * replay: its shards' checkpoints).
+ */
 export const ANCHORED_CHECKPOINTS = ['replay'] as const;
+
+/**
+ * An Anchorer whose list of covered checkpoints grows: the fixed ones, those of the last signed anchor (read from
+ * the sink before each anchor), and those named with `cover`. A checkpoint covered once is never dropped.
+ */
+export class CheckpointCoveringAnchorer extends Anchorer {
+  readonly #covered: string[];
+  #carried: Promise<void> | null = null;
+
+  constructor(
+    store: EventStore,
+    sink: AnchorSink,
+    options: Omit<AnchorerOptions, 'checkpoints'>,
+    covered: string[] = [...ANCHORED_CHECKPOINTS],
+  ) {
+    super(store, sink, { ...options, checkpoints: covered });
+    this.#covered = covered;
+  }
+
+  /** The checkpoints the next anchor will cover (more may join from the last signed anchor). */
+  get covered(): readonly string[] {
+    return this.#covered;
+  }
+
+  /** Adds checkpoints to every anchor from now on. */
+  cover(names: Iterable<string>): void {
+    for (const name of names) if (!this.#covered.includes(name)) this.#covered.push(name);
+  }
+
+  /** Before the first anchor, the checkpoints of the sink's last signed anchor join (read once: later ones are ours). */
+  override async anchor(): Promise<Anchor> {
+    this.#carried ??= this.sink.read().then(
+      (records) => {
+        const last = records.filter((r) => r.signed).at(-1)?.anchor;
+        if (last) this.cover(Object.keys(last.checkpoints).sort());
+      },
+      (err: unknown) => {
+        this.#carried = null; // read again at the next anchor
+        throw err;
+      },
+    );
+    await this.#carried;
+    return super.anchor();
+  }
+}
 
 export const ANCHOR_OPTIONS_USAGE = `  --anchors DIR        sign an anchor of every stream's head into DIR/anchors.jsonl (append-only) at the end of
                        the work (default $TABLE_AUDIT_ANCHORS); table-audit verify --anchors DIR checks against them
@@ -36,7 +88,7 @@ export function configuredAnchorer(
   storePath: string,
   flags: { anchors: string | undefined; signingKey: string | undefined },
   defaults: { anchors?: string; generateInto?: string } = {},
-): Anchorer | null {
+): CheckpointCoveringAnchorer | null {
   const dir = anchorsDir(flags.anchors) ?? defaults.anchors;
   let keyPath = signingKeyPath(flags.signingKey);
   if (dir === undefined) {
@@ -62,10 +114,9 @@ export function configuredAnchorer(
       `--anchors ${dir} needs a signing key: --signing-key PEM or TABLE_AUDIT_SIGNING_KEY (an Ed25519 private key, e.g. openssl genpkey -algorithm ed25519 -out key.pem)`,
     );
   else key = loadSigningKey(keyPath);
-  return new Anchorer(store, new FileAnchorSink(dir, key), {
+  return new CheckpointCoveringAnchorer(store, new FileAnchorSink(dir, key), {
     key,
     storeId: storeIdOf(storePath),
-    checkpoints: ANCHORED_CHECKPOINTS,
   });
 }
 

@@ -5,6 +5,7 @@ import {
   MAX_DEFAULT_WORKERS,
   replayInParallel,
   ReplayService,
+  shardCheckpoint,
   type ReplayStats,
 } from '@table-audit/replay';
 import type { Finding } from '@table-audit/rules';
@@ -89,6 +90,10 @@ export const replayCommand: Command = {
       let stats: ReplayStats = service.stats;
       const t0 = performance.now();
       if (workers > 1) {
+        // every shard's checkpoint is signed with the others from now on: moving one is then reported by verify
+        anchorer?.cover(
+          Array.from({ length: workers }, (_, index) => shardCheckpoint({ index, count: workers })),
+        );
         const result = await replayInParallel({
           storePath: path,
           workers,

@@ -382,6 +382,57 @@ export async function k8sProblems(docs: { file: string; doc: unknown }[]): Promi
     }
   }
   if (workloadsOfOurs === 0) problems.push('infra/k8s: no table-audit container in any manifest');
+  return [...problems, ...referenceProblems(docs, configMaps)];
+}
+
+/**
+ * ConfigMaps and Secrets the manifests use: a key of a ConfigMap they define must be in it; one they do not define
+ * (made by the operator from files or values) must be named in the guide's creation steps (`guide`).
+ */
+function referenceProblems(
+  docs: { file: string; doc: unknown }[],
+  configMaps: Map<string, string[]>,
+  guide = readFileSync(join(ROOT, 'docs/deployment.md'), 'utf8'),
+): string[] {
+  const problems: string[] = [];
+  const seen = new Map<string, string>(); // "Kind name" → the first file using it
+  const visit = (x: unknown, file: string): void => {
+    if (Array.isArray(x)) return x.forEach((y) => visit(y, file));
+    if (!isObject(x)) return;
+    for (const [kind, ref] of [
+      ['ConfigMap', x.configMapKeyRef],
+      ['Secret', x.secretKeyRef],
+    ] as const)
+      if (isObject(ref)) {
+        const name = String(ref.name);
+        const keys = kind === 'ConfigMap' ? configMaps.get(name) : undefined;
+        if (keys && !keys.includes(String(ref.key)))
+          problems.push(`${file}: ConfigMap ${name} has no key ${String(ref.key)}`);
+        else if (!keys && !seen.has(`${kind} ${name}`)) seen.set(`${kind} ${name}`, file);
+      }
+    if (isObject(x.configMap) && !configMaps.has(String(x.configMap.name)))
+      seen.set(
+        `ConfigMap ${String(x.configMap.name)}`,
+        seen.get(`ConfigMap ${String(x.configMap.name)}`) ?? file,
+      );
+    if (isObject(x.secret))
+      seen.set(
+        `Secret ${String(x.secret.secretName)}`,
+        seen.get(`Secret ${String(x.secret.secretName)}`) ?? file,
+      );
+    Object.values(x).forEach((y) => visit(y, file));
+  };
+  for (const { file, doc } of docs) visit(doc, file);
+  for (const [ref, file] of seen) {
+    const [kind, name] = ref.split(' ');
+    const made = new RegExp(
+      `create (?:secret generic|configmap) ${name!.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} `,
+    );
+    if (!made.test(guide))
+      problems.push(
+        `${file}: ${kind} ${name} is used but neither defined in infra/k8s nor made in docs/deployment.md's steps`,
+      );
+  }
   return problems;
 }
 

@@ -150,6 +150,11 @@ describe('infra/k8s', () => {
     delete api.readinessProbe;
     api.env.push({ name: 'CLICKHOUSE_URI', value: 'http://x' });
     containers[0].image = 'table-audit';
+    containers[0].env.push({
+      name: 'LOG_LEVEL',
+      valueFrom: { configMapKeyRef: { name: 'table-audit-config', key: 'LOG_LEVL' } },
+    });
+    pipeline.spec.template.spec.volumes.push({ name: 'x', secret: { secretName: 'nobody-makes-this' } });
     docs.push({
       file: 'infra/k8s/extra.yaml',
       doc: { apiVersion: 'v1', kind: 'Secret', metadata: { name: 's' }, stringData: { TOKEN: 'x' } },
@@ -160,5 +165,10 @@ describe('infra/k8s', () => {
     assert.match(problems, /CLICKHOUSE_URI is given but no code reads it/);
     assert.match(problems, /"table-audit" has no tag/);
     assert.match(problems, /Secret\/s: a Secret with its values in the file/);
+    assert.match(problems, /ConfigMap table-audit-config has no key LOG_LEVL/);
+    assert.match(
+      problems,
+      /Secret nobody-makes-this is used but neither defined in infra\/k8s nor made in docs\/deployment\.md/,
+    );
   });
 });

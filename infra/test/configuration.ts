@@ -1,0 +1,156 @@
+/**
+ * The one list of the environment variables the code reads (apps/, services/, packages/, outside their tests), with
+ * what each is for and which deployed role needs it. infra/test/deployment.test.ts checks this list against the
+ * sources (every variable read is listed, every listed variable is read) and the compose file and Kubernetes
+ * manifests against this list (every variable given to a table-audit container is one of these, every variable a
+ * role requires is given). Everything else the services take is a command-line flag (Kafka brokers, topic, group,
+ * port, API keys file): see docs/deployment.md.
+ */
+
+/** The long-running table-audit processes of a deployment, each one `table-audit <command>`. */
+export type Role = 'ingest' | 'replay' | 'api';
+
+export interface ConfigVariable {
+  readonly name: string;
+  /** what it holds, for the guide */
+  readonly meaning: string;
+  /** the files that read it (relative to the repository root) */
+  readonly readIn: readonly string[];
+  /** the roles that read it */
+  readonly readBy: readonly Role[];
+  /** the roles a production deployment must give it to (a default exists, but not one fit for production) */
+  readonly requiredBy: readonly Role[];
+  /** a path to a secret file (mounted from a Secret, never written in the files) */
+  readonly secretFile?: boolean;
+}
+
+export const CONFIGURATION: readonly ConfigVariable[] = [
+  {
+    name: 'TABLE_AUDIT_STORE',
+    meaning: 'the SQLite event store file (default data/events.sqlite, relative to the working directory)',
+    readIn: ['apps/cli/src/commands/store.ts'],
+    readBy: ['ingest', 'replay', 'api'],
+    requiredBy: ['ingest', 'replay', 'api'],
+  },
+  {
+    name: 'TABLE_AUDIT_ANCHORS',
+    meaning: 'the directory of the signed anchors (anchors.jsonl, append-only, one writer)',
+    readIn: ['apps/cli/src/commands/anchors.ts'],
+    readBy: ['ingest', 'replay', 'api'],
+    requiredBy: ['replay', 'api'],
+  },
+  {
+    name: 'TABLE_AUDIT_SIGNING_KEY',
+    meaning: 'the Ed25519 private key (PEM file) that signs the anchors',
+    readIn: ['apps/cli/src/commands/anchors.ts'],
+    readBy: ['ingest', 'replay'],
+    requiredBy: ['replay'],
+    secretFile: true,
+  },
+  {
+    name: 'TABLE_AUDIT_TOKEN_KEY',
+    meaning: "the Ed25519 private key (PEM file) that signs and verifies the API's tokens (JWT, EdDSA)",
+    readIn: ['apps/cli/src/commands/token.ts'],
+    readBy: ['api'],
+    requiredBy: ['api'],
+    secretFile: true,
+  },
+  {
+    name: 'TABLE_AUDIT_ANALYTICS',
+    meaning: 'the chDB data directory read by `findings` and written by `run` (not read by `serve`)',
+    readIn: ['apps/cli/src/commands/findings.ts'],
+    readBy: [],
+    requiredBy: [],
+  },
+  {
+    name: 'CLICKHOUSE_URL',
+    meaning:
+      'a ClickHouse server (http://user:password@host:8123/database); unset, the embedded chDB in data/analytics',
+    readIn: ['services/analytics/src/client.ts'],
+    readBy: ['api'],
+    requiredBy: [],
+  },
+  {
+    name: 'LOG_LEVEL',
+    meaning: "the API's pino log level (default info)",
+    readIn: ['apps/cli/src/commands/serve.ts'],
+    readBy: ['api'],
+    requiredBy: [],
+  },
+  {
+    name: 'TABLE_AUDIT_KAFKA_SESSION_TIMEOUT_MS',
+    meaning: 'Kafka consumer session timeout',
+    readIn: ['services/ingest/src/consumer.ts'],
+    readBy: ['ingest'],
+    requiredBy: [],
+  },
+  {
+    name: 'TABLE_AUDIT_KAFKA_HEARTBEAT_INTERVAL_MS',
+    meaning: 'Kafka consumer heartbeat interval',
+    readIn: ['services/ingest/src/consumer.ts'],
+    readBy: ['ingest'],
+    requiredBy: [],
+  },
+  {
+    name: 'TABLE_AUDIT_KAFKA_MAX_WAIT_MS',
+    meaning: 'longest wait of one Kafka fetch',
+    readIn: ['services/ingest/src/consumer.ts'],
+    readBy: ['ingest'],
+    requiredBy: [],
+  },
+  {
+    name: 'TABLE_AUDIT_KAFKA_RETRY_INITIAL_MS',
+    meaning: 'first retry delay of the Kafka client and consumer',
+    readIn: ['services/ingest/src/consumer.ts'],
+    readBy: ['ingest'],
+    requiredBy: [],
+  },
+  {
+    name: 'TABLE_AUDIT_KAFKA_CONNECTION_TIMEOUT_MS',
+    meaning: 'Kafka client connection timeout',
+    readIn: ['services/ingest/src/consumer.ts'],
+    readBy: ['ingest'],
+    requiredBy: [],
+  },
+];
+
+/** Variables the code sets for itself rather than reads from outside: never given by a deployment. */
+export const SET_BY_THE_CODE: readonly string[] = ['SQLITE_USE_URI'];
+
+/** The role of a container from its command line (`… serve …` is the API), or null for one that is not ours. */
+export function roleOfCommand(command: readonly string[]): Role | null {
+  if (command.includes('serve')) return 'api';
+  if (command.includes('replay')) return 'replay';
+  if (command.includes('ingest')) return 'ingest';
+  return null;
+}
+
+/**
+ * What is wrong with the environment given to one table-audit container: variables the code does not read (a
+ * typo, or configuration nobody reads), variables its role does not read, and required ones missing. `where`
+ * names the file and the container in every message.
+ */
+export function environmentProblems(
+  where: string,
+  role: Role,
+  given: readonly string[],
+  list: readonly ConfigVariable[] = CONFIGURATION,
+): string[] {
+  const problems: string[] = [];
+  const byName = new Map(list.map((v) => [v.name, v]));
+  for (const name of given) {
+    const v = byName.get(name);
+    if (SET_BY_THE_CODE.includes(name))
+      problems.push(`${where}: ${name} is set by the code itself, not given`);
+    else if (!v)
+      problems.push(`${where}: ${name} is given but no code reads it (see infra/test/configuration.ts)`);
+    else if (!v.readBy.includes(role))
+      problems.push(`${where}: ${name} is given but the ${role} (${commandOf(role)}) does not read it`);
+  }
+  for (const v of list)
+    if (v.requiredBy.includes(role) && !given.includes(v.name))
+      problems.push(`${where}: ${v.name} is missing; the ${role} needs it (${v.meaning})`);
+  return problems;
+}
+
+const commandOf = (role: Role): string => (role === 'api' ? 'table-audit serve' : `table-audit ${role}`);

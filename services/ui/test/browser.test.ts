@@ -200,6 +200,12 @@ describe('the web UI in Chromium', { skip, timeout: 90_000 }, () => {
       'the banker’s cards are drawn',
     );
     assert.ok((await page.getByTestId('table').locator('li.seat').count()) >= 1, 'the seats are drawn');
+    // the community cards of the round (F3CP deals two), from the rules' explanation
+    assert.equal(
+      await page.getByTestId('community').locator('.card').count(),
+      2,
+      'the community cards are drawn',
+    );
     assert.match(await page.getByRole('heading', { name: /Timeline/ }).innerText(), /Macau time, UTC\+8/);
     assert.match(await page.getByTestId('settlement').innerText(), /MOP \d/);
     assert.ok((await page.getByTestId('finding').count()) >= 1);

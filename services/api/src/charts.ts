@@ -119,12 +119,20 @@ export class ClickHouseCharts implements ChartsQuery {
   }
 
   /**
-   * The default range: from the oldest to the newest finding in scope, at most the 31 days up to the newest (the
-   * last 31 days when there is none), and at least an hour.
+   * The default range: the findings in scope but for the earliest and the latest 1%, within 15½ days of the median
+   * (a clock a year off is
+   * itself a finding, and would leave the chart empty), at most 31 days, at least an hour (the last 31 days when
+   * there is none). The range is given with the series, so a chart says what it covers.
    */
   async #defaultRange(scope: string | null): Promise<{ from: number; to: number }> {
-    const [row] = await this.#rows<{ first: string | number; last: string | number; n: string | number }>(
-      `SELECT toUnixTimestamp64Milli(min(event_time)) AS first, toUnixTimestamp64Milli(max(event_time)) AS last,
+    const [row] = await this.#rows<{
+      first: string | number;
+      middle: string | number;
+      last: string | number;
+      n: string | number;
+    }>(
+      `SELECT toUnixTimestamp64Milli(quantileExact(0.01)(event_time)) AS first, toUnixTimestamp64Milli(quantileExact(0.5)(event_time)) AS middle,
+        toUnixTimestamp64Milli(quantileExact(0.99)(event_time)) AS last,
         count() AS n FROM findings FINAL${scope === null ? '' : ' WHERE concessionaire = {scope:String}'}`,
       scope === null ? {} : { scope },
     );
@@ -132,7 +140,8 @@ export class ClickHouseCharts implements ChartsQuery {
       const to = Date.now();
       return { from: to - DEFAULT_DAYS * 86_400_000, to };
     }
-    const to = Number(row.last) + 1_000;
+    // centred on the median finding: a few clocks a year off do not pull the month away from the bulk
+    const to = Math.min(Number(row.last), Number(row.middle) + (DEFAULT_DAYS / 2) * 86_400_000) + 1_000;
     const from = Math.min(Math.max(Number(row.first), to - DEFAULT_DAYS * 86_400_000), to - 3_600_000);
     return { from, to };
   }

@@ -1,15 +1,8 @@
 /** The alert inbox and the incident search: a filter form, a findings table, paging, and charts. */
 import type { AlertStateJson, FindingJson, Me, Page } from '../api-client.ts';
-import {
-  barChart,
-  findingsOverTime,
-  SEVERITIES,
-  type Bar,
-  type PeriodCount,
-  type PeriodUnit,
-} from '../charts.ts';
+import { barChart, seriesChart, SEVERITIES, type ChartJson } from '../charts.ts';
 import { html, query, type Html } from '../html.ts';
-import { macauClock, macauTimeCell, mop, page, UI_PREFIX } from '../layout.ts';
+import { macauTimeCell, mop, page, UI_PREFIX } from '../layout.ts';
 
 /** The filters of /v1/findings and /v1/alerts that the forms offer (the API checks and bounds each). */
 export const FILTERS = [
@@ -141,67 +134,6 @@ export function alertInbox(
   });
 }
 
-/**
- * The amount a finding says was paid wrongly: |declared − expected| when both state a `payout` or an `amount`
- * in avos (payout mismatches, jackpot amounts); null for findings about something other than money paid.
- */
-export function discrepancyAvos(x: Pick<FindingJson, 'expected' | 'declared'>): number | null {
-  const e = x.expected as Record<string, unknown> | null;
-  const d = x.declared as Record<string, unknown> | null;
-  if (!e || !d || typeof e !== 'object' || typeof d !== 'object') return null;
-  for (const k of ['payout', 'amount']) {
-    const a = e[k];
-    const b = d[k];
-    if (Number.isSafeInteger(a) && Number.isSafeInteger(b) && a !== b)
-      return Math.abs((b as number) - (a as number));
-  }
-  return null;
-}
-
-/** the most periods drawn with the empty ones among them (two months of days, or 62 hours) */
-export const MAX_CONTINUOUS_PERIODS = 62;
-
-/**
- * Findings per Macau period by severity: per hour when they fall on at most two Macau dates, else per day. Every
- * period from the first to the last is drawn, empty ones included, when there are at most MAX_CONTINUOUS_PERIODS;
- * beyond, an outlying event time (a year off is itself a finding) would squeeze every bar into a hairline, so only
- * the periods that have findings are drawn (gaps: true).
- */
-export function findingsByMacauPeriod(findings: readonly Pick<FindingJson, 'eventTime' | 'severity'>[]): {
-  unit: PeriodUnit;
-  periods: PeriodCount[];
-  gaps: boolean;
-} {
-  const dates = new Set(findings.map((x) => macauClock(x.eventTime).slice(0, 10)));
-  const unit: PeriodUnit = dates.size <= 2 ? 'hour' : 'day';
-  // "2025-12-01" or "2025-12-01 12:00", of the Macau clock; read as UTC only to step through them (no DST in Macau)
-  const keyOf = (clock: string) => (unit === 'day' ? clock.slice(0, 10) : `${clock.slice(0, 13)}:00`);
-  const startOf = (key: string) =>
-    Date.parse(unit === 'day' ? `${key}T00:00:00Z` : `${key.replace(' ', 'T')}:00Z`);
-  const step = unit === 'day' ? 86_400_000 : 3_600_000;
-  const counts = new Map<string, Record<string, number>>();
-  for (const x of findings) {
-    const key = keyOf(macauClock(x.eventTime));
-    const c = counts.get(key) ?? {};
-    c[x.severity] = (c[x.severity] ?? 0) + 1;
-    counts.set(key, c);
-  }
-  const keys = [...counts.keys()].sort();
-  if (keys.length === 0) return { unit, periods: [], gaps: false };
-  const first = startOf(keys[0]!);
-  const last = startOf(keys.at(-1)!);
-  if ((last - first) / step >= MAX_CONTINUOUS_PERIODS)
-    return { unit, periods: keys.map((label) => ({ label, bySeverity: counts.get(label)! })), gaps: true };
-  const periods: PeriodCount[] = [];
-  for (let t = first; t <= last; t += step) {
-    const label = keyOf(new Date(t).toISOString().replace('T', ' '));
-    periods.push({ label, bySeverity: counts.get(label) ?? {} });
-  }
-  return { unit, periods, gaps: false };
-}
-
-export const CHART_SAMPLE = 1000;
-
 /** What GET /v1/findings/counts answers. */
 export interface Counts {
   readonly by: string;
@@ -213,26 +145,10 @@ export function incidentSearch(
   me: Me,
   f: Filters,
   p: Page<FindingJson>,
-  sample: { items: FindingJson[]; total: number },
+  charts: { overTime: ChartJson; discrepancies: ChartJson } | { unavailable: string },
   byCheck: Counts,
 ): Html {
   const action = `${UI_PREFIX}/incidents`;
-  const overTime = findingsByMacauPeriod(sample.items);
-  const drawn =
-    sample.items.length < sample.total
-      ? `the ${sample.items.length} newest of the ${sample.total} matching findings`
-      : `all ${sample.total} matching findings`;
-  const discrepancies: Bar[] = sample.items
-    .map((x) => ({ x, avos: discrepancyAvos(x) }))
-    .filter((d): d is { x: FindingJson; avos: number } => d.avos !== null)
-    .sort((a, b) => b.avos - a.avos)
-    .slice(0, 15)
-    .map(({ x, avos }) => ({
-      label: `${x.roundId ?? x.tableId} ${x.checkId.replace(/^[A-Z0-9]+\./, '')}`,
-      value: avos,
-      shown: mop(avos),
-      ...(x.roundId ? { href: `${UI_PREFIX}/rounds/${encodeURIComponent(x.roundId)}` } : {}),
-    }));
   return page({
     title: 'Incident search',
     me,
@@ -245,9 +161,19 @@ export function incidentSearch(
       ${filterForm(action, f, me)}
       <section aria-labelledby="charts-heading" class="charts">
         <h2 id="charts-heading">Charts</h2>
-        <p class="note">Drawn from ${drawn}, as the API's findings route returns them.</p>
-        ${findingsOverTime(overTime.periods, overTime.unit, `Findings per ${overTime.unit} (Macau time), by severity${overTime.gaps ? `; ${overTime.unit}s without findings left out (the findings span more than ${MAX_CONTINUOUS_PERIODS} ${overTime.unit}s)` : ''}`)}
-        ${barChart(discrepancies, 'Largest payment discrepancies, |declared − expected| in MOP', 'chart-discrepancies')}
+        ${
+          'unavailable' in charts
+            ? html`<p class="note" data-testid="charts-unavailable">${charts.unavailable}</p>`
+            : html`<p class="note">
+                  The same queries as the DICJ overview dashboard's panels, run by the API on
+                  ${charts.overTime.source} for ${me.concessionaire ?? 'every concessionaire'}, from
+                  ${charts.overTime.fromMacau} to
+                  ${charts.overTime.toMacau}${f.from && f.to ? '' : ' (the span of the findings, at most 31 days; give From and To for another)'}.
+                  The other filters do not apply to these two charts.
+                </p>
+                ${seriesChart(charts.overTime, `${charts.overTime.panel.title} (findings)`, 'chart-over-time', String)}
+                ${seriesChart(charts.discrepancies, `${charts.discrepancies.panel.title} (MOP)`, 'chart-discrepancies', mop)}`
+        }
         ${barChart(
           byCheck.counts.slice(0, 15).map((c) => ({
             label: c.value ?? '(none)',

@@ -208,7 +208,7 @@ export function uiPlugin(o: UiOptions = {}): FastifyPluginAsync {
       const s = await session(req, reply);
       if (!s) return reply;
       const q = req.query as Record<string, unknown>;
-      const f = filtersOf(q);
+      const f = filtersOf(q, true);
       const cursor = typeof q['cursor'] === 'string' ? q['cursor'] : undefined;
       const list = await s.api.get<
         Page<{ alertId: string; finding: FindingJson; state: AlertJson['state'] }>

@@ -73,6 +73,17 @@ describe('UI parts', () => {
     );
   });
 
+  it('passes the workflow filters on to the alert list only', () => {
+    const q = { status: 'resolved', assignee: ' officer-c ', disposition: 'referred', severity: 'low' };
+    assert.deepEqual(filtersOf(q, true), {
+      severity: 'low',
+      status: 'resolved',
+      assignee: 'officer-c',
+      disposition: 'referred',
+    });
+    assert.deepEqual(filtersOf(q), { severity: 'low' });
+  });
+
   it('labels chart buckets in Macau time (UTC+8): 16:00 UTC is the next Macau day', () => {
     assert.equal(macauLabel(Date.parse('2025-11-20T16:00:00Z'), 86_400), '11-21');
     assert.equal(macauLabel(Date.parse('2025-11-20T00:00:00Z'), 86_400), '11-20 08:00');
@@ -260,6 +271,25 @@ describe('UI routes (inject)', () => {
     assert.match(refused.body, /Not done: cannot reopen alert .*: it is open/);
     const unknown = await post('delete', '');
     assert.equal(unknown.statusCode, 404);
+  });
+
+  it('filters the inbox on the workflow state', async () => {
+    const cookie = await cookieOf(f.tokens.officerA);
+    const acked = await f.app.inject({
+      method: 'POST',
+      url: `/ui/alerts/${alertA.alertId}/acknowledge`,
+      headers: { cookie, host: 'localhost', 'content-type': 'application/x-www-form-urlencoded' },
+      payload: '',
+    });
+    assert.equal(acked.statusCode, 303, acked.body);
+    const page = await f.app.inject({ url: '/ui/alerts?status=acknowledged', headers: { cookie } });
+    assert.equal(page.statusCode, 200);
+    assert.match(page.body, /Alerts \(1\)/);
+    assert.ok(page.body.includes(`/ui/alerts/${alertA.alertId}"`));
+    assert.match(page.body, /<option selected>acknowledged<\/option>/);
+    const bad = await f.app.inject({ url: '/ui/alerts?status=closed', headers: { cookie } });
+    assert.equal(bad.statusCode, 400);
+    assert.match(bad.body, /querystring\/status/);
   });
 
   it('answers another concessionaire’s round as not found, as an HTML page', async () => {

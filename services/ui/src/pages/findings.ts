@@ -18,45 +18,61 @@ export const FILTERS = [
   ['playerId', 'Player'],
   ['roundId', 'Round'],
 ] as const;
-export type FilterName = (typeof FILTERS)[number][0];
+/** The alert inbox's filters on the workflow state (/v1/alerts only). */
+export const ALERT_FILTERS = [
+  ['status', 'Status'],
+  ['assignee', 'Assignee'],
+  ['disposition', 'Disposition'],
+] as const;
+const CHOICES: Partial<Record<string, readonly string[]>> = {
+  severity: SEVERITIES,
+  status: ['open', 'acknowledged', 'resolved'],
+  disposition: ['confirmed', 'false_positive', 'referred'],
+};
+export type FilterName = (typeof FILTERS)[number][0] | (typeof ALERT_FILTERS)[number][0];
 export type Filters = Partial<Record<FilterName, string>>;
 
-/** The filters given in a query string, each trimmed and bounded; unknown parameters are not passed on. */
-export function filtersOf(q: Record<string, unknown>): Filters {
+/**
+ * The filters given in a query string, each trimmed and bounded; unknown parameters are not passed on, nor the
+ * workflow filters unless `alerts` (the findings route has none).
+ */
+export function filtersOf(q: Record<string, unknown>, alerts = false): Filters {
   const out: Filters = {};
-  for (const [name] of FILTERS) {
+  for (const [name] of [...FILTERS, ...(alerts ? ALERT_FILTERS : [])]) {
     const v = q[name];
     if (typeof v === 'string' && v.trim() !== '') out[name] = v.trim().slice(0, 200);
   }
   return out;
 }
 
-function filterForm(action: string, f: Filters, me: Me): Html {
+function filterForm(action: string, f: Filters, me: Me, alerts = false): Html {
   return html`<form class="filters" method="get" action="${action}" aria-labelledby="filters-heading">
     <h2 id="filters-heading">Filters</h2>
     <div class="fields">
-      ${FILTERS.filter(([name]) => !(name === 'concessionaire' && me.concessionaire)).map(([name, label]) =>
-        name === 'severity'
-          ? html`<p>
-              <label for="f-${name}">${label}</label>
-              <select id="f-${name}" name="${name}">
-                <option value="">any</option>
-                ${SEVERITIES.map(
-                  (s) => html`<option${f.severity === s ? html` selected` : ''}>${s}</option>`,
-                )}
-              </select>
-            </p>`
-          : html`<p>
-              <label for="f-${name}">${label}</label>
-              <input
-                id="f-${name}"
-                name="${name}"
-                value="${f[name] ?? ''}"
-                maxlength="200"
-                ${name === 'from' || name === 'to' ? html` placeholder="2025-11-20 or 2025-11-20T14:03"` : ''}
-              />
-            </p>`,
-      )}
+      ${[...FILTERS, ...(alerts ? ALERT_FILTERS : [])]
+        .filter(([name]) => !(name === 'concessionaire' && me.concessionaire))
+        .map(([name, label]) =>
+          CHOICES[name]
+            ? html`<p>
+                <label for="f-${name}">${label}</label>
+                <select id="f-${name}" name="${name}">
+                  <option value="">any</option>
+                  ${CHOICES[name].map(
+                    (s) => html`<option${f[name] === s ? html` selected` : ''}>${s}</option>`,
+                  )}
+                </select>
+              </p>`
+            : html`<p>
+                <label for="f-${name}">${label}</label>
+                <input
+                  id="f-${name}"
+                  name="${name}"
+                  value="${f[name] ?? ''}"
+                  maxlength="200"
+                  ${name === 'from' || name === 'to' ? html` placeholder="2025-11-20 or 2025-11-20T14:03"` : ''}
+                />
+              </p>`,
+        )}
     </div>
     <p><button type="submit">Search</button> <a href="${action}">Clear</a></p>
   </form>`;
@@ -97,7 +113,7 @@ export function alertInbox(
         Findings that need work (not handled at the table), newest
         first${me.concessionaire ? `, of ${me.concessionaire}` : ''}.
       </p>
-      ${filterForm(action, f, me)}
+      ${filterForm(action, f, me, true)}
       <table class="list" data-testid="alerts">
         <caption>
           Alerts (${p.total})

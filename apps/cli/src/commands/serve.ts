@@ -127,7 +127,16 @@ export async function serveUntilStopped(o: ServeOptions): Promise<void> {
       process.once('SIGINT', stop);
       process.once('SIGTERM', stop);
     });
-    const url = await app.listen({ port: o.port, host: o.host });
+    let url: string;
+    try {
+      url = await app.listen({ port: o.port, host: o.host });
+    } catch (e) {
+      if ((e as { code?: string }).code === 'EADDRINUSE')
+        throw new Error(
+          `port ${o.port} on ${o.host} is taken; give another with --port P (0: any free port)`,
+        );
+      throw e;
+    }
     o.onListening?.(url);
     await stopped;
   } finally {

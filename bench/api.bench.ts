@@ -5,7 +5,7 @@
  * measured from when the request was due, so a stall is not hidden) and then as fast as BENCH_API_CONCURRENCY
  * connections allow. Baseline in the same run: GET /health/live (no token, no store). Then the incident list
  * (GET /v1/findings, 50 a page, from ClickHouse: chDB in the server's process, projected by services/analytics)
- * and the disputed-hand replay (GET /v1/rounds/:id/replay). Target: p99 < 100 ms at 500 requests/s.
+ * the disputed-hand replay (GET /v1/rounds/:id/replay) and a chart (the dashboards' panel SQL). Target: p99 < 100 ms at 500 requests/s.
  */
 import { spawn } from 'node:child_process';
 import { generateKeyPairSync } from 'node:crypto';
@@ -16,7 +16,7 @@ import { fileURLToPath } from 'node:url';
 import { createPrivateKey } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { AnalyticsProjector, migrate, openAnalytics } from '@table-audit/analytics';
-import { buildApp, ClickHouseFindings, issueToken } from '@table-audit/api';
+import { buildApp, ClickHouseCharts, ClickHouseFindings, issueToken } from '@table-audit/api';
 import { runProcessor } from '@table-audit/eventstore';
 import { SqliteEventStore } from '@table-audit/eventstore/sqlite';
 import { simulatedStore } from '../services/api/test/fixture.ts';
@@ -41,6 +41,7 @@ if (process.argv[2] === '--serve') {
     store,
     auth: { tokenKey: createPrivateKey(readFileSync(keyPath!, 'utf8')) },
     findings: new ClickHouseFindings(analytics.client, analytics.description),
+    charts: new ClickHouseCharts(analytics.client, analytics.description),
     rateLimitPerMinute: 1_000_000_000,
   });
   await app.listen({ port: 0, host: '127.0.0.1' });
@@ -175,6 +176,7 @@ if (process.argv[2] === '--serve') {
       'GET /v1/rounds/:id/replay',
       (i) => `/v1/rounds/${encodeURIComponent(roundIds[i % roundIds.length]!)}/replay`,
     ],
+    ['GET /v1/charts/findings-over-time', () => '/v1/charts/findings-over-time'],
   ];
   // warm up (JIT, the server's store index)
   for (const [, url] of routes)

@@ -325,6 +325,7 @@ describe('table-audit command line', () => {
     writeFileSync(join(dir, 'thesis.txt'), 'years of work');
     const r = run([
       'run',
+      '--no-serve',
       '--dir',
       dir,
       '--store',
@@ -346,6 +347,7 @@ describe('table-audit command line', () => {
   it('run fails, naming each labelled fault missed, when its proof fails', () => {
     const r = run([
       'run',
+      '--no-serve',
       '--dir',
       join(root, 'small'),
       '--store',
@@ -365,7 +367,7 @@ describe('table-audit command line', () => {
 
   it('runs the main job end to end into the default store, which verify then reads; a second run adds nothing', () => {
     const cwd = fresh('project');
-    const args = ['run', '--dir', 'out', '--tables', '6', '--rounds', '20', '--seed', '3'];
+    const args = ['run', '--no-serve', '--dir', 'out', '--tables', '6', '--rounds', '20', '--seed', '3'];
     const r = run(args, { cwd });
     assert.equal(r.code, 0, r.stderr);
     assert.match(r.stdout, /1\. simulator: 6 tables x 20 rounds/);

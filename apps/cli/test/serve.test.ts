@@ -99,3 +99,69 @@ describe('table-audit serve', () => {
     assert.ok(lines.some((l) => typeof l.reqId === 'string' && /^[0-9a-f-]{36}$/.test(l.reqId)));
   });
 });
+
+describe('table-audit run (pnpm start) ends by serving', () => {
+  it('prints the URL and a token per role, serves incidents and the UI inbox with them, and exits 0 on SIGTERM', async () => {
+    const cwd = join(root, 'main-job');
+    mkdirSync(cwd);
+    const job = spawn(
+      process.execPath,
+      [bin, 'run', '--dir', 'out', '--tables', '6', '--rounds', '20', '--seed', '3', '--port', '0'],
+      { cwd, env: { ...process.env, TABLE_AUDIT_STORE: '', TABLE_AUDIT_TOKEN_KEY: '', CLICKHOUSE_URL: '' } },
+    );
+    let stdout = '';
+    let stderr = '';
+    job.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const exited = new Promise<number | null>((resolve) => job.on('exit', resolve));
+    const printed = await new Promise<string>((resolve, reject) => {
+      job.stdout.on('data', (chunk: Buffer) => {
+        stdout += chunk.toString();
+        if (/ {3}auditor \(reads only\):\n {5}\S+\n/.test(stdout)) resolve(stdout);
+      });
+      void exited.then((code) =>
+        reject(new Error(`run exited ${code} before serving: ${stdout}\n${stderr}`)),
+      );
+    });
+    try {
+      assert.match(printed, /labelled faults missed: 0, findings on clean rounds: 0/);
+      const url = /UI {3}(http:\/\/127\.0\.0\.1:\d+)\/ui\//.exec(printed)![1]!;
+      assert.match(printed, /valid 8 hours \(until \d{4}-\d{2}-\d{2} \d{2}:\d{2} Macau time, UTC\+8\)/);
+      const token = (label: RegExp) => new RegExp(`${label.source}[^\\n]*:\\n {5}(\\S+)`).exec(printed)![1]!;
+      const inspector = token(/inspector \(DICJ/);
+      const officer = token(/compliance officer of [^(]+/);
+      const auditor = token(/auditor \(reads only\)/);
+      const concessionaire = /compliance officer of (.+?) \(only its casinos/.exec(printed)![1]!;
+      const get = (path: string, t: string) =>
+        fetch(`${url}${path}`, { headers: { authorization: `Bearer ${t}` } });
+
+      const all = (await (await get('/v1/findings?limit=5', inspector)).json()) as { total: number };
+      assert.ok(all.total > 0, 'the inspector sees the findings of the run');
+      const mine = (await (await get('/v1/findings?limit=200', officer)).json()) as {
+        total: number;
+        items: { concessionaire: string }[];
+      };
+      assert.ok(mine.total > 0 && mine.total < all.total, `${mine.total} of ${all.total}`);
+      assert.ok(mine.items.every((x) => x.concessionaire === concessionaire));
+      assert.equal((await get('/v1/me', auditor)).status, 200);
+
+      // the UI's inbox, logged in with the printed officer token
+      const login = await fetch(`${url}/ui/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ token: officer }).toString(),
+        redirect: 'manual',
+      });
+      assert.equal(login.status, 303);
+      const cookie = login.headers.get('set-cookie')!.split(';')[0]!;
+      const inbox = await fetch(`${url}/ui/alerts`, { headers: { cookie } });
+      assert.equal(inbox.status, 200);
+      const page = await inbox.text();
+      assert.match(page, /<h1>Alert inbox<\/h1>/);
+      assert.match(page, new RegExp(concessionaire));
+    } finally {
+      job.kill('SIGTERM');
+    }
+    assert.equal(await exited, 0, stderr);
+    assert.match(stdout, /stopped serving\n$/);
+  });
+});

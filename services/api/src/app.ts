@@ -21,6 +21,8 @@ import { alertRoutes } from './routes/alerts.ts';
 import { evidenceRoutes } from './routes/evidence.ts';
 import { findingsRoutes } from './routes/findings.ts';
 import { roundRoutes } from './routes/rounds.ts';
+import { chartRoutes } from './routes/charts.ts';
+import type { ChartsQuery } from './charts.ts';
 import { StoreIndex } from './store-index.ts';
 import { AccessLog } from './access-log.ts';
 import { ExplanationCache } from './explanations.ts';
@@ -36,6 +38,8 @@ export interface AppOptions {
   readonly auth: AuthOptions;
   /** where findings are listed from (the ClickHouse adapter); default: the store index, in memory */
   readonly findings?: FindingsQuery;
+  /** chart series from the dashboards' panel SQL (the ClickHouse adapter); without it /v1/charts answers 503 */
+  readonly charts?: ChartsQuery;
   /** more dependencies for /health/ready (e.g. ClickHouse) */
   readonly readiness?: readonly ReadinessCheck[];
   /** signed anchors cited by evidence exports (see anchor.ts) */
@@ -66,6 +70,7 @@ export async function buildApp(o: AppOptions): Promise<FastifyInstance> {
     store: o.store,
     index,
     findings: o.findings ?? index,
+    charts: o.charts ?? null,
     anchors: o.anchors ?? null,
     now: o.now ?? Date.now,
     accessLog: new AccessLog(o.store),
@@ -175,6 +180,7 @@ export async function buildApp(o: AppOptions): Promise<FastifyInstance> {
       alertRoutes(v1, ctx, { maxRangeDays: o.maxRangeDays });
       roundRoutes(v1, ctx);
       evidenceRoutes(v1, ctx);
+      chartRoutes(v1, ctx, { maxRangeDays: o.maxRangeDays });
     },
     { prefix: '/v1' },
   );
@@ -201,6 +207,7 @@ const REASONS: Record<number, string> = {
   415: 'Unsupported Media Type',
   422: 'Unprocessable Entity',
   429: 'Too Many Requests',
+  503: 'Service Unavailable',
 };
 const httpReason = (status: number): string => REASONS[status] ?? 'Error';
 

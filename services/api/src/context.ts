@@ -7,6 +7,7 @@ import type { FindingsQuery, FindingView } from './findings-query.ts';
 import type { StoreIndex } from './store-index.ts';
 import type { AccessLog } from './access-log.ts';
 import type { ExplanationCache } from './explanations.ts';
+import type { ChartsQuery } from './charts.ts';
 import { formatMacauTime } from '@table-audit/rules';
 
 declare module 'fastify' {
@@ -31,6 +32,8 @@ export interface ApiContext {
   readonly store: EventStore;
   readonly index: StoreIndex;
   readonly findings: FindingsQuery;
+  /** null: the API has no ClickHouse to draw charts from */
+  readonly charts: ChartsQuery | null;
   readonly anchors: AnchorSource | null;
   readonly now: () => number;
   readonly accessLog: AccessLog;

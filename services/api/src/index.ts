@@ -8,3 +8,5 @@ export * from './evidence.ts';
 export { parseMacauTime } from './time.ts';
 export * from './anchors.ts';
 export * from './clickhouse-findings.ts';
+export * from './charts.ts';
+export type { ReplayResponse } from './routes/rounds.ts';

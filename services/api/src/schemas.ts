@@ -52,6 +52,28 @@ export const FindingsQuerystring = Type.Object(
 );
 export type FindingsQuerystring = Static<typeof FindingsQuerystring>;
 
+/** The alert list's filters: the findings' and the workflow state's. */
+export const AlertsQuerystring = Type.Object(
+  {
+    ...FindingsQuerystring.properties,
+    status: Type.Optional(
+      Type.Union(
+        ['open', 'acknowledged', 'resolved'].map((s) => Type.Literal(s)),
+        { description: 'the workflow state (an alert nobody has acted on is open)' },
+      ),
+    ),
+    assignee: Type.Optional(Name('who it is assigned to (their token subject)')),
+    disposition: Type.Optional(
+      Type.Union(
+        DISPOSITIONS.map((d) => Type.Literal(d)),
+        { description: 'how it was resolved (only resolved alerts have one)' },
+      ),
+    ),
+  },
+  { additionalProperties: false },
+);
+export type AlertsQuerystring = Static<typeof AlertsQuerystring>;
+
 export const FindingsCountQuerystring = Type.Object(
   {
     ...Type.Omit(FindingsQuerystring, ['limit', 'cursor']).properties,

@@ -8,6 +8,7 @@
 import type { EventStore, RecordedEvent } from '@table-audit/eventstore';
 import type { Finding } from '@table-audit/rules';
 import { isTableStream } from '@table-audit/schemas/streams';
+import { ALERT_EVENT_TYPES, evolve, initialAlertState, type AlertEvent, type AlertState } from './alerts.ts';
 import {
   compareFindings,
   matches,
@@ -52,6 +53,8 @@ export class StoreIndex implements FindingsQuery {
   readonly #tables = new Map<string, { casino: string; concessionaire: string; game: string | null }>();
   readonly #rounds = new Map<string, RoundPlace>();
   readonly #findings = new Map<string, Finding>();
+  /** each alert's workflow state, folded from its stream (an alert with no event yet is open) */
+  readonly #alerts = new Map<string, AlertState>();
   #sorted: FindingView[] | null = [];
   #position: bigint | null = null;
   #refreshing: Promise<void> | null = null;
@@ -70,7 +73,13 @@ export class StoreIndex implements FindingsQuery {
     )) {
       this.#position = e.position;
       if (isTableStream(e.stream)) this.#table(e);
-      else if (e.type === FINDING_EVENT_TYPE && e.stream.startsWith('findings-')) {
+      else if (ALERT_EVENT_TYPES.has(e.type) && e.stream.startsWith('alert-')) {
+        const id = e.stream.slice('alert-'.length);
+        this.#alerts.set(
+          id,
+          evolve(this.#alerts.get(id) ?? initialAlertState, { type: e.type, data: e.data } as AlertEvent),
+        );
+      } else if (e.type === FINDING_EVENT_TYPE && e.stream.startsWith('findings-')) {
         const f = e.data as Finding;
         if (typeof f?.findingId === 'string' && !this.#findings.has(f.findingId)) {
           this.#findings.set(f.findingId, f);
@@ -111,6 +120,11 @@ export class StoreIndex implements FindingsQuery {
       dealerId: e.type === 'RoundStarted' && typeof data.dealerId === 'string' ? data.dealerId : null,
       startTime: known?.startTime ?? (typeof h.eventTime === 'number' ? h.eventTime : 0),
     });
+  }
+
+  /** An alert's workflow state as of the last refresh (callers refresh first; see alertStates). */
+  alertState(alertId: string): AlertState {
+    return this.#alerts.get(alertId) ?? initialAlertState;
   }
 
   /** Where a round was played, within the caller's scope (undefined: no such round, or not theirs). */

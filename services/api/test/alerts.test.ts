@@ -231,3 +231,105 @@ describe('alert workflow over HTTP', () => {
     has('alert.export.json', 'auditor-1', 'ok');
   });
 });
+
+describe('the alert list filtered on workflow state', () => {
+  let f: Fixture;
+  let ids: string[];
+  before(async () => {
+    f = await fixture({ tables: 12, roundsPerTable: 15 });
+    const r = await f.app.inject({ url: '/v1/alerts?limit=200', headers: bearer(f.tokens.officerA) });
+    ids = (r.json().items as { alertId: string }[]).map((a) => a.alertId);
+    assert.ok(ids.length >= 4, `officer A needs 4 alerts, has ${ids.length}`);
+    const act = async (id: string, kind: string, payload: object) =>
+      assert.equal(
+        (
+          await f.app.inject({
+            method: 'POST',
+            url: `/v1/alerts/${id}/${kind}`,
+            headers: bearer(f.tokens.officerA),
+            payload,
+          })
+        ).statusCode,
+        200,
+      );
+    await act(ids[0]!, 'acknowledge', {});
+    await act(ids[1]!, 'resolve', { disposition: 'false_positive', comment: 'paid right' });
+    await act(ids[2]!, 'assign', { assignee: 'officer-c' });
+    await act(ids[3]!, 'resolve', { disposition: 'confirmed', comment: 'short paid' });
+    await act(ids[3]!, 'reopen', { reason: 'new footage' });
+  });
+  after(() => f.close());
+  const list = async (q: string, token = f.tokens.officerA) => {
+    const r = await f.app.inject({ url: `/v1/alerts?${q}`, headers: bearer(token) });
+    assert.equal(r.statusCode, 200, r.body);
+    return r.json() as {
+      items: { alertId: string; state: { status: string } }[];
+      total: number;
+      nextCursor: string | null;
+    };
+  };
+
+  it('keeps only the alerts in a status, with a disposition, or assigned to someone', async () => {
+    assert.deepEqual(
+      (await list('status=acknowledged')).items.map((a) => a.alertId),
+      [ids[0]],
+    );
+    const resolved = await list('status=resolved');
+    assert.deepEqual(
+      resolved.items.map((a) => a.alertId),
+      [ids[1]],
+    );
+    assert.equal(resolved.total, 1);
+    assert.deepEqual(
+      (await list('disposition=false_positive')).items.map((a) => a.alertId),
+      [ids[1]],
+    );
+    assert.equal((await list('disposition=confirmed')).total, 0, 'reopened: no disposition any more');
+    assert.deepEqual(
+      (await list('assignee=officer-c')).items.map((a) => a.alertId),
+      [ids[2]],
+    );
+    const open = await list('status=open&limit=200');
+    assert.equal(open.total, ids.length - 2, 'every alert but the acknowledged and the resolved one');
+    assert.ok(open.items.every((a) => a.state.status === 'open'));
+    assert.ok(
+      open.items.some((a) => a.alertId === ids[3]),
+      'the reopened alert is open again',
+    );
+  });
+
+  it('pages a filtered list with stable cursors', async () => {
+    const all = await list('status=open&limit=200');
+    const seen: string[] = [];
+    let cursor: string | null = null;
+    do {
+      const p = await list(`status=open&limit=3${cursor ? `&cursor=${cursor}` : ''}`);
+      assert.equal(p.total, all.total);
+      seen.push(...p.items.map((a) => a.alertId));
+      cursor = p.nextCursor;
+    } while (cursor !== null);
+    assert.deepEqual(
+      seen,
+      all.items.map((a) => a.alertId),
+    );
+  });
+
+  it("respects tenancy: another concessionaire's officer sees none of these states", async () => {
+    const other = await list('status=resolved', f.tokens.officerB);
+    assert.ok(other.items.every((a) => a.alertId !== ids[1]));
+    assert.equal((await list('assignee=officer-c', f.tokens.officerB)).total, 0);
+    assert.equal((await list('assignee=officer-c', f.tokens.inspector)).total, 1);
+  });
+
+  it('refuses an unknown status or disposition, naming the parameter (400)', async () => {
+    for (const [q, name] of [
+      ['status=closed', 'querystring/status'],
+      ['disposition=maybe', 'querystring/disposition'],
+      ['assignee=', 'querystring/assignee'],
+    ] as const) {
+      const r = await f.app.inject({ url: `/v1/alerts?${q}`, headers: bearer(f.tokens.officerA) });
+      assert.equal(r.statusCode, 400, q);
+      assert.match(r.json().message, new RegExp(name), r.body);
+    }
+  });
+});

@@ -257,6 +257,20 @@ describe('disputed hand', () => {
     const body = r.json();
     assert.equal(body.derivation.roundId, roundId);
     assert.ok(body.derivation.steps.length > 3);
+    // the community cards, as dealt (CardDealt to COMMUNITY, only in rounds where someone bet the Progressive)
+    const community = (d: { steps: { type: string; text: string }[] }) =>
+      d.steps
+        .filter((s) => s.type === 'CardDealt' && / to community/.test(s.text))
+        .map((s) => /: (\S+) to community/.exec(s.text)![1]);
+    assert.deepEqual(body.derivation.community, community(body.derivation));
+    let withCommunity = 0;
+    for (const id of [...new Set(items.map((x) => x.roundId).filter((x) => x !== null))].slice(0, 30)) {
+      const d = (await get(`/v1/rounds/${encodeURIComponent(id)}/replay`, f.tokens.auditor)).json()
+        .derivation;
+      assert.deepEqual(d.community, community(d), id);
+      if (d.community.length) withCommunity++;
+    }
+    assert.ok(withCommunity > 0, 'some rounds deal community cards');
     assert.match(body.text, /Macau time|UTC/);
     assert.ok(body.provisions.length > 0);
     for (const p of body.provisions) {

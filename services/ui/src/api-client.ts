@@ -4,7 +4,7 @@
  * caller could with curl. These are the shapes of the JSON it reads (see /openapi.json).
  */
 import type { FastifyInstance } from 'fastify';
-import type { CallerRole } from '@table-audit/api';
+import type { CallerRole, ReplayResponse } from '@table-audit/api';
 
 export interface Me {
   readonly subject: string;
@@ -79,16 +79,8 @@ export interface InterpretationJson {
   readonly alternative: string | null;
 }
 
-export interface ReplayJson {
-  readonly roundId: string;
-  readonly tableId: string;
-  readonly casino: string;
-  readonly concessionaire: string;
-  readonly derivation: unknown;
-  readonly text: string;
-  readonly provisions: Provision[];
-  readonly interpretations: InterpretationJson[];
-}
+/** The disputed hand as the API answers it (its response schema; the derivation is the rules' Explanation). */
+export type ReplayJson = ReplayResponse;
 
 /** What the API answered: its status and JSON body (an error body has statusCode, error and message). */
 export type ApiAnswer<T> =

@@ -6,15 +6,22 @@ import { html, type Html } from './html.ts';
 
 export const SEVERITIES = ['critical', 'high', 'medium', 'low'] as const;
 
-export type PeriodUnit = 'day' | 'hour';
-
-export interface PeriodCount {
-  /** Macau date "YYYY-MM-DD", or hour "YYYY-MM-DD HH:00" */
-  readonly label: string;
-  readonly bySeverity: Readonly<Record<string, number>>;
+/** A chart as GET /v1/charts/:chart answers it: series of time buckets from the dashboards' panel SQL. */
+export interface ChartJson {
+  readonly chart: string;
+  readonly panel: { readonly id: string; readonly title: string; readonly description: string };
+  readonly unit: 'findings' | 'avos';
+  readonly from: number;
+  readonly to: number;
+  readonly fromMacau: string;
+  readonly toMacau: string;
+  readonly intervalSeconds: number;
+  readonly source: string;
+  readonly series: readonly {
+    readonly name: string;
+    readonly points: readonly { time: number; value: number }[];
+  }[];
 }
-
-const total = (d: PeriodCount): number => Object.values(d.bySeverity).reduce((a, b) => a + b, 0);
 
 /** A tick step that gives at most about five ticks up to max (1, 2, 5 × 10^k). */
 export function tickStep(max: number): number {
@@ -24,37 +31,50 @@ export function tickStep(max: number): number {
   return [1, 2, 5, 10].map((m) => m * p).find((s) => s >= rough)!;
 }
 
-/** Findings per Macau day, stacked by severity. */
-export function findingsOverTime(days: readonly PeriodCount[], unit: PeriodUnit, caption: string): Html {
-  if (days.length === 0)
-    return html`<figure class="chart">
+/** How many series get a colour of their own (series-0 … series-5); more share them in turn. */
+const PALETTE = 6;
+
+/**
+ * Stacked bars per time bucket, one colour per series (a casino; overpaid and underpaid), labelled in Macau time,
+ * with the numbers as a table. `shown` formats a value as people read it (a count, or MOP from avos).
+ */
+export function seriesChart(
+  c: ChartJson,
+  caption: string,
+  testId: string,
+  shown: (v: number) => string,
+): Html {
+  const times = [...new Set(c.series.flatMap((s) => s.points.map((p) => p.time)))].sort((a, b) => a - b);
+  if (times.length === 0)
+    return html`<figure class="chart" data-testid="${testId}">
       <figcaption>${caption}</figcaption>
-      <p>No findings to draw.</p>
+      <p>Nothing in this range.</p>
     </figure>`;
-  const max = Math.max(...days.map(total));
+  const value = (s: ChartJson['series'][number], t: number) =>
+    Math.abs(s.points.find((p) => p.time === t)?.value ?? 0);
+  const totals = times.map((t) => c.series.reduce((a, s) => a + value(s, t), 0));
+  const max = Math.max(...totals, 1);
   const step = tickStep(max);
   const top = Math.ceil(max / step) * step;
   const width = 640;
   const height = 220;
-  const left = 40;
+  const left = 70;
   const bottom = 40;
   const plotW = width - left - 10;
   const plotH = height - bottom - 10;
-  const slot = plotW / days.length;
+  const slot = plotW / times.length;
   const barW = Math.max(2, Math.min(40, slot * 0.7));
   const y = (v: number) => 10 + plotH - (v / top) * plotH;
   const ticks: number[] = [];
   for (let v = 0; v <= top; v += step) ticks.push(v);
-  const labelEvery = Math.ceil(days.length / 8);
-  // labels without the year when every period is of one year
-  const oneYear = days.every((d) => d.label.slice(0, 4) === days[0]!.label.slice(0, 4));
-  const summary = `${days.reduce((a, d) => a + total(d), 0)} findings over ${days.length} Macau ${unit}(s), at most ${max} in one`;
-  return html`<figure class="chart" data-testid="chart-over-time">
+  const labelEvery = Math.ceil(times.length / 6);
+  const label = (t: number) => macauLabel(t, c.intervalSeconds);
+  return html`<figure class="chart" data-testid="${testId}">
     <figcaption>${caption}</figcaption>
     <svg
       viewBox="0 0 ${width} ${height}"
       role="img"
-      aria-label="${summary}"
+      aria-label="${caption}: ${c.series.length} series over ${times.length} buckets, at most ${shown(max)} in one"
       width="100%"
       preserveAspectRatio="xMinYMin meet"
     >
@@ -65,23 +85,23 @@ export function findingsOverTime(days: readonly PeriodCount[], unit: PeriodUnit,
               y="${y(v) + 4}"
               text-anchor="end"
               class="tick"
-              >${v}</text
+              >${shown(v)}</text
             >`,
       )}
-      ${days.map((d, i) => {
+      ${times.map((t, i) => {
         let base = 0;
         const x = left + i * slot + (slot - barW) / 2;
         return html`<g
-          >${SEVERITIES.map((s) => {
-            const n = d.bySeverity[s] ?? 0;
+          >${c.series.map((s, k) => {
+            const n = value(s, t);
             if (n === 0) return '';
             const r = html`<rect
               x="${x.toFixed(1)}"
               y="${y(base + n).toFixed(1)}"
               width="${barW.toFixed(1)}"
               height="${(y(base) - y(base + n)).toFixed(1)}"
-              class="sev-${s}"
-              ><title>${d.label}: ${n} ${s}</title></rect
+              class="series-${k % PALETTE}"
+              ><title>${label(t)}: ${s.name} ${shown(n)}</title></rect
             >`;
             base += n;
             return r;
@@ -92,45 +112,54 @@ export function findingsOverTime(days: readonly PeriodCount[], unit: PeriodUnit,
                   y="${height - bottom + 16}"
                   text-anchor="middle"
                   class="tick"
-                  >${oneYear ? d.label.slice(5) : d.label}</text
+                  >${label(t)}</text
                 >`
               : ''
           }</g
         >`;
       })}
       <text x="${left}" y="${height - 4}" class="tick">
-        Macau ${unit === 'day' ? 'date' : 'hour'} (UTC+8)${oneYear ? `, ${days[0]!.label.slice(0, 4)}` : ''}
+        Macau time (UTC+8), buckets of ${bucket(c.intervalSeconds)}
       </text>
     </svg>
     <ul class="legend">
-      ${SEVERITIES.map((s) => html`<li><span class="swatch sev-${s}"></span>${s}</li>`)}
+      ${c.series.map((s, k) => html`<li><span class="swatch series-${k % PALETTE}"></span>${s.name}</li>`)}
     </ul>
     <details>
       <summary>The numbers</summary>
       <table>
         <caption>
-          Findings per Macau ${unit} by severity
+          ${caption}
         </caption>
         <thead>
           <tr>
-            <th scope="col">Macau ${unit === 'day' ? 'date' : 'hour'}</th>
-            ${SEVERITIES.map((s) => html`<th scope="col">${s}</th>`)}
-            <th scope="col">all</th>
+            <th scope="col">From (Macau time)</th>
+            ${c.series.map((s) => html`<th scope="col">${s.name}</th>`)}
           </tr>
         </thead>
         <tbody>
-          ${days.map(
-            (d) =>
+          ${times.map(
+            (t) =>
               html`<tr>
-                <th scope="row">${d.label}</th>
-                ${SEVERITIES.map((s) => html`<td class="num">${d.bySeverity[s] ?? 0}</td>`)}
-                <td class="num">${total(d)}</td>
+                <th scope="row">${label(t)}</th>
+                ${c.series.map((s) => html`<td class="num">${shown(value(s, t))}</td>`)}
               </tr>`,
           )}
         </tbody>
       </table>
     </details>
   </figure>`;
+}
+
+const bucket = (seconds: number): string =>
+  seconds % 86_400 === 0 ? `${seconds / 86_400} day(s)` : `${seconds / 3_600} hour(s)`;
+
+/** A bucket's start in Macau time: "12-01 14:00" (the date alone for whole days). */
+export function macauLabel(time: number, intervalSeconds: number): string {
+  const clock = new Date(time + 8 * 3_600_000).toISOString();
+  return intervalSeconds % 86_400 === 0 && clock.slice(11, 16) === '00:00'
+    ? clock.slice(5, 10)
+    : `${clock.slice(5, 10)} ${clock.slice(11, 16)}`;
 }
 
 export interface Bar {

@@ -19,7 +19,8 @@ import {
 import { html, query, type Html } from './html.ts';
 import { errorPage, page, UI_PREFIX } from './layout.ts';
 import { alertPage } from './pages/alert.ts';
-import { alertInbox, CHART_SAMPLE, filtersOf, incidentSearch, type Counts } from './pages/findings.ts';
+import { alertInbox, filtersOf, incidentSearch, type Counts } from './pages/findings.ts';
+import type { ChartJson } from './charts.ts';
 import { langOf, roundPage } from './pages/round.ts';
 
 export const SESSION_COOKIE = 'ta_session';
@@ -207,7 +208,7 @@ export function uiPlugin(o: UiOptions = {}): FastifyPluginAsync {
       const s = await session(req, reply);
       if (!s) return reply;
       const q = req.query as Record<string, unknown>;
-      const f = filtersOf(q);
+      const f = filtersOf(q, true);
       const cursor = typeof q['cursor'] === 'string' ? q['cursor'] : undefined;
       const list = await s.api.get<
         Page<{ alertId: string; finding: FindingJson; state: AlertJson['state'] }>
@@ -224,25 +225,22 @@ export function uiPlugin(o: UiOptions = {}): FastifyPluginAsync {
       const cursor = typeof q['cursor'] === 'string' ? q['cursor'] : undefined;
       const list = await s.api.get<Page<FindingJson>>(`/v1/findings${query({ ...f, cursor })}`);
       if (!list.ok) return failed(req, reply, s.me, list);
-      // the charts: the newest CHART_SAMPLE findings of the same filter, page by page
-      const sample: FindingJson[] = [];
-      let next: string | null = null;
-      do {
-        const p: Awaited<ReturnType<typeof s.api.get<Page<FindingJson>>>> = await s.api.get<
-          Page<FindingJson>
-        >(`/v1/findings${query({ ...f, limit: 200, cursor: next })}`);
-        if (!p.ok) return failed(req, reply, s.me, p);
-        sample.push(...p.body.items);
-        next = p.body.nextCursor;
-      } while (next !== null && sample.length < CHART_SAMPLE);
+      // the charts: the dashboards' panel SQL, run by the API within the caller's scope (503: no ClickHouse)
+      const range = f.from && f.to ? { from: f.from, to: f.to } : {};
+      const overTime = await s.api.get<ChartJson>(`/v1/charts/findings-over-time${query(range)}`);
+      const discrepancies = await s.api.get<ChartJson>(`/v1/charts/payout-discrepancies${query(range)}`);
+      let charts: { overTime: ChartJson; discrepancies: ChartJson } | { unavailable: string };
+      if (overTime.ok && discrepancies.ok)
+        charts = { overTime: overTime.body, discrepancies: discrepancies.body };
+      else {
+        const refused = !overTime.ok ? overTime : discrepancies.ok ? null : discrepancies;
+        if (refused && refused.status !== 503) return failed(req, reply, s.me, refused);
+        charts = { unavailable: `No charts: ${refused?.message ?? ''}` };
+      }
       const byCheck = await s.api.get<Counts>(`/v1/findings/counts${query({ ...f, by: 'checkId' })}`);
       if (!byCheck.ok) return failed(req, reply, s.me, byCheck);
       byCheck.body.counts.sort((a, b) => b.count - a.count);
-      return send(
-        reply,
-        200,
-        incidentSearch(s.me, f, list.body, { items: sample, total: list.body.total }, byCheck.body),
-      );
+      return send(reply, 200, incidentSearch(s.me, f, list.body, charts, byCheck.body));
     });
 
     app.get('/alerts/:alertId', async (req, reply) => {

@@ -10,7 +10,13 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdirSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import { bearer, fixture, type Fixture } from '../../api/test/fixture.ts';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { AnalyticsProjector, migrate, openAnalytics, type AnalyticsClient } from '@table-audit/analytics';
+import { runProcessor } from '@table-audit/eventstore';
+import { ClickHouseCharts } from '@table-audit/api';
+import { bearer, fixture, simulatedStore, type Fixture } from '../../api/test/fixture.ts';
 import { uiPlugin } from '../src/index.ts';
 
 const CHROMIUM = '/usr/bin/chromium';
@@ -33,10 +39,22 @@ describe('the web UI in Chromium', { skip, timeout: 90_000 }, () => {
   let browser: Browser;
   let alertA: AlertItem;
   let alertB: AlertItem;
+  let analytics: AnalyticsClient;
 
   before(async () => {
     mkdirSync(ARTIFACTS, { recursive: true });
-    f = await fixture({ ui: uiPlugin(), tables: 12, roundsPerTable: 15 });
+    // the charts come from the dashboards' SQL on chDB, projected from the same simulated session
+    const { store } = await simulatedStore({ tables: 12, roundsPerTable: 15 });
+    analytics = await openAnalytics({ path: join(mkdtempSync(join(tmpdir(), 'ta-ui-chdb-')), 'analytics') });
+    await migrate(analytics.client);
+    await runProcessor(store, new AnalyticsProjector(analytics.client), { batchSize: 2_000 });
+    await store.close();
+    f = await fixture({
+      ui: uiPlugin(),
+      tables: 12,
+      roundsPerTable: 15,
+      charts: new ClickHouseCharts(analytics.client, analytics.description),
+    });
     const address = await f.app.listen({ port: 0, host: '127.0.0.1' });
     base = `${address}/ui`;
     const alerts = async (token: string) =>
@@ -70,6 +88,7 @@ describe('the web UI in Chromium', { skip, timeout: 90_000 }, () => {
   after(async () => {
     await browser?.close(); // closes every session's context
     await f?.close();
+    await analytics?.close();
   });
 
   const shot = (page: Page, name: string) =>
@@ -200,6 +219,16 @@ describe('the web UI in Chromium', { skip, timeout: 90_000 }, () => {
       'the banker’s cards are drawn',
     );
     assert.ok((await page.getByTestId('table').locator('li.seat').count()) >= 1, 'the seats are drawn');
+    // the community cards of the round (dealt when someone bets the Progressive), from the rules' explanation
+    const toCommunity = await page
+      .getByTestId('timeline')
+      .locator('tr', { hasText: / to community/ })
+      .count();
+    assert.equal(
+      await page.locator('[data-testid="community"] .card').count(),
+      toCommunity,
+      'every community card dealt is drawn',
+    );
     assert.match(await page.getByRole('heading', { name: /Timeline/ }).innerText(), /Macau time, UTC\+8/);
     assert.match(await page.getByTestId('settlement').innerText(), /MOP \d/);
     assert.ok((await page.getByTestId('finding').count()) >= 1);
@@ -242,7 +271,10 @@ describe('the web UI in Chromium', { skip, timeout: 90_000 }, () => {
       /\((\d+)\)/.exec(await page.getByTestId('findings').locator('caption').innerText())![1],
     );
     assert.ok(total > 0);
+    // the dashboards' two panels, drawn: findings over time by casino, and payout discrepancies
     assert.equal(await page.getByTestId('chart-over-time').locator('svg[role="img"]').count(), 1);
+    assert.ok((await page.getByTestId('chart-over-time').locator('svg rect').count()) > 0, 'bars drawn');
+    assert.equal(await page.getByTestId('chart-discrepancies').locator('svg[role="img"]').count(), 1);
     await shot(page, 'incidents');
     await page.getByLabel('Severity').selectOption('high');
     await page.getByRole('button', { name: 'Search' }).click();

@@ -7,16 +7,11 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { AlertState } from '@table-audit/api';
 import { bearer, fixture, type Fixture } from '../../api/test/fixture.ts';
-import { tickStep } from '../src/charts.ts';
+import { macauLabel, seriesChart, tickStep, type ChartJson } from '../src/charts.ts';
 import { html, query } from '../src/html.ts';
 import { uiPlugin } from '../src/index.ts';
 import { possibleCommands } from '../src/pages/alert.ts';
-import {
-  discrepancyAvos,
-  filtersOf,
-  findingsByMacauPeriod,
-  MAX_CONTINUOUS_PERIODS,
-} from '../src/pages/findings.ts';
+import { filtersOf } from '../src/pages/findings.ts';
 import { card, declaredNet } from '../src/pages/round.ts';
 import { commandBody, cookieValue, SESSION_COOKIE } from '../src/plugin.ts';
 
@@ -78,64 +73,54 @@ describe('UI parts', () => {
     );
   });
 
-  it('measures a payment discrepancy only where a finding states both amounts', () => {
-    assert.equal(discrepancyAvos({ expected: { payout: 100_000 }, declared: { payout: 110_000 } }), 10_000);
-    assert.equal(discrepancyAvos({ expected: { amount: 20_000 }, declared: { amount: 19_000 } }), 1_000);
-    assert.equal(discrepancyAvos({ expected: { payout: 5 }, declared: { payout: 5 } }), null);
-    assert.equal(discrepancyAvos({ expected: 3, declared: { 'seat 1': 4 } }), null);
-    assert.equal(discrepancyAvos({ expected: null, declared: { amount: 1 } }), null);
-    assert.equal(discrepancyAvos({ expected: { payout: 1.5 }, declared: { payout: 2 } }), null);
+  it('passes the workflow filters on to the alert list only', () => {
+    const q = { status: 'resolved', assignee: ' officer-c ', disposition: 'referred', severity: 'low' };
+    assert.deepEqual(filtersOf(q, true), {
+      severity: 'low',
+      status: 'resolved',
+      assignee: 'officer-c',
+      disposition: 'referred',
+    });
+    assert.deepEqual(filtersOf(q), { severity: 'low' });
   });
 
-  it('counts findings per Macau hour or day (UTC+8), drawing empty periods only over a short span', () => {
-    const at = (iso: string, severity: string) => ({ eventTime: Date.parse(iso), severity });
-    // 16:00 UTC is midnight in Macau: the next day
-    assert.deepEqual(
-      findingsByMacauPeriod([
-        at('2025-11-20T15:59:59Z', 'high'),
-        at('2025-11-20T16:00:00Z', 'low'),
-        at('2025-11-23T01:00:00Z', 'high'),
-        at('2025-11-23T02:00:00Z', 'high'),
-      ]),
-      {
-        unit: 'day',
-        gaps: false,
-        periods: [
-          { label: '2025-11-20', bySeverity: { high: 1 } },
-          { label: '2025-11-21', bySeverity: { low: 1 } },
-          { label: '2025-11-22', bySeverity: {} },
-          { label: '2025-11-23', bySeverity: { high: 2 } },
-        ],
-      },
+  it('labels chart buckets in Macau time (UTC+8): 16:00 UTC is the next Macau day', () => {
+    assert.equal(macauLabel(Date.parse('2025-11-20T16:00:00Z'), 86_400), '11-21');
+    assert.equal(macauLabel(Date.parse('2025-11-20T00:00:00Z'), 86_400), '11-20 08:00');
+    assert.equal(macauLabel(Date.parse('2025-12-01T04:00:00Z'), 3_600), '12-01 12:00');
+  });
+
+  it('stacks each series per bucket, and gives the same numbers as a table', () => {
+    const hour = Date.parse('2025-12-01T04:00:00Z');
+    const chart: ChartJson = {
+      chart: 'payout-discrepancies',
+      panel: { id: 'p', title: 'Payout discrepancies', description: '' },
+      unit: 'avos',
+      from: hour,
+      to: hour + 7_200_000,
+      fromMacau: '',
+      toMacau: '',
+      intervalSeconds: 3_600,
+      source: 'test',
+      series: [
+        { name: 'overpaid', points: [{ time: hour, value: 10_000 }] },
+        {
+          name: 'underpaid',
+          points: [
+            { time: hour, value: 2_500 },
+            { time: hour + 3_600_000, value: 500 },
+          ],
+        },
+      ],
+    };
+    const text = seriesChart(chart, 'Discrepancies', 'chart-x', (v) => `MOP ${(v / 100).toFixed(2)}`).text;
+    assert.equal((text.match(/<rect\s/g) ?? []).length, 3, 'one bar part per non-zero value');
+    assert.match(text, /<title>12-01 12:00: overpaid MOP 100\.00<\/title>/);
+    assert.match(
+      text,
+      /<th scope="row">12-01 13:00<\/th>\s*<td class="num">MOP 0\.00<\/td>\s*<td class="num">MOP 5\.00<\/td>/,
     );
-    // one Macau date: per hour, the empty hour between drawn
-    assert.deepEqual(
-      findingsByMacauPeriod([
-        at('2025-12-01T04:10:00Z', 'low'),
-        at('2025-12-01T04:50:00Z', 'critical'),
-        at('2025-12-01T06:00:00Z', 'low'),
-      ]),
-      {
-        unit: 'hour',
-        gaps: false,
-        periods: [
-          { label: '2025-12-01 12:00', bySeverity: { low: 1, critical: 1 } },
-          { label: '2025-12-01 13:00', bySeverity: {} },
-          { label: '2025-12-01 14:00', bySeverity: { low: 1 } },
-        ],
-      },
-    );
-    // an event time a year off: only the periods with findings
-    const far = findingsByMacauPeriod([
-      at('2025-12-01T04:00:00Z', 'low'),
-      at('2026-12-01T04:00:00Z', 'medium'),
-    ]);
-    assert.deepEqual(
-      far.periods.map((p) => p.label),
-      ['2025-12-01 12:00', '2026-12-01 12:00'],
-    );
-    assert.equal(far.gaps, true, `more than ${MAX_CONTINUOUS_PERIODS} periods apart`);
-    assert.deepEqual(findingsByMacauPeriod([]), { unit: 'hour', periods: [], gaps: false });
+    assert.match(seriesChart({ ...chart, series: [] }, 'Empty', 'e', String).text, /Nothing in this range/);
   });
 
   it('chooses chart ticks of 1, 2 or 5 × 10^k', () => {
@@ -286,6 +271,25 @@ describe('UI routes (inject)', () => {
     assert.match(refused.body, /Not done: cannot reopen alert .*: it is open/);
     const unknown = await post('delete', '');
     assert.equal(unknown.statusCode, 404);
+  });
+
+  it('filters the inbox on the workflow state', async () => {
+    const cookie = await cookieOf(f.tokens.officerA);
+    const acked = await f.app.inject({
+      method: 'POST',
+      url: `/ui/alerts/${alertA.alertId}/acknowledge`,
+      headers: { cookie, host: 'localhost', 'content-type': 'application/x-www-form-urlencoded' },
+      payload: '',
+    });
+    assert.equal(acked.statusCode, 303, acked.body);
+    const page = await f.app.inject({ url: '/ui/alerts?status=acknowledged', headers: { cookie } });
+    assert.equal(page.statusCode, 200);
+    assert.match(page.body, /Alerts \(1\)/);
+    assert.ok(page.body.includes(`/ui/alerts/${alertA.alertId}"`));
+    assert.match(page.body, /<option selected>acknowledged<\/option>/);
+    const bad = await f.app.inject({ url: '/ui/alerts?status=closed', headers: { cookie } });
+    assert.equal(bad.statusCode, 400);
+    assert.match(bad.body, /querystring\/status/);
   });
 
   it('answers another concessionaire’s round as not found, as an HTML page', async () => {

@@ -19,17 +19,20 @@ import {
   type GroundTruth,
   type Session,
 } from '@table-audit/simulator';
-import { configuredAnchorer, describeAnchor, signedCheckpoint } from './anchors.ts';
+import { anchorsDir, configuredAnchorer, describeAnchor, signedCheckpoint } from './anchors.ts';
 import { json, out, UsageError, type Command } from './command.ts';
 import { projectForRun } from './findings.ts';
 import { wholeNumber } from './numbers.ts';
+import { portOf, serveUntilStopped } from './serve.ts';
 import { DEFAULT_STORE, makeDirectories, openStore, storePath } from './store.ts';
+import { tokenKey, tokenKeyPath } from './token.ts';
 
 /** Marks a directory as made by `table-audit run`; only such a directory is ever cleared by a later run. */
 export const RUN_MARKER = '.table-audit-run';
 const ARTEFACTS = ['session.avro', 'truth.json'];
 
 const usage = `Usage: table-audit run [--dir DIR] [--store PATH] [--tables N] [--rounds N] [--seed S] [--math]
+                        [--no-serve | --port P --host H --token-key PEM]
 
 The main job end to end on the embedded defaults: the simulator writes seeded table sessions with labelled faults
 to an Avro object container file; ingest validates them into the event store; the replay re-derives every round
@@ -52,7 +55,15 @@ labelled fault found under its check id, no finding on a clean round); one dispu
 Exit 0 when the proof holds, 1 when a labelled fault was missed, a finding fell on a clean round (each is named on
 stderr) or the run could not finish, 2 for a usage error. After the replay, the store is projected into ClickHouse
 (CLICKHOUSE_URL, else chDB in $TABLE_AUDIT_ANALYTICS, else analytics/ beside the store; table-audit findings
-reads it). The API and the UI join this command later.`;
+reads it). When the proof holds, the run ends by serving the API and the web UI over the store (the same as
+table-audit serve), printing the URL and a development token for each role (inspector, compliance officer of the
+disputed hand's concessionaire, auditor), until Ctrl-C or SIGTERM, then exits 0:
+
+  --no-serve     end after the job instead (tests and CI)
+  --port P       default 8080 (0: any free port)      --host H   default 127.0.0.1
+  --token-key PEM  the key the tokens are signed with (default $TABLE_AUDIT_TOKEN_KEY, else data/api-token-key.pem,
+                 made once if missing, as for table-audit token)
+Logs of the server are JSON lines on stdout at $LOG_LEVEL (default warn here; table-audit serve logs info).`;
 
 interface RunDir {
   /** what this run made: removed again if the run fails */
@@ -161,6 +172,10 @@ export const runCommand: Command = {
         math: { type: 'boolean' },
         anchors: { type: 'string' },
         'signing-key': { type: 'string' },
+        'no-serve': { type: 'boolean' },
+        port: { type: 'string' },
+        host: { type: 'string' },
+        'token-key': { type: 'string' },
       },
     });
     const tables = wholeNumber('--tables', values.tables!, 1, 999);
@@ -169,17 +184,85 @@ export const runCommand: Command = {
     const dir = values.dir!;
     if (!dir) throw new UsageError('--dir needs a directory, e.g. --dir data/run');
     const storeFile = storePath(values.store);
+    const serve = !values['no-serve'];
+    const port = portOf(values.port, 8080);
+    const host = values.host ?? '127.0.0.1';
+    if (
+      !serve &&
+      (values.port !== undefined || values.host !== undefined || values['token-key'] !== undefined)
+    )
+      throw new UsageError('--port, --host and --token-key are for serving; --no-serve serves nothing');
+    /** the concessionaire of the disputed hand: the compliance officer's token is theirs */
+    let officerConcessionaire: string | null = null;
     const file = join(dir, 'session.avro');
     const truthFile = join(dir, 'truth.json');
 
     const taken = takeRunDir(dir);
     let failed = true;
+    let code: number;
     try {
-      const code = await mainJob();
+      code = await mainJob();
       failed = false;
-      return code;
     } finally {
       if (failed) undoRunDir(dir, taken);
+    }
+    if (code !== 0 || !serve) return code;
+    await serveTheRun();
+    return 0;
+
+    /** The end of the main job: the API and the UI over the store, with a token for each role, until stopped. */
+    async function serveTheRun(): Promise<void> {
+      const keyFile = tokenKeyPath(values['token-key']);
+      const key = tokenKey(keyFile);
+      const { issueToken } = await import('@table-audit/api');
+      const hours = 8;
+      const until = formatMacauTime(Date.now() + hours * 3_600_000).slice(0, 16);
+      const officer = officerConcessionaire ?? 'SJM Resorts';
+      const roles = [
+        {
+          label: 'inspector (DICJ: every casino; reads and comments)',
+          role: 'inspector',
+          concessionaire: null,
+        },
+        {
+          label: `compliance officer of ${officer} (only its casinos; works its alerts)`,
+          role: 'compliance_officer',
+          concessionaire: officer,
+        },
+        { label: 'auditor (reads only)', role: 'auditor', concessionaire: null },
+      ] as const;
+      const tokens = await Promise.all(
+        roles.map((r) =>
+          issueToken(
+            key,
+            { subject: `dev-${r.role}`, role: r.role, concessionaire: r.concessionaire },
+            { expiresInSeconds: hours * 3600 },
+          ),
+        ),
+      );
+      const step = values.math ? 7 : 6;
+      await serveUntilStopped({
+        port,
+        host,
+        storeFile,
+        tokenKeyFile: keyFile,
+        anchorsDir: anchorsDir(values.anchors) ?? join(dir, 'anchors'),
+        findings: 'clickhouse',
+        analyticsDir: process.env.TABLE_AUDIT_ANALYTICS || join(dirname(storeFile), 'analytics'),
+        logLevel: process.env.LOG_LEVEL ?? 'warn',
+        onListening: (url) => {
+          out(
+            `\n${step}. serving the API and the web UI (as table-audit serve does) until Ctrl-C or SIGTERM:`,
+          );
+          out(`   UI   ${url}/ui/  (log in by pasting one of the tokens below)`);
+          out(`   API  ${url}/v1/  (OpenAPI: ${url}/openapi.json, browsable at ${url}/docs)`);
+          out(
+            `   development tokens, signed with ${keyFile}, valid ${hours} hours (until ${until} Macau time, UTC+8); table-audit token makes more:`,
+          );
+          roles.forEach((r, i) => out(`   ${r.label}:\n     ${tokens[i]}`));
+        },
+      });
+      out('   stopped serving');
     }
 
     async function mainJob(): Promise<number> {
@@ -299,6 +382,7 @@ export const runCommand: Command = {
 
         const disputed =
           findings.find((f) => f.checkId === 'F3CP.PAYOUT.MISMATCH') ?? findings.find((f) => f.roundId);
+        officerConcessionaire = disputed?.concessionaire ?? findings[0]?.concessionaire ?? null;
         if (disputed?.roundId) {
           out(
             `\n5. disputed hand ${disputed.roundId} (table-audit replay ${disputed.roundId}${values.store === undefined ? '' : ` --store ${storeFile}`}):\n`,

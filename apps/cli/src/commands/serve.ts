@@ -2,7 +2,7 @@ import { readFileSync, statSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 // the API and ClickHouse client load only when serve runs, so every other command starts as fast as before
 import type { AnalyticsClient } from '@table-audit/analytics';
-import type { ApiKey, FindingsQuery } from '@table-audit/api';
+import type { ApiKey, ChartsQuery, FindingsQuery } from '@table-audit/api';
 import { ANCHORS_FILE, runProcessor } from '@table-audit/eventstore';
 import { anchorsDir } from './anchors.ts';
 import { UsageError, type Command } from './command.ts';
@@ -58,6 +58,103 @@ function readApiKeys(path: string, api: typeof import('@table-audit/api')): ApiK
   });
 }
 
+/** What `serve` needs, said once for `table-audit serve` and for the end of `table-audit run`. */
+export interface ServeOptions {
+  readonly port: number;
+  readonly host: string;
+  readonly storeFile: string;
+  readonly tokenKeyFile: string | undefined;
+  readonly apiKeysFile?: string | undefined;
+  readonly anchorsDir?: string | undefined;
+  readonly findings: 'clickhouse' | 'store';
+  /** the chDB directory when CLICKHOUSE_URL is not set (default data/analytics) */
+  readonly analyticsDir?: string;
+  /** pino's level (default $LOG_LEVEL, else info) */
+  readonly logLevel?: string;
+  /** called once the server listens, with its base URL (e.g. http://127.0.0.1:8080) */
+  readonly onListening?: (url: string) => void;
+}
+
+/**
+ * Serves the API and the UI over the store until SIGINT or SIGTERM, then closes everything it opened and returns.
+ * Errors before listening (a store that is not there, a port taken) are thrown.
+ */
+export async function serveUntilStopped(o: ServeOptions): Promise<void> {
+  const api = await import('@table-audit/api');
+  const { AnalyticsProjector, analyticsTarget, migrate, openAnalytics } =
+    await import('@table-audit/analytics');
+  const { buildApp, ClickHouseCharts, ClickHouseFindings, fileAnchorSource } = api;
+  const key = tokenKey(tokenKeyPath(o.tokenKeyFile));
+  const apiKeys = o.apiKeysFile === undefined ? [] : readApiKeys(o.apiKeysFile, api);
+  const dir = anchorsDir(o.anchorsDir);
+  const anchors = dir === undefined ? undefined : fileAnchorSource(dir);
+  const opened = openStore(o.storeFile, { mustExist: true });
+  const abort = new AbortController();
+  let analytics: AnalyticsClient | null = null;
+  let projecting: Promise<unknown> = Promise.resolve();
+  try {
+    let findings: FindingsQuery | undefined;
+    let charts: ChartsQuery | undefined;
+    if (o.findings === 'clickhouse') {
+      const target = analyticsTarget(process.env, o.analyticsDir);
+      analytics = await openAnalytics(target);
+      await migrate(analytics.client);
+      if ('path' in target) {
+        // the embedded chDB is this process's own: bring it up to date, then follow the store while serving
+        const projector = new AnalyticsProjector(analytics.client);
+        await runProcessor(opened.store, projector);
+        projecting = runProcessor(opened.store, projector, { live: true, signal: abort.signal }).catch(
+          (e: unknown) =>
+            process.stderr.write(
+              `table-audit serve: the analytics projection stopped: ${(e as Error).message}\n`,
+            ),
+        );
+      }
+      findings = new ClickHouseFindings(analytics.client, analytics.description);
+      charts = new ClickHouseCharts(analytics.client, analytics.description);
+    }
+    const app = await buildApp({
+      store: opened.store,
+      auth: { tokenKey: key, apiKeys },
+      ...(anchors ? { anchors } : {}),
+      ...(findings ? { findings } : {}),
+      ...(charts ? { charts } : {}),
+      ui: (await import('@table-audit/ui')).uiPlugin(),
+      logger: { level: o.logLevel ?? process.env.LOG_LEVEL ?? 'info' },
+    });
+    const stopped = new Promise<void>((resolve) => {
+      const stop = () => void app.close().then(resolve, resolve);
+      process.once('SIGINT', stop);
+      process.once('SIGTERM', stop);
+    });
+    let url: string;
+    try {
+      url = await app.listen({ port: o.port, host: o.host });
+    } catch (e) {
+      if ((e as { code?: string }).code === 'EADDRINUSE')
+        throw new Error(
+          `port ${o.port} on ${o.host} is taken; give another with --port P (0: any free port)`,
+        );
+      throw e;
+    }
+    o.onListening?.(url);
+    await stopped;
+  } finally {
+    abort.abort();
+    await projecting;
+    await analytics?.close();
+    await opened.close(false);
+  }
+}
+
+/** --port as a number from 0 to 65535 (0: any free port). */
+export function portOf(text: string | undefined, fallback: number): number {
+  const port = text === undefined ? fallback : Number(text);
+  if (text === '' || !Number.isSafeInteger(port) || port < 0 || port > 65_535)
+    throw new UsageError(`--port takes a port number from 0 to 65535, got "${text}"`);
+  return port;
+}
+
 export const serveCommand: Command = {
   name: 'serve',
   summary: 'start the API (and its OpenAPI page) over the event store',
@@ -78,62 +175,15 @@ export const serveCommand: Command = {
     const from = values.findings ?? 'clickhouse';
     if (from !== 'clickhouse' && from !== 'store')
       throw new UsageError(`--findings is clickhouse or store, got "${from}"`);
-    const port = Number(values.port ?? 8080);
-    if (!Number.isSafeInteger(port) || port < 0 || port > 65_535)
-      throw new UsageError(`--port takes a port number from 0 to 65535, got "${values.port}"`);
-    const host = values.host ?? '127.0.0.1';
-    const api = await import('@table-audit/api');
-    const { AnalyticsProjector, analyticsTarget, migrate, openAnalytics } =
-      await import('@table-audit/analytics');
-    const { buildApp, ClickHouseFindings, fileAnchorSource } = api;
-    const key = tokenKey(tokenKeyPath(values['token-key']));
-    const apiKeys = values['api-keys'] === undefined ? [] : readApiKeys(values['api-keys'], api);
-    const dir = anchorsDir(values.anchors);
-    const anchors = dir === undefined ? undefined : fileAnchorSource(dir);
-    const opened = openStore(storePath(values.store), { mustExist: true });
-    const abort = new AbortController();
-    let analytics: AnalyticsClient | null = null;
-    let projecting: Promise<unknown> = Promise.resolve();
-    try {
-      let findings: FindingsQuery | undefined;
-      if (from === 'clickhouse') {
-        const target = analyticsTarget(process.env);
-        analytics = await openAnalytics(target);
-        await migrate(analytics.client);
-        if ('path' in target) {
-          // the embedded chDB is this process's own: bring it up to date, then follow the store while serving
-          const projector = new AnalyticsProjector(analytics.client);
-          await runProcessor(opened.store, projector);
-          projecting = runProcessor(opened.store, projector, { live: true, signal: abort.signal }).catch(
-            (e: unknown) =>
-              process.stderr.write(
-                `table-audit serve: the analytics projection stopped: ${(e as Error).message}\n`,
-              ),
-          );
-        }
-        findings = new ClickHouseFindings(analytics.client, analytics.description);
-      }
-      const app = await buildApp({
-        store: opened.store,
-        auth: { tokenKey: key, apiKeys },
-        ...(anchors ? { anchors } : {}),
-        ...(findings ? { findings } : {}),
-        ui: (await import('@table-audit/ui')).uiPlugin(),
-        logger: { level: process.env.LOG_LEVEL ?? 'info' },
-      });
-      const stopped = new Promise<void>((resolve) => {
-        const stop = () => void app.close().then(resolve, resolve);
-        process.once('SIGINT', stop);
-        process.once('SIGTERM', stop);
-      });
-      await app.listen({ port, host });
-      await stopped;
-    } finally {
-      abort.abort();
-      await projecting;
-      await analytics?.close();
-      await opened.close(false);
-    }
+    await serveUntilStopped({
+      port: portOf(values.port, 8080),
+      host: values.host ?? '127.0.0.1',
+      storeFile: storePath(values.store),
+      tokenKeyFile: values['token-key'],
+      apiKeysFile: values['api-keys'],
+      anchorsDir: values.anchors,
+      findings: from,
+    });
     return 0;
   },
 };

@@ -18,6 +18,8 @@ export interface Explanation {
   dealingMode: string;
   steps: { time: string; eventId: string; type: string; text: string }[];
   banker: { cards: string[]; hand: string; qualifies: boolean; citations: Cited[] } | null;
+  /** the community cards dealt, in deal order (the Progressive Jackpot hand uses them) */
+  community: string[];
   seats: {
     seat: number;
     cards: string[];
@@ -116,6 +118,7 @@ export function explainF3cpRound(r: ReplayedRound, later: readonly Finding[]): E
           citations: s.banker.citations.map(cited),
         }
       : null,
+    community: v.dealt.filter((d) => d.target === 'COMMUNITY').map((d) => d.card),
     seats: (s?.seats ?? []).map((x) => ({
       seat: x.seat,
       cards: v.dealt.filter((d) => d.target === 'SEAT' && d.seat === x.seat).map((d) => d.card),

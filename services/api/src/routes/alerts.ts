@@ -23,11 +23,16 @@ import {
   AlertBodies,
   AlertSchema,
   AlertsPageSchema,
+  AlertsQuerystring,
   ErrorSchema,
-  FindingsQuerystring,
   IdParams,
 } from '../schemas.ts';
 import { findingFilter, pageOut, type FindingsRouteOptions } from './findings.ts';
+import { compareFindings, type FindingsPage } from '../findings-query.ts';
+
+/** The most alerts a list filtered on workflow state reads (their state is not in the findings table). */
+export const MAX_ALERTS_SCANNED = 100_000;
+const SCAN_PAGE = 5_000;
 
 /** An alert's events as stored, its state and the revision of its stream's last event (-1: no events yet). */
 export async function readAlert(ctx: ApiContext, alertId: string) {
@@ -78,13 +83,55 @@ export function alertRoutes(app: FastifyInstance, ctx: ApiContext, o: FindingsRo
       schema: {
         tags: ['alerts'],
         summary: 'Alerts (findings to work), newest first, with their workflow state',
-        querystring: FindingsQuerystring,
+        querystring: AlertsQuerystring,
         response: { 200: AlertsPageSchema, 400: ErrorSchema, 404: ErrorSchema },
       },
     },
     async (req) => {
-      const { filter, page } = findingFilter(req, req.query, maxRangeDays, true);
-      const found = await ctx.findings.list(filter, page);
+      const { status, assignee, disposition, ...findingsQuery } = req.query;
+      const { filter, page } = findingFilter(req, findingsQuery, maxRangeDays, true);
+      let found: FindingsPage;
+      if (status === undefined && assignee === undefined && disposition === undefined)
+        found = await ctx.findings.list(filter, page);
+      else {
+        // the workflow state lives in the alert streams (folded by the store index): the alerts of the findings
+        // filter are read in order, each kept if its state matches, so paging and the total stay exact
+        await ctx.index.refresh();
+        const kept: FindingView[] = [];
+        let total = 0;
+        let scanned = 0;
+        let more = false;
+        for (let after = null as FindingsPage['next']; ;) {
+          const chunk = await ctx.findings.list(filter, { limit: SCAN_PAGE, after });
+          scanned += chunk.items.length;
+          if (scanned > MAX_ALERTS_SCANNED)
+            throw httpError(
+              400,
+              `querystring/status, assignee and disposition read each alert's state, and this filter matches more than ${MAX_ALERTS_SCANNED.toLocaleString('en-US')} alerts; narrow it (querystring/from and to, casino, tableId, checkId)`,
+            );
+          for (const f of chunk.items) {
+            const s = ctx.index.alertState(f.findingId);
+            if (
+              (status === undefined || s.status === status) &&
+              (assignee === undefined || s.assignee === assignee) &&
+              (disposition === undefined || s.disposition === disposition)
+            ) {
+              total++;
+              if (page.after !== null && compareFindings(f, page.after) <= 0) continue;
+              if (kept.length < page.limit) kept.push(f);
+              else more = true;
+            }
+          }
+          if (chunk.next === null) break;
+          after = chunk.next;
+        }
+        const last = kept.at(-1);
+        found = {
+          items: kept,
+          total,
+          next: more && last ? { eventTime: last.eventTime, findingId: last.findingId } : null,
+        };
+      }
       const out = pageOut(found);
       const items = await Promise.all(
         out.items.map(async (finding) => ({

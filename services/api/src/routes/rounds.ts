@@ -5,9 +5,9 @@
  */
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { Type } from 'typebox';
+import { Type, type Static } from 'typebox';
 import { RoundNotFound, type RoundExplanation } from '@table-audit/replay';
-import { allProvisions, INTERPRETATIONS } from '@table-audit/rules';
+import { allProvisions, INTERPRETATIONS, type Explanation } from '@table-audit/rules';
 import { recordAccess, scopeOf, type ApiContext } from '../context.ts';
 import { httpError } from '../errors.ts';
 import { ErrorSchema, IdParams } from '../schemas.ts';
@@ -99,6 +99,15 @@ const ReplaySchema = Type.Object({
     }),
   ),
 });
+
+/**
+ * What GET /v1/rounds/:roundId/replay answers, typed: the derivation is the game's explanation — for F3CP the
+ * rules' Explanation (packages/rules/src/f3cp/explain.ts) as JSON; another game's has other fields, so a reader
+ * takes each as optional.
+ */
+export type ReplayResponse = Omit<Static<typeof ReplaySchema>, 'derivation'> & {
+  readonly derivation: Partial<Explanation>;
+};
 
 export function roundRoutes(app: FastifyInstance, ctx: ApiContext): void {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();

@@ -1,15 +1,8 @@
 /** The alert inbox and the incident search: a filter form, a findings table, paging, and charts. */
 import type { AlertStateJson, FindingJson, Me, Page } from '../api-client.ts';
-import {
-  barChart,
-  findingsOverTime,
-  SEVERITIES,
-  type Bar,
-  type PeriodCount,
-  type PeriodUnit,
-} from '../charts.ts';
+import { barChart, seriesChart, SEVERITIES, type ChartJson } from '../charts.ts';
 import { html, query, type Html } from '../html.ts';
-import { macauClock, macauTimeCell, mop, page, UI_PREFIX } from '../layout.ts';
+import { macauTimeCell, mop, page, UI_PREFIX } from '../layout.ts';
 
 /** The filters of /v1/findings and /v1/alerts that the forms offer (the API checks and bounds each). */
 export const FILTERS = [
@@ -25,45 +18,61 @@ export const FILTERS = [
   ['playerId', 'Player'],
   ['roundId', 'Round'],
 ] as const;
-export type FilterName = (typeof FILTERS)[number][0];
+/** The alert inbox's filters on the workflow state (/v1/alerts only). */
+export const ALERT_FILTERS = [
+  ['status', 'Status'],
+  ['assignee', 'Assignee'],
+  ['disposition', 'Disposition'],
+] as const;
+const CHOICES: Partial<Record<string, readonly string[]>> = {
+  severity: SEVERITIES,
+  status: ['open', 'acknowledged', 'resolved'],
+  disposition: ['confirmed', 'false_positive', 'referred'],
+};
+export type FilterName = (typeof FILTERS)[number][0] | (typeof ALERT_FILTERS)[number][0];
 export type Filters = Partial<Record<FilterName, string>>;
 
-/** The filters given in a query string, each trimmed and bounded; unknown parameters are not passed on. */
-export function filtersOf(q: Record<string, unknown>): Filters {
+/**
+ * The filters given in a query string, each trimmed and bounded; unknown parameters are not passed on, nor the
+ * workflow filters unless `alerts` (the findings route has none).
+ */
+export function filtersOf(q: Record<string, unknown>, alerts = false): Filters {
   const out: Filters = {};
-  for (const [name] of FILTERS) {
+  for (const [name] of [...FILTERS, ...(alerts ? ALERT_FILTERS : [])]) {
     const v = q[name];
     if (typeof v === 'string' && v.trim() !== '') out[name] = v.trim().slice(0, 200);
   }
   return out;
 }
 
-function filterForm(action: string, f: Filters, me: Me): Html {
+function filterForm(action: string, f: Filters, me: Me, alerts = false): Html {
   return html`<form class="filters" method="get" action="${action}" aria-labelledby="filters-heading">
     <h2 id="filters-heading">Filters</h2>
     <div class="fields">
-      ${FILTERS.filter(([name]) => !(name === 'concessionaire' && me.concessionaire)).map(([name, label]) =>
-        name === 'severity'
-          ? html`<p>
-              <label for="f-${name}">${label}</label>
-              <select id="f-${name}" name="${name}">
-                <option value="">any</option>
-                ${SEVERITIES.map(
-                  (s) => html`<option${f.severity === s ? html` selected` : ''}>${s}</option>`,
-                )}
-              </select>
-            </p>`
-          : html`<p>
-              <label for="f-${name}">${label}</label>
-              <input
-                id="f-${name}"
-                name="${name}"
-                value="${f[name] ?? ''}"
-                maxlength="200"
-                ${name === 'from' || name === 'to' ? html` placeholder="2025-11-20 or 2025-11-20T14:03"` : ''}
-              />
-            </p>`,
-      )}
+      ${[...FILTERS, ...(alerts ? ALERT_FILTERS : [])]
+        .filter(([name]) => !(name === 'concessionaire' && me.concessionaire))
+        .map(([name, label]) =>
+          CHOICES[name]
+            ? html`<p>
+                <label for="f-${name}">${label}</label>
+                <select id="f-${name}" name="${name}">
+                  <option value="">any</option>
+                  ${CHOICES[name].map(
+                    (s) => html`<option${f[name] === s ? html` selected` : ''}>${s}</option>`,
+                  )}
+                </select>
+              </p>`
+            : html`<p>
+                <label for="f-${name}">${label}</label>
+                <input
+                  id="f-${name}"
+                  name="${name}"
+                  value="${f[name] ?? ''}"
+                  maxlength="200"
+                  ${name === 'from' || name === 'to' ? html` placeholder="2025-11-20 or 2025-11-20T14:03"` : ''}
+                />
+              </p>`,
+        )}
     </div>
     <p><button type="submit">Search</button> <a href="${action}">Clear</a></p>
   </form>`;
@@ -104,7 +113,7 @@ export function alertInbox(
         Findings that need work (not handled at the table), newest
         first${me.concessionaire ? `, of ${me.concessionaire}` : ''}.
       </p>
-      ${filterForm(action, f, me)}
+      ${filterForm(action, f, me, true)}
       <table class="list" data-testid="alerts">
         <caption>
           Alerts (${p.total})
@@ -141,67 +150,6 @@ export function alertInbox(
   });
 }
 
-/**
- * The amount a finding says was paid wrongly: |declared − expected| when both state a `payout` or an `amount`
- * in avos (payout mismatches, jackpot amounts); null for findings about something other than money paid.
- */
-export function discrepancyAvos(x: Pick<FindingJson, 'expected' | 'declared'>): number | null {
-  const e = x.expected as Record<string, unknown> | null;
-  const d = x.declared as Record<string, unknown> | null;
-  if (!e || !d || typeof e !== 'object' || typeof d !== 'object') return null;
-  for (const k of ['payout', 'amount']) {
-    const a = e[k];
-    const b = d[k];
-    if (Number.isSafeInteger(a) && Number.isSafeInteger(b) && a !== b)
-      return Math.abs((b as number) - (a as number));
-  }
-  return null;
-}
-
-/** the most periods drawn with the empty ones among them (two months of days, or 62 hours) */
-export const MAX_CONTINUOUS_PERIODS = 62;
-
-/**
- * Findings per Macau period by severity: per hour when they fall on at most two Macau dates, else per day. Every
- * period from the first to the last is drawn, empty ones included, when there are at most MAX_CONTINUOUS_PERIODS;
- * beyond, an outlying event time (a year off is itself a finding) would squeeze every bar into a hairline, so only
- * the periods that have findings are drawn (gaps: true).
- */
-export function findingsByMacauPeriod(findings: readonly Pick<FindingJson, 'eventTime' | 'severity'>[]): {
-  unit: PeriodUnit;
-  periods: PeriodCount[];
-  gaps: boolean;
-} {
-  const dates = new Set(findings.map((x) => macauClock(x.eventTime).slice(0, 10)));
-  const unit: PeriodUnit = dates.size <= 2 ? 'hour' : 'day';
-  // "2025-12-01" or "2025-12-01 12:00", of the Macau clock; read as UTC only to step through them (no DST in Macau)
-  const keyOf = (clock: string) => (unit === 'day' ? clock.slice(0, 10) : `${clock.slice(0, 13)}:00`);
-  const startOf = (key: string) =>
-    Date.parse(unit === 'day' ? `${key}T00:00:00Z` : `${key.replace(' ', 'T')}:00Z`);
-  const step = unit === 'day' ? 86_400_000 : 3_600_000;
-  const counts = new Map<string, Record<string, number>>();
-  for (const x of findings) {
-    const key = keyOf(macauClock(x.eventTime));
-    const c = counts.get(key) ?? {};
-    c[x.severity] = (c[x.severity] ?? 0) + 1;
-    counts.set(key, c);
-  }
-  const keys = [...counts.keys()].sort();
-  if (keys.length === 0) return { unit, periods: [], gaps: false };
-  const first = startOf(keys[0]!);
-  const last = startOf(keys.at(-1)!);
-  if ((last - first) / step >= MAX_CONTINUOUS_PERIODS)
-    return { unit, periods: keys.map((label) => ({ label, bySeverity: counts.get(label)! })), gaps: true };
-  const periods: PeriodCount[] = [];
-  for (let t = first; t <= last; t += step) {
-    const label = keyOf(new Date(t).toISOString().replace('T', ' '));
-    periods.push({ label, bySeverity: counts.get(label) ?? {} });
-  }
-  return { unit, periods, gaps: false };
-}
-
-export const CHART_SAMPLE = 1000;
-
 /** What GET /v1/findings/counts answers. */
 export interface Counts {
   readonly by: string;
@@ -213,26 +161,10 @@ export function incidentSearch(
   me: Me,
   f: Filters,
   p: Page<FindingJson>,
-  sample: { items: FindingJson[]; total: number },
+  charts: { overTime: ChartJson; discrepancies: ChartJson } | { unavailable: string },
   byCheck: Counts,
 ): Html {
   const action = `${UI_PREFIX}/incidents`;
-  const overTime = findingsByMacauPeriod(sample.items);
-  const drawn =
-    sample.items.length < sample.total
-      ? `the ${sample.items.length} newest of the ${sample.total} matching findings`
-      : `all ${sample.total} matching findings`;
-  const discrepancies: Bar[] = sample.items
-    .map((x) => ({ x, avos: discrepancyAvos(x) }))
-    .filter((d): d is { x: FindingJson; avos: number } => d.avos !== null)
-    .sort((a, b) => b.avos - a.avos)
-    .slice(0, 15)
-    .map(({ x, avos }) => ({
-      label: `${x.roundId ?? x.tableId} ${x.checkId.replace(/^[A-Z0-9]+\./, '')}`,
-      value: avos,
-      shown: mop(avos),
-      ...(x.roundId ? { href: `${UI_PREFIX}/rounds/${encodeURIComponent(x.roundId)}` } : {}),
-    }));
   return page({
     title: 'Incident search',
     me,
@@ -245,9 +177,19 @@ export function incidentSearch(
       ${filterForm(action, f, me)}
       <section aria-labelledby="charts-heading" class="charts">
         <h2 id="charts-heading">Charts</h2>
-        <p class="note">Drawn from ${drawn}, as the API's findings route returns them.</p>
-        ${findingsOverTime(overTime.periods, overTime.unit, `Findings per ${overTime.unit} (Macau time), by severity${overTime.gaps ? `; ${overTime.unit}s without findings left out (the findings span more than ${MAX_CONTINUOUS_PERIODS} ${overTime.unit}s)` : ''}`)}
-        ${barChart(discrepancies, 'Largest payment discrepancies, |declared − expected| in MOP', 'chart-discrepancies')}
+        ${
+          'unavailable' in charts
+            ? html`<p class="note" data-testid="charts-unavailable">${charts.unavailable}</p>`
+            : html`<p class="note">
+                  The same queries as the DICJ overview dashboard's panels, run by the API on
+                  ${charts.overTime.source} for ${me.concessionaire ?? 'every concessionaire'}, from
+                  ${charts.overTime.fromMacau} to
+                  ${charts.overTime.toMacau}${f.from && f.to ? '' : ' (the span of the findings, at most 31 days; give From and To for another)'}.
+                  The other filters do not apply to these two charts.
+                </p>
+                ${seriesChart(charts.overTime, `${charts.overTime.panel.title} (findings)`, 'chart-over-time', String)}
+                ${seriesChart(charts.discrepancies, `${charts.discrepancies.panel.title} (MOP)`, 'chart-discrepancies', mop)}`
+        }
         ${barChart(
           byCheck.counts.slice(0, 15).map((c) => ({
             label: c.value ?? '(none)',

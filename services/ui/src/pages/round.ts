@@ -3,63 +3,13 @@
  * bets), the timeline in Macau time, the derivation beside what was declared in MOP, and the findings with the text
  * of the articles they cite in Portuguese or Chinese.
  */
-import type { Citation, FindingJson, Me, Provision, ReplayJson } from '../api-client.ts';
+import type { Me, Provision, ReplayJson } from '../api-client.ts';
 import { barChart, type Bar } from '../charts.ts';
 import { html, type Html } from '../html.ts';
 import { evidenceLinks, macauTimeCell, mop, page, UI_PREFIX } from '../layout.ts';
 
-/** The parts of `table-audit replay ROUND_ID --json` the page draws (F3CP's explanation; amounts in avos). */
-interface Derivation {
-  ruleSet?: { id: string; diplomas: string[]; why: string } | null;
-  notDerived?: { code: string; message: string } | null;
-  dealingMode?: string;
-  steps?: { time: string; eventId: string; type: string; text: string }[];
-  banker?: { cards: string[]; hand: string; qualifies: boolean; citations: Citation[] } | null;
-  /** community cards, when the game's explanation lists them */
-  community?: string[] | null;
-  seats?: {
-    seat: number;
-    cards: string[];
-    hand: string;
-    decision: string | null;
-    versusBanker: string | null;
-  }[];
-  lines?: {
-    seat: number;
-    bet: string;
-    stake: number;
-    expected: { outcome: string; payout: number; net: number };
-    declared: { payout: number; collected: number; returned: number } | null;
-    basis: string;
-    citations: Citation[];
-    interpretations: string[];
-  }[];
-  jackpot?: {
-    poolBefore: number;
-    poolAfter: number;
-    payments: {
-      order: number;
-      seat: number;
-      hand: string;
-      amount: number;
-      poolBefore: number;
-      poolAfter: number;
-    }[];
-  } | null;
-  voided?: {
-    reason: string;
-    note: string | null;
-    bets: {
-      seat: number;
-      betType: string;
-      amount: number;
-      expected: string;
-      declared: { payout: number; collected: number; returned: number };
-      correct: boolean;
-    }[];
-  } | null;
-  findings?: (Omit<FindingJson, 'eventTimeMacau' | 'game' | 'dealerId'> & { eventTime: number })[];
-}
+/** `table-audit replay ROUND_ID --json` as the API serves it: the rules' Explanation, each part optional. */
+type Derivation = ReplayJson['derivation'];
 
 export type Lang = 'pt' | 'zh';
 export const langOf = (v: unknown): Lang => (v === 'zh' ? 'zh' : 'pt');
@@ -388,7 +338,7 @@ function findingsSection(
 }
 
 export function roundPage(me: Me, r: ReplayJson, lang: Lang): Html {
-  const d = (r.derivation ?? {}) as Derivation;
+  const d: Derivation = r.derivation ?? {};
   const provisions = new Map(r.provisions.map((p) => [p.key, p]));
   const evidence = new Set((d.findings ?? []).flatMap((f) => f.evidenceEventIds));
   return page({

@@ -28,7 +28,14 @@ export function art9(amended: boolean, alinea: number, subalinea?: number): Cita
   return cite(D, 9, { alinea, ...(subalinea === undefined ? {} : { subalinea }), ...wording });
 }
 
-const DESCENDING: ThreeCardClass[] = ['straight-flush', 'three-of-a-kind', 'straight', 'flush', 'pair', 'high-card'];
+const DESCENDING: ThreeCardClass[] = [
+  'straight-flush',
+  'three-of-a-kind',
+  'straight',
+  'flush',
+  'pair',
+  'high-card',
+];
 
 function ruleSet2008(id: 'f3cp-2008' | 'f3cp-2008a', title: string, amended: boolean): F3cpRuleSet {
   const classCitation = Object.fromEntries(

@@ -14,9 +14,17 @@ describe('78/2008 art. 5.º and 9.º: the bets of a 2008 table, and the compulso
 
   it('art. 9.º 3): seat 1, with Ante and Pair Plus, folds → PLAY.REQUIRED (H4: its Pair Plus is collected)', () => {
     let events = threeHands2008();
-    events = events.filter((e) => !(e.type === 'BetPlaced' && e.data.seat === 1 && e.data.betType === 'PLAY'));
-    events = change(events, 'PlayDecision', (d) => d.seat === 1, (d) => (d.decision = 'FOLD'));
-    const t = given(events).when(replayTable)
+    events = events.filter(
+      (e) => !(e.type === 'BetPlaced' && e.data.seat === 1 && e.data.betType === 'PLAY'),
+    );
+    events = change(
+      events,
+      'PlayDecision',
+      (d) => d.seat === 1,
+      (d) => (d.decision = 'FOLD'),
+    );
+    const t = given(events)
+      .when(replayTable)
       // the table still paid seat 1 as if it had played: those payouts are wrong too
       .then(['F3CP08.OUTCOME.MISDECLARED', 'F3CP08.PAYOUT.MISMATCH', 'F3CP08.PLAY.REQUIRED'])
       .positive('F3CP08.PLAY.REQUIRED');
@@ -44,7 +52,8 @@ describe('78/2008 art. 5.º and 9.º: the bets of a 2008 table, and the compulso
     }
     const at = events.indexOf(ante) + 1;
     const withSix = [...events.slice(0, at), six, ...events.slice(at)];
-    const t = given(withSix).when(replayTable)
+    const t = given(withSix)
+      .when(replayTable)
       // the table kept the Six Card Bonus stake it should have returned
       .then(['F3CP08.BET.NOT_OFFERED', 'F3CP08.PAYOUT.MISMATCH'])
       .positive('F3CP08.BET.NOT_OFFERED');

@@ -40,7 +40,9 @@ describe('78/2008 art. 11.º: irregularities (the opposite of 2025 for an expose
   });
 
   it('art. 11.º 2): two player cards exposed and the round played on → nothing (2025 would void it)', () => {
-    given(exposeCard(exposeCard(threeHands2008(), 2), 5)).when(replayTable).then([]);
+    given(exposeCard(exposeCard(threeHands2008(), 2), 5))
+      .when(replayTable)
+      .then([]);
   });
 
   it('art. 11.º 1): cards out of order and the round settled → IRREG.NOT_VOIDED (with DEAL.ORDER)', () => {
@@ -50,7 +52,10 @@ describe('78/2008 art. 11.º: irregularities (the opposite of 2025 for an expose
       .positive('F3CP08.IRREG.NOT_VOIDED')
       .positive('F3CP08.DEAL.ORDER');
     assert.deepEqual(citationKeys(onlyFinding(t, 'F3CP08.IRREG.NOT_VOIDED')), ['78/2008 art.11 al.1']);
-    assert.deepEqual(citationKeys(onlyFinding(t, 'F3CP08.DEAL.ORDER')), ['78/2008 art.7 al.1', '78/2008 art.7 al.2']);
+    assert.deepEqual(citationKeys(onlyFinding(t, 'F3CP08.DEAL.ORDER')), [
+      '78/2008 art.7 al.1',
+      '78/2008 art.7 al.2',
+    ]);
   });
 
   it('art. 11.º 1) (H8): cards out of order, round voided, every bet returned → DEAL.ORDER only, handled', () => {
@@ -73,7 +78,10 @@ describe('78/2008 art. 11.º: irregularities (the opposite of 2025 for an expose
       .close()
       .map((e) =>
         is('BetReturned', (b) => b.seat === 3 && b.betType === 'ANTE')(e)
-          ? ({ type: 'BetCollected', data: { header: e.data.header, seat: 3, betType: 'ANTE', amount: 20_000 } } as F3cpEvent)
+          ? ({
+              type: 'BetCollected',
+              data: { header: e.data.header, seat: 3, betType: 'ANTE', amount: 20_000 },
+            } as F3cpEvent)
           : e,
       );
     const then = given(events)
@@ -89,11 +97,15 @@ describe('78/2008 art. 11.º: irregularities (the opposite of 2025 for an expose
     const events = insertAfter(
       base,
       dealt(4),
-      eventLike(first(base, 'CardDealt', (d) => d.dealOrder === 4), 'ShufflerMalfunction', {
-        shufflerId: 'SH-T-01',
-        duringDeal: true,
-        description: 'card jam',
-      }),
+      eventLike(
+        first(base, 'CardDealt', (d) => d.dealOrder === 4),
+        'ShufflerMalfunction',
+        {
+          shufflerId: 'SH-T-01',
+          duringDeal: true,
+          description: 'card jam',
+        },
+      ),
     );
     const t = given(events)
       .when(replayTable)
@@ -129,7 +141,13 @@ describe('78/2008 art. 11.º: irregularities (the opposite of 2025 for an expose
     const events = insertAfter(
       base,
       dealt(1),
-      eventLike(first(base, 'CardDealt'), 'CardDealt', { card: '9s', target: 'SEAT', seat: 2, faceUp: false, dealOrder: 2 }),
+      eventLike(first(base, 'CardDealt'), 'CardDealt', {
+        card: '9s',
+        target: 'SEAT',
+        seat: 2,
+        faceUp: false,
+        dealOrder: 2,
+      }),
     );
     given(events).when(replayTable).then([]).negative('F3CP08.IRREG.VOID_CARDS_USED');
     const used = events.map((e) =>
@@ -138,11 +156,17 @@ describe('78/2008 art. 11.º: irregularities (the opposite of 2025 for an expose
             ...e,
             data: {
               ...e.data,
-              seats: [...e.data.seats, { seat: 2, hand: 'HIGH_CARD', result: 'NONE', sixCardHand: null, progressiveHand: null }],
+              seats: [
+                ...e.data.seats,
+                { seat: 2, hand: 'HIGH_CARD', result: 'NONE', sixCardHand: null, progressiveHand: null },
+              ],
             },
           } as F3cpEvent)
         : e,
     );
-    given(used).when(replayTable).then(['F3CP08.IRREG.VOID_CARDS_USED']).positive('F3CP08.IRREG.VOID_CARDS_USED');
+    given(used)
+      .when(replayTable)
+      .then(['F3CP08.IRREG.VOID_CARDS_USED'])
+      .positive('F3CP08.IRREG.VOID_CARDS_USED');
   });
 });

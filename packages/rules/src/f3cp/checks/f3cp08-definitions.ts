@@ -10,10 +10,12 @@ import { F3CP_2008_DIPLOMA as D } from '../rule-set-2008.ts';
  */
 
 export const F3CP08 = {
-  payoutMismatch: defineCheck('F3CP08.PAYOUT.MISMATCH', 'a bet was settled differently from the rules', 'high', [
-    cite(D, 9),
-    cite(D, 10),
-  ]),
+  payoutMismatch: defineCheck(
+    'F3CP08.PAYOUT.MISMATCH',
+    'a bet was settled differently from the rules',
+    'high',
+    [cite(D, 9), cite(D, 10)],
+  ),
   payoutRepeated: defineCheck('F3CP08.PAYOUT.REPEATED', 'the same settlement was declared twice', 'high', [
     cite(D, 9),
     cite(D, 10),
@@ -59,9 +61,12 @@ export const F3CP08 = {
     'high',
     [cite(D, 6, { alinea: 2 })],
   ),
-  noSuchSeat: defineCheck('F3CP08.BET.NO_SUCH_SEAT', 'bet or card on a seat the table does not have', 'high', [
-    cite(D, 2, { numero: 1 }),
-  ]),
+  noSuchSeat: defineCheck(
+    'F3CP08.BET.NO_SUCH_SEAT',
+    'bet or card on a seat the table does not have',
+    'high',
+    [cite(D, 2, { numero: 1 })],
+  ),
   dealOrder: defineCheck('F3CP08.DEAL.ORDER', 'cards dealt out of the prescribed order', 'medium', [
     cite(D, 7, { alinea: 1 }),
     cite(D, 7, { alinea: 2 }),

@@ -34,7 +34,11 @@ import {
  */
 export function classifyUnder(rules: F3cpRuleSet, a: Card, b: Card, c: Card): number {
   const classified = classifyThree(a, b, c);
-  if (rules.suitedAceKingQueen === 'flush' && classified >> 12 === C3.straightFlush && (classified & 0xfff) === 12)
+  if (
+    rules.suitedAceKingQueen === 'flush' &&
+    classified >> 12 === C3.straightFlush &&
+    (classified & 0xfff) === 12
+  )
     return (C3.flush << 12) | (12 * 256 + 11 * 16 + 10);
   return classified;
 }
@@ -177,7 +181,17 @@ function antePlay(
     const win = (amount: number, o: 'win' | 'lose' | 'push') =>
       o === 'win' ? { payout: amount, ratio: EVEN } : {};
     lines.push(
-      line({ seat, bet: 'ante', amount: ante, outcome, hand, basis, citations, interpretations, ...win(ante, outcome) }),
+      line({
+        seat,
+        bet: 'ante',
+        amount: ante,
+        outcome,
+        hand,
+        basis,
+        citations,
+        interpretations,
+        ...win(ante, outcome),
+      }),
     );
     if (play > 0)
       lines.push(
@@ -261,7 +275,8 @@ function pairPlus(
       amount,
       outcome: 'lose',
       hand,
-      basis: 'the hand did not play (which art. 9.º 3) forbids with a Pair Plus bet): its cards and bets are collected',
+      basis:
+        'the hand did not play (which art. 9.º 3) forbids with a Pair Plus bet): its cards and bets are collected',
       citations: [C.fold, C.playRequired],
       interpretations: FOLD_READING,
     });

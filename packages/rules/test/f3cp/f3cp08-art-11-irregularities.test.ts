@@ -74,16 +74,14 @@ describe('78/2008 art. 11.º: irregularities (the opposite of 2025 for an expose
   it('art. 11.º 1): a voided round whose seat 3 Ante is collected → IRREG.BETS_NOT_RETURNED', () => {
     const t = table2008();
     t.voidedRound(THREE_HANDS_2008, { reason: 'DEALING_RULES_BROKEN', transform: (e) => swapDealt(e, 3, 4) });
-    const events = t
-      .close()
-      .map((e) =>
-        is('BetReturned', (b) => b.seat === 3 && b.betType === 'ANTE')(e)
-          ? ({
-              type: 'BetCollected',
-              data: { header: e.data.header, seat: 3, betType: 'ANTE', amount: 20_000 },
-            } as F3cpEvent)
-          : e,
-      );
+    const events = t.close().map((e) =>
+      is('BetReturned', (b) => b.seat === 3 && b.betType === 'ANTE')(e)
+        ? ({
+            type: 'BetCollected',
+            data: { header: e.data.header, seat: 3, betType: 'ANTE', amount: 20_000 },
+          } as F3cpEvent)
+        : e,
+    );
     const then = given(events)
       .when(replayTable)
       .then(['F3CP08.DEAL.ORDER', 'F3CP08.IRREG.BETS_NOT_RETURNED'])

@@ -4,6 +4,7 @@ import type { F3cpEvent } from '@table-audit/schemas/events';
 import { change, cleanRound, first, insertAfter, is, moveBefore, TableBuilder } from './clean-round.ts';
 import { dealt, observation } from './fixtures.ts';
 import { IN_2019, THREE_HANDS_2008, threeHands2008 } from './fixtures-2008.ts';
+import { DEFAULT_REPLAY_OPTIONS } from '../../src/game.ts';
 import { citationKeys, given, onlyFinding, replayTable } from './spec.ts';
 
 /**
@@ -267,5 +268,25 @@ describe('78/2008: the checks re-stated from the 2025 family under the 2008 prov
     const t = given(events).when(replayTable).thenFindings(only2008).positive('F3CP08.ROUND.NOT_CLOSED');
     only2008(t.replay.findings);
     given(threeHands2008()).when(replayTable).then([]).negative('F3CP08.ROUND.NOT_CLOSED');
+  });
+});
+
+describe('H1 selectable for a replay (ReplayOptions.alternatives)', () => {
+  // seat 1 holds A-K-Q of hearts against the croupier's K-Q-J of spades, paid as the highest Straight Flush
+  const SPEC = {
+    seats: [{ seat: 1, ante: 10_000, pairPlus: 10_000, cards: 'Ah Kh Qh' }],
+    banker: 'Ks Qs Js',
+  };
+
+  it('chosen reading (art. 4.º 2)): A-K-Q suited paid as a Straight Flush → nothing', () => {
+    given(round2008(SPEC)).when(replayTable).then([]).negative('F3CP08.PAYOUT.MISMATCH');
+  });
+
+  it('alternative reading (art. 8.º 1) literally): the same round replayed with H1 alternative → PAYOUT.MISMATCH + OUTCOME.MISDECLARED', () => {
+    const t = given(round2008(SPEC))
+      .when((events) => replayTable(events, { ...DEFAULT_REPLAY_OPTIONS, alternatives: ['H1'] }))
+      .then(['F3CP08.OUTCOME.MISDECLARED', 'F3CP08.PAYOUT.MISMATCH'])
+      .positive('F3CP08.PAYOUT.MISMATCH');
+    assert.equal(t.replay.rounds[0]!.settlement!.seats[0]!.hand, 'flush');
   });
 });

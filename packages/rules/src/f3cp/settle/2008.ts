@@ -33,7 +33,11 @@ import {
  * A-K-Q of one suit is a Flush (ace high) and not a Straight Flush.
  */
 export function classifyUnder(rules: F3cpRuleSet, a: Card, b: Card, c: Card): number {
-  const classified = classifyThree(a, b, c);
+  return reclassify(rules, classifyThree(a, b, c));
+}
+
+/** A classifyThree result re-read under the rule set's reading of A-K-Q suited (H1). */
+export function reclassify(rules: F3cpRuleSet, classified: number): number {
   if (
     rules.suitedAceKingQueen === 'flush' &&
     classified >> 12 === C3.straightFlush &&

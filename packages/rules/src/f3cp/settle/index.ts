@@ -27,7 +27,7 @@ import { pairPlusLine, pairPlusTemplates, settleSixCardBonus, sixCardTemplates }
 import { invalidAdditional, voidSeat } from './void.ts';
 import { settleF3cp2008Round } from './2008.ts';
 
-export { classifyUnder, settleF3cp2008Round } from './2008.ts';
+export { classifyUnder, reclassify, settleF3cp2008Round } from './2008.ts';
 
 export type {
   F3cpBetLine,

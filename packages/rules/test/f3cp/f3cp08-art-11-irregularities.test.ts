@@ -3,7 +3,7 @@ import { describe, it } from 'node:test';
 import type { F3cpEvent } from '@table-audit/schemas/events';
 import { eventLike, first, insertAfter, is, swapDealt, TableBuilder, voidRound } from './clean-round.ts';
 import { dealt } from './fixtures.ts';
-import { IN_2019, THREE_HANDS_2008, threeHands2008 } from './fixtures-2008.ts';
+import { TABLE_2008, THREE_HANDS_2008, threeHands2008 } from './fixtures-2008.ts';
 import { citationKeys, given, onlyFinding, replayTable } from './spec.ts';
 
 /** A CardExposed during the deal of the card with this deal order. */
@@ -16,7 +16,7 @@ const exposeCard = (events: F3cpEvent[], n: number): F3cpEvent[] => {
   );
 };
 
-const table2008 = () => new TableBuilder({ jackpot: null, start: IN_2019 });
+const table2008 = () => new TableBuilder(TABLE_2008);
 
 describe('78/2008 art. 11.º: irregularities (the opposite of 2025 for an exposed croupier card)', () => {
   it('art. 11.º 2) (H6): a croupier card exposed during the deal and the round played on → nothing (2025 would void it)', () => {

@@ -3,7 +3,7 @@ import { describe, it } from 'node:test';
 import type { F3cpEvent } from '@table-audit/schemas/events';
 import { change, cleanRound, first, insertAfter, is, moveBefore, TableBuilder } from './clean-round.ts';
 import { dealt, observation } from './fixtures.ts';
-import { IN_2019, THREE_HANDS_2008, threeHands2008 } from './fixtures-2008.ts';
+import { TABLE_2008, THREE_HANDS_2008, threeHands2008 } from './fixtures-2008.ts';
 import { DEFAULT_REPLAY_OPTIONS } from '../../src/game.ts';
 import { citationKeys, given, onlyFinding, replayTable } from './spec.ts';
 
@@ -12,7 +12,7 @@ import { citationKeys, given, onlyFinding, replayTable } from './spec.ts';
  * fires with its 2008 id and 2008 citations, never an F3CP. id nor an 89/2025 citation.
  */
 
-const round2008 = (spec = THREE_HANDS_2008) => cleanRound(spec, { jackpot: null, start: IN_2019 });
+const round2008 = (spec = THREE_HANDS_2008) => cleanRound(spec, TABLE_2008);
 
 /** Every finding of a 2008 replay is an F3CP08 one citing 78/2008 or 97/2008 only. */
 function only2008(
@@ -156,7 +156,7 @@ describe('78/2008: the checks re-stated from the 2025 family under the 2008 prov
       ...THREE_HANDS_2008,
       seats: [...THREE_HANDS_2008.seats, { seat: 6, ante: 10_000, cards: '9d 9c 2d' }],
     };
-    const t = given(cleanRound(spec, { jackpot: null, start: IN_2019, seats: 5 }))
+    const t = given(cleanRound(spec, { ...TABLE_2008, seats: 5 }))
       .when(replayTable)
       .thenFindings(only2008)
       .positive('F3CP08.BET.NO_SUCH_SEAT');
@@ -209,7 +209,7 @@ describe('78/2008: the checks re-stated from the 2025 family under the 2008 prov
   });
 
   it('art. 3.º 1): a manual shuffle without a cut → SHUFFLE.PROCEDURE; the automatic shuffler without a cut → nothing', () => {
-    const t = new TableBuilder({ jackpot: null, start: IN_2019, shuffleMode: 'MANUAL' });
+    const t = new TableBuilder({ ...TABLE_2008, shuffleMode: 'MANUAL' });
     t.round(THREE_HANDS_2008);
     const events = change(
       t.close(),

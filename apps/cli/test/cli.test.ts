@@ -118,7 +118,10 @@ describe('table-audit command line', () => {
     assert.match(r.stdout, /pairPlus +MOP 50\.00/);
     // the 2024 round is settled under the 2008 rules, citing 78/2008 (with 97/2008's wording of art. 9.º)
     assert.match(r.stdout, /round "old" \(rounds\[1\], line \d+\)\nrule set f3cp-2008a/);
-    assert.match(r.stdout, /Despacho n\.º 78\/2008, art\. 9\.º, alínea 2\) \(redacção do Despacho n\.º 97\/2008\)/);
+    assert.match(
+      r.stdout,
+      /Despacho n\.º 78\/2008, art\. 9\.º, alínea 2\) \(redacção do Despacho n\.º 97\/2008\)/,
+    );
     const bad = roundsFile('bad-card.json', [
       { seats: [{ seat: 1, cards: ['Qx', '6d', '4c'], bets: { pairPlus: 1 } }], banker: ['Ks', '9d', '2c'] },
     ]);

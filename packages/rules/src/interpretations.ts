@@ -279,7 +279,7 @@ export const INTERPRETATIONS: readonly Interpretation[] = [
     id: 'H2',
     ruleSets: F3CP_2008,
     question:
-      "Art. 9.º 6) and 7) cover a qualifying croupier's hand lower or higher than the player's; what do Ante and Play do when the hands are equal (art. 8.º: \"empate\")?",
+      'Art. 9.º 6) and 7) cover a qualifying croupier\'s hand lower or higher than the player\'s; what do Ante and Play do when the hands are equal (art. 8.º: "empate")?',
     reading: 'Equal hands push: Ante and Play are returned (the counterpart of J2 for the 2025 rules).',
     alternative: 'The croupier wins ties.',
     articles: ['78/2008 art.9 al.6', '78/2008 art.9 al.7', '78/2008 art.8'],
@@ -314,7 +314,8 @@ export const INTERPRETATIONS: readonly Interpretation[] = [
       'Despacho 97/2008 re-worded art. 9.º, but its PT text survives only to alínea 1) and its ZH text to alínea 6); alíneas 7)-9) and the entry into force are unknown.',
     reading:
       "Alíneas 1)-6) as the surviving text (which restates 78/2008); alíneas 7)-9) as in 78/2008; in force from 2008-12-16, the day after publication. So f3cp-2008 and f3cp-2008a settle alike; f3cp-2008a cites 97/2008's wording for alíneas 1)-6).",
-    alternative: 'Treat alíneas 7)-9) as changed in an unknown way and refuse to settle Ante bonus and Pair Plus.',
+    alternative:
+      'Treat alíneas 7)-9) as changed in an unknown way and refuse to settle Ante bonus and Pair Plus.',
     articles: ['78/2008 art.9 [97/2008]', '78/2008 art.9 al.7', '78/2008 art.9 al.8', '78/2008 art.9 al.9'],
     source: 'implementation',
   },
@@ -324,8 +325,9 @@ export const INTERPRETATIONS: readonly Interpretation[] = [
     question:
       'Art. 11.º 2): an exposed croupier card "é deixada de fora, à vista, e todas as restantes cartas são distribuídas de face para baixo". Is the round then invalid, or does it go on?',
     reading:
-      'The round goes on (the text says how the deal continues): an inadvertently exposed card, the croupier\'s included, never voids a 2008 round; voiding it is F3CP08.IRREG.WRONGLY_VOIDED. Whether the exposed croupier card was set aside is not checked (the events do not say which card replaced it).',
-    alternative: 'The exception makes a round with an exposed croupier card invalid, as 89/2025 art. 17.º n.º 1 2) later did.',
+      "The round goes on (the text says how the deal continues): an inadvertently exposed card, the croupier's included, never voids a 2008 round; voiding it is F3CP08.IRREG.WRONGLY_VOIDED. Whether the exposed croupier card was set aside is not checked (the events do not say which card replaced it).",
+    alternative:
+      'The exception makes a round with an exposed croupier card invalid, as 89/2025 art. 17.º n.º 1 2) later did.',
     articles: ['78/2008 art.11 al.2'],
     source: 'implementation',
   },

@@ -12,9 +12,9 @@ import type { F3cpRuleSet, Pay } from './rule-set.ts';
  */
 
 /** The diploma of the 2008 rules, and the one that re-worded its art. 9.º. */
-export const F3CP_2008_DIPLOMA = '78/2008';
+const D = '78/2008';
+export const F3CP_2008_DIPLOMA = D;
 export const F3CP_2008_AMENDMENT = '97/2008';
-const D = F3CP_2008_DIPLOMA;
 
 const x = (win: number): Ratio => Object.freeze({ win, per: 1 });
 const pay = (win: number, ...citations: Citation[]): Pay => Object.freeze({ ratio: x(win), citations });

@@ -24,8 +24,9 @@ export const F3CP_MODULE: GameModule<ReplayedRound> = {
       F3CP_CHECKS.betOtherHand.id,
       F3CP_CHECKS.conductBettingSystem.id,
       F3CP_CHECKS.conductCollusion.id,
-      F3CP08.betOtherHand.id,
     ],
+    // not listed: F3CP08.BET.OTHER_HAND (2008 rounds) — the dependency is per game, not per rule set, so listing it
+    // would report it not run on 2025 rounds too; a 2008 round without playerId is silent on it (docs/games/f3cp-2008.md)
   },
   validate: (event) => f3cpEventProblems(event as F3cpEvent),
   newTable: (tableId, options) => new F3cpTable(tableId, options),

@@ -245,7 +245,8 @@ export class F3cpTable implements TableFold<ReplayedRound> {
       case 'ShufflerMalfunction':
         this.consecutiveFailures++;
         this.lastFailureEvidence.push(evidenceOf(e.data));
-        if (e.data.duringDeal) this.failuresSinceReplacement.push(evidenceOf(e.data));
+        if (e.data.duringDeal && this.failuresSinceReplacement.length < 100)
+          this.failuresSinceReplacement.push(evidenceOf(e.data));
         break;
       case 'ShufflerReplaced':
       case 'DealingSwitchedToShoe':

@@ -53,10 +53,14 @@ function checkBetType(p: string[], betType: string, payout: boolean): void {
 /** The bets of the 2008 rules (78/2008 art. 5.º n.º 1, with the Play bet of art. 9.º 1) and the Ante bonus of 9.º 8)). */
 const BETS_2008: ReadonlySet<string> = new Set(['ANTE', 'PLAY', 'PAIR_PLUS', 'ANTE_BONUS']);
 
+const DATED_FROM = Date.UTC(2008, 0, 1);
+const DATED_TO = Date.UTC(2026, 0, 1);
+
 /** The rule set id when the event's Macau date falls under the 2008 rules, else null. */
 function rules2008(e: F3cpEvent): string | null {
   const t = e.data.header.eventTime;
-  if (!Number.isFinite(t)) return null;
+  // outside the years any rule set covers: the time itself is refused elsewhere (ingest's plausible range)
+  if (!Number.isFinite(t) || t < DATED_FROM || t >= DATED_TO) return null;
   const l = ruleSetFor('f3cp', t);
   return l.status === 'implemented' && l.rules.era === '2008' ? l.entry.id : null;
 }

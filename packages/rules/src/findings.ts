@@ -92,6 +92,8 @@ export interface FindingInput {
   summary: string;
   /** the table handled the breach as the law requires (see Finding.handled) */
   handled?: boolean;
+  /** the register's reading that a handled breach is recorded (default J19; H8 for the 2008 rules) */
+  handledReading?: string;
   expected?: unknown;
   declared?: unknown;
   extraCitations?: readonly Citation[];
@@ -110,7 +112,7 @@ export function makeFinding(ctx: FindingContext, f: FindingInput): Finding {
     ...new Set([
       ...f.check.interpretations,
       ...(f.extraInterpretations ?? []),
-      ...(f.handled ? [HANDLED_INTERPRETATION] : []),
+      ...(f.handled ? [f.handledReading ?? HANDLED_INTERPRETATION] : []),
     ]),
   ].sort(byId);
   const scope = ctx.roundId ?? `table:${ctx.tableId}`;

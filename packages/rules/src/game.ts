@@ -70,6 +70,11 @@ export interface ReplayOptions {
     readonly alpha: number;
     readonly evaluateEvery: number;
   };
+  /**
+   * Interpretation ids whose alternative reading the replay applies instead of the register's chosen one (only
+   * those a rule set lets select, e.g. H1 for the 2008 F3CP rules); absent or empty: the chosen readings.
+   */
+  readonly alternatives?: readonly string[];
 }
 
 export const DEFAULT_REPLAY_OPTIONS: ReplayOptions = {

@@ -16,6 +16,7 @@ export interface Interpretation {
 }
 
 const F3CP_2025 = ['f3cp-2025', 'f3cp-2025a'];
+const F3CP_2008 = ['f3cp-2008', 'f3cp-2008a'];
 
 export const INTERPRETATIONS: readonly Interpretation[] = [
   {
@@ -260,6 +261,96 @@ export const INTERPRETATIONS: readonly Interpretation[] = [
       'PT: leaving the seat is enough; the seat sensor reports it (SeatVacated) and F3CP.CONDUCT.LEFT_SEAT is raised between the first card and the settlement of that seat.',
     alternative: 'ZH: only leaving the table counts; a change of seat at the same table is no breach.',
     articles: ['89/2025 art.18 n.2'],
+    source: 'implementation',
+  },
+  {
+    id: 'H1',
+    ruleSets: F3CP_2008,
+    question:
+      'Art. 8.º 1) of 78/2008 calls K-Q-J the highest straight flush and 3-2-A the lowest; art. 4.º 2) lists A-K-Q as the highest sequence. Is A-K-Q of one suit a Straight Flush, and the highest?',
+    reading:
+      'Art. 4.º 2): A-K-Q is the highest sequence, for straights and straight flushes alike; 3-2-A is the lowest and counts its 3 as top card.',
+    alternative:
+      'Art. 8.º 1) literally: K-Q-J is the highest straight flush, so A-K-Q of one suit is a Flush (ace high). Selectable for a replay (--alternative H1) and for the math.',
+    articles: ['78/2008 art.4 al.2', '78/2008 art.8 al.1', '78/2008 art.8 al.3'],
+    source: 'spec',
+  },
+  {
+    id: 'H2',
+    ruleSets: F3CP_2008,
+    question:
+      'Art. 9.º 6) and 7) cover a qualifying croupier\'s hand lower or higher than the player\'s; what do Ante and Play do when the hands are equal (art. 8.º: "empate")?',
+    reading: 'Equal hands push: Ante and Play are returned (the counterpart of J2 for the 2025 rules).',
+    alternative: 'The croupier wins ties.',
+    articles: ['78/2008 art.9 al.6', '78/2008 art.9 al.7', '78/2008 art.8'],
+    source: 'implementation',
+  },
+  {
+    id: 'H3',
+    ruleSets: F3CP_2008,
+    question:
+      'Art. 9.º 8) pays the Ante bonus "independentemente do valor da mão do croupier". Does a hand that did not play receive it?',
+    reading:
+      'Every hand that played receives it, whatever the croupier holds; a hand that did not play has lost the hand and its Ante (9.º 2)), and so the bonus.',
+    alternative: 'Only hands that beat a qualifying croupier; or also hands that did not play.',
+    articles: ['78/2008 art.9 al.8', '78/2008 art.9 al.2'],
+    source: 'implementation',
+  },
+  {
+    id: 'H4',
+    ruleSets: F3CP_2008,
+    question:
+      'Art. 9.º 3) obliges a player with Ante and Pair Plus to make the Play bet. If the table lets such a player not play, what happens to the Pair Plus?',
+    reading:
+      'The hand is lost and the croupier collects its cards (9.º 2)), so the Pair Plus is collected too; the table letting it happen is F3CP08.PLAY.REQUIRED.',
+    alternative: 'The Pair Plus is still settled on the three cards (as J1 reads the 2025 rules).',
+    articles: ['78/2008 art.9 al.2', '78/2008 art.9 al.3', '78/2008 art.9 al.9'],
+    source: 'implementation',
+  },
+  {
+    id: 'H5',
+    ruleSets: ['f3cp-2008a'],
+    question:
+      'Despacho 97/2008 re-worded art. 9.º, but its PT text survives only to alínea 1) and its ZH text to alínea 6); alíneas 7)-9) and the entry into force are unknown.',
+    reading:
+      "Alíneas 1)-6) as the surviving text (which restates 78/2008); alíneas 7)-9) as in 78/2008; in force from 2008-12-16, the day after publication. So f3cp-2008 and f3cp-2008a settle alike; f3cp-2008a cites 97/2008's wording for alíneas 1)-6).",
+    alternative:
+      'Treat alíneas 7)-9) as changed in an unknown way and refuse to settle Ante bonus and Pair Plus.',
+    articles: ['78/2008 art.9 [97/2008]', '78/2008 art.9 al.7', '78/2008 art.9 al.8', '78/2008 art.9 al.9'],
+    source: 'implementation',
+  },
+  {
+    id: 'H6',
+    ruleSets: F3CP_2008,
+    question:
+      'Art. 11.º 2): an exposed croupier card "é deixada de fora, à vista, e todas as restantes cartas são distribuídas de face para baixo". Is the round then invalid, or does it go on?',
+    reading:
+      "The round goes on (the text says how the deal continues): an inadvertently exposed card, the croupier's included, never voids a 2008 round; voiding it is F3CP08.IRREG.WRONGLY_VOIDED. Whether the exposed croupier card was set aside is not checked (the events do not say which card replaced it).",
+    alternative:
+      'The exception makes a round with an exposed croupier card invalid, as 89/2025 art. 17.º n.º 1 2) later did.',
+    articles: ['78/2008 art.11 al.2'],
+    source: 'implementation',
+  },
+  {
+    id: 'H8',
+    ruleSets: F3CP_2008,
+    question:
+      'A breach that art. 11.º 1) or 4) of 78/2008 answers by invalidating the round (a deal out of order, a wrong count) happened, and the table voided the round. Is the breach still a finding?',
+    reading:
+      'Yes, for the record but not as an alert: raised at low severity and marked handled (the counterpart of J19). How the void was carried out (bets returned) is judged separately at full severity.',
+    alternative: 'A correctly handled breach raises nothing.',
+    articles: ['78/2008 art.7', '78/2008 art.11 al.1', '78/2008 art.11 al.4'],
+    source: 'implementation',
+  },
+  {
+    id: 'H7',
+    ruleSets: F3CP_2008,
+    question:
+      'Art. 9.º 4) lets the croupier play with "uma mão de valor igual ou superior à Dama (Q)". Which hands are that?',
+    reading:
+      'Any pair or better combination of art. 8.º, and three odd cards whose highest card is a Queen or higher (the counterpart of J11).',
+    alternative: 'Only a hand holding a Queen or higher card.',
+    articles: ['78/2008 art.9 al.4', '78/2008 art.9 al.5', '78/2008 art.8'],
     source: 'implementation',
   },
 ];

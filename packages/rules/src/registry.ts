@@ -1,5 +1,5 @@
 import { parseMacauDate } from './dates.ts';
-import { F3CP_2025, F3CP_2025A, type F3cpRuleSet } from './f3cp/rule-set.ts';
+import { F3CP_2008, F3CP_2008A, F3CP_2025, F3CP_2025A, type F3cpRuleSet } from './f3cp/rule-set.ts';
 
 /**
  * The rule-set registry: which official rules govern a round, by game and the round's date in Macau
@@ -43,8 +43,8 @@ export const RULE_SETS: readonly RuleSetEntry[] = [
     diplomas: ['78/2008'],
     from: '2008-08-12',
     to: '2008-12-15',
-    status: 'not-implemented',
-    rules: null,
+    status: 'implemented',
+    rules: F3CP_2008,
     spec: 'f3cp-2008.md',
   },
   {
@@ -53,8 +53,8 @@ export const RULE_SETS: readonly RuleSetEntry[] = [
     diplomas: ['78/2008', '97/2008'],
     from: '2008-12-16',
     to: '2025-11-10',
-    status: 'not-implemented',
-    rules: null,
+    status: 'implemented',
+    rules: F3CP_2008A,
     spec: 'f3cp-2008.md',
   },
   {

@@ -14,8 +14,20 @@ describe('citations: the PT and ZH text of the provisions', () => {
     }
     assert.deepEqual(
       diplomas.map((d) => d.id),
-      ['89/2025', '94/2025'],
+      ['89/2025', '94/2025', '78/2008', '97/2008'],
     );
+  });
+
+  it('holds every article of the 78/2008 rules, 1.º to 11.º, in PT (no ZH text is stored for 78/2008: left empty, never translated)', () => {
+    for (let article = 1; article <= 11; article++) {
+      const p = provisionText(cite('78/2008', article));
+      assert.ok(p && p.pt.length > 20, `art. ${article}.º`);
+      assert.equal(p.zh, '');
+    }
+    // 97/2008's wording of art. 9.º: PT only for alínea 1), the official ZH for 1)-6)
+    const a3 = provisionText(cite('78/2008', 9, { alinea: 3, wording: '97/2008' }))!;
+    assert.match(a3.zh, /必須加注/);
+    assert.equal(provisionText(cite('78/2008', 9, { alinea: 7, wording: '97/2008' })), undefined);
   });
 
   it('has one entry per key, and each key says what its fields say', () => {

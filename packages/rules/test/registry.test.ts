@@ -9,7 +9,7 @@ const idOn = (when: string | number) => {
 
 describe('rule-set registry (game, Macau local date)', () => {
   it('switches from the 2008 rules to 89/2025 between 2025-11-10 and 2025-11-11', () => {
-    assert.equal(idOn('2025-11-10'), 'f3cp-2008a:not-implemented');
+    assert.equal(idOn('2025-11-10'), 'f3cp-2008a:implemented');
     assert.equal(idOn('2025-11-11'), 'f3cp-2025:implemented');
   });
 
@@ -24,15 +24,16 @@ describe('rule-set registry (game, Macau local date)', () => {
     assert.equal(idOn(Date.parse('2025-11-17T16:30:00Z')), 'f3cp-2025a:implemented');
     assert.equal(idOn(Date.parse('2025-11-17T15:59:59.999Z')), 'f3cp-2025:implemented');
     assert.equal(idOn(Date.parse('2025-11-10T16:00:00Z')), 'f3cp-2025:implemented');
-    assert.equal(idOn(Date.parse('2025-11-10T15:59:59.999Z')), 'f3cp-2008a:not-implemented');
+    assert.equal(idOn(Date.parse('2025-11-10T15:59:59.999Z')), 'f3cp-2008a:implemented');
   });
 
-  it('never gives the 2025 rules to an older round: it says the 2008 rule set is not implemented', () => {
+  it('never gives the 2025 rules to an older round: a 2019 round is judged by the 2008 rules (78/2008 + 97/2008)', () => {
     const r = ruleSetFor('f3cp', '2019-06-01');
-    assert.equal(r.status, 'not-implemented');
-    assert.match(r.status === 'not-implemented' ? r.reason : '', /f3cp-2008a .* not implemented/);
-    assert.equal(idOn('2008-12-15'), 'f3cp-2008:not-implemented');
-    assert.equal(idOn('2008-12-16'), 'f3cp-2008a:not-implemented');
+    assert.equal(r.status, 'implemented');
+    assert.equal(r.status === 'implemented' ? r.rules.era : '', '2008');
+    assert.deepEqual(r.status === 'implemented' ? r.entry.diplomas : [], ['78/2008', '97/2008']);
+    assert.equal(idOn('2008-12-15'), 'f3cp-2008:implemented');
+    assert.equal(idOn('2008-12-16'), 'f3cp-2008a:implemented');
     assert.equal(idOn('2008-08-11'), 'none');
   });
 

@@ -20,13 +20,14 @@ import {
   type CitationUse,
 } from '../src/traceability/index.ts';
 import { F3CP_CHECKS } from '../src/f3cp/checks/index.ts';
-import { F3CP_2025_DIPLOMA } from '../src/f3cp/rule-set.ts';
+import { F3CP08 } from '../src/f3cp/checks/f3cp08-index.ts';
+import { F3CP_2008_DIPLOMA, F3CP_2025_DIPLOMA } from '../src/f3cp/rule-set.ts';
 
-const DIPLOMA_CONSTANTS: Record<string, string> = { F3CP_2025_DIPLOMA };
+const DIPLOMA_CONSTANTS: Record<string, string> = { F3CP_2025_DIPLOMA, F3CP_2008_DIPLOMA };
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
 const rows = TRACEABILITY.flatMap((d) => d.rows);
-const checks = Object.values(F3CP_CHECKS);
+const checks = [...Object.values(F3CP_CHECKS), ...Object.values(F3CP08)];
 
 /** A small seeded generator, so the sample of settled rounds is the same on every run. */
 function rng(seed: number): () => number {

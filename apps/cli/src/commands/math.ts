@@ -1,7 +1,11 @@
 import { parseArgs } from 'node:util';
 import {
   compareAntePlay,
+  f3cp2008MathReport,
   f3cpMathReport,
+  toJson,
+  withReadings,
+  type F3cp2008MathReport,
   f3cpRules,
   mathReportJson,
   toDecimal,
@@ -9,7 +13,8 @@ import {
 } from '@table-audit/rules';
 import { json, out, UsageError, type Command } from './command.ts';
 
-const usage = `Usage: table-audit math f3cp [--rules f3cp-2025a|f3cp-2025] [--json] [--hands] [--compare RULE_SET]
+const usage = `Usage: table-audit math f3cp [--rules f3cp-2025a|f3cp-2025|f3cp-2008a|f3cp-2008] [--json] [--hands]
+                          [--compare RULE_SET] [--alternative H1]
 
 Exact Fortune 3 Card Poker figures by full enumeration, with the same evaluator and settlement code as the replay:
 class counts of all 22,100 three-card hands; the optimal Ante/Play strategy over every player hand against every
@@ -20,7 +25,34 @@ counts over all 20,358,520 six-card sets and its house edge; Progressive Jackpot
   --rules ID      rule set (default f3cp-2025a, 89/2025 as amended by 94/2025)
   --json          machine-readable report
   --hands         include the expected values of all 1,755 suit-pattern groups of hands (with --json)
-  --compare ID    also analyse rule set ID and list the hands whose Ante/Play value differs`;
+  --compare ID    also analyse rule set ID and list the hands whose Ante/Play value differs
+  --alternative H1  (2008 rules) the alternative reading of interpretation H1: A-K-Q of one suit a Flush
+
+The 2008 rule sets (Despacho 78/2008; art. 9.º re-worded by 97/2008) have only the Ante (with its Play bet and the
+Ante bonus of art. 9.º 8)) and Pair Plus (art. 10.º): their report has no Six Card Bonus or jackpot part.`;
+
+function text2008(r: F3cp2008MathReport): string {
+  const a = r.antePlay;
+  return [
+    `Fortune Poker de 3 Cartas — ${r.ruleSet} (${r.title})`,
+    '',
+    `Three-card hands (${r.threeCardHands.total}):`,
+    ...Object.entries(r.threeCardHands.counts).map(([k, v]) => `  ${k.padEnd(16)} ${String(v).padStart(7)}`),
+    '',
+    `Ante/Play with the Ante bonus 5/4/1 (art. 9.º 8)), optimal strategy: play ${a.weakestPlayed} or better${a.thresholdIsClean ? '' : ` (exceptions: ${a.exceptions.join(', ')})`}`,
+    `  (a player who also bet Pair Plus must play, art. 9.º 3): these figures are for the Ante alone)`,
+    `  hands played       ${a.playProbability.num}/${a.playProbability.den} = ${pct(a.playProbability)}`,
+    `  house edge (Ante)  ${a.houseEdge.num}/${a.houseEdge.den} = ${pct(a.houseEdge)}`,
+    `  element of risk    ${a.elementOfRisk.num}/${a.elementOfRisk.den} = ${pct(a.elementOfRisk)}`,
+    `  pairs compared     ${a.comparisons.toLocaleString('en-US')}`,
+    '',
+    `Pair Plus 40/25/5/4/1 (art. 10.º) house edge: ${r.pairPlus.houseEdge.num}/${r.pairPlus.houseEdge.den} = ${pct(r.pairPlus.houseEdge)}`,
+    '',
+    `Timings (ms): ${Object.entries(r.timingsMs)
+      .map(([k, v]) => `${k} ${v}`)
+      .join(', ')}`,
+  ].join('\n');
+}
 
 const pct = (f: { num: bigint; den: bigint }): string =>
   `${toDecimal({ num: f.num * 100n, den: f.den }, 4)}%`;
@@ -70,6 +102,7 @@ export const mathCommand: Command = {
         json: { type: 'boolean' },
         hands: { type: 'boolean' },
         compare: { type: 'string' },
+        alternative: { type: 'string', multiple: true },
       },
     });
     if (positionals[0] !== 'f3cp' || positionals.length > 1)
@@ -77,7 +110,46 @@ export const mathCommand: Command = {
     if (!values.rules!.startsWith('f3cp-'))
       throw new UsageError(`--rules must be an f3cp rule set, got ${values.rules}`);
     const now = () => performance.now();
-    const report = f3cpMathReport(f3cpRules(values.rules!), now);
+    const rules = f3cpRules(values.rules!);
+    const alternatives = values.alternative ?? [];
+    if (rules.era === '2008') {
+      if (values.compare) throw new UsageError('--compare is for the 2025 rule sets');
+      let chosen;
+      try {
+        chosen = withReadings(rules, alternatives);
+      } catch (e) {
+        throw new UsageError(`--alternative: ${(e as Error).message}`);
+      }
+      const r = f3cp2008MathReport(chosen, now);
+      if (values.json) {
+        const a = r.antePlay;
+        out(
+          json({
+            ruleSet: r.ruleSet,
+            title: r.title,
+            alternatives,
+            threeCardHands: r.threeCardHands,
+            antePlay: {
+              strategy: {
+                weakestPlayed: a.weakestPlayed,
+                thresholdIsClean: a.thresholdIsClean,
+                exceptions: a.exceptions,
+              },
+              playProbability: toJson(a.playProbability),
+              expectedValuePerAnte: toJson(a.expectedValue),
+              houseEdge: toJson(a.houseEdge),
+              elementOfRisk: toJson(a.elementOfRisk),
+              comparisons: a.comparisons,
+            },
+            pairPlus: { houseEdge: toJson(r.pairPlus.houseEdge) },
+            timingsMs: r.timingsMs,
+          }),
+        );
+      } else out(text2008(r));
+      return 0;
+    }
+    if (alternatives.length) throw new UsageError('--alternative is for the 2008 rule sets (H1)');
+    const report = f3cpMathReport(rules, now);
     const other = values.compare ? f3cpMathReport(f3cpRules(values.compare), now) : undefined;
     const diffs = other ? compareAntePlay(report.antePlay, other.antePlay) : undefined;
     if (values.json) {

@@ -5,6 +5,8 @@ import { ruleSetFor } from '../registry.ts';
 import { PROCEDURE_CHECKS, SETTLEMENT_CHECKS } from './checks/index.ts';
 import { carryOverRequired } from './checks/art-17-irregularities.ts';
 import { checkRoundClosed } from './checks/record.ts';
+import { as2008, PROCEDURE_CHECKS_2008, SETTLEMENT_CHECKS_2008 } from './checks/f3cp08-index.ts';
+import { withReadings } from './rule-set-2008.ts';
 import { jackpotConfigOf, type F3cpRoundFacts, type F3cpSeatFacts, type JackpotConfig } from './facts.ts';
 import type { RoundView } from './fold.ts';
 import { cardsWhere, judgeRound, type JudgedRound, type SettledRound } from './round.ts';
@@ -40,6 +42,7 @@ export function deriveRound(
   v: RoundView,
   pending: readonly FindingInput[] = [],
   refused: NotDerived | null = null,
+  alternatives: readonly string[] = [],
 ): RoundDerivation & { context: FindingContext } {
   const header = (v.events.find((e) => e.type === 'RoundStarted') ?? v.events[0]!).data.header;
   const lookup = ruleSetFor('f3cp', v.time);
@@ -68,7 +71,15 @@ export function deriveRound(
       completedNormally: v.settled,
     };
   }
-  const findings: Finding[] = pending.map((p) => makeFinding(ctx, p));
+  const rules = lookup.rules.era === '2008' ? withReadings(lookup.rules, alternatives) : lookup.rules;
+  const era2008 = rules.era === '2008';
+  // a 2008 round: every finding is re-stated under its F3CP08 counterpart, or not raised (no such provision)
+  const own = (f: FindingInput): FindingInput | null => (era2008 ? as2008(f) : f);
+  const findings: Finding[] = [];
+  for (const p of pending) {
+    const f = own(p);
+    if (f) findings.push(makeFinding(ctx, f));
+  }
   // refused (its events out of the order their source gave them): only what was decided before it is reported
   if (refused)
     return {
@@ -83,10 +94,13 @@ export function deriveRound(
       completedNormally: false,
     };
   const add = (list: FindingInput[]) => {
-    for (const f of list) findings.push(makeFinding(ctx, f));
+    for (const f of list) {
+      const g = own(f);
+      if (g) findings.push(makeFinding(ctx, g));
+    }
   };
-  const r = judgeRound(v, lookup.rules);
-  for (const check of PROCEDURE_CHECKS) add(check(r));
+  const r = judgeRound(v, rules);
+  for (const check of era2008 ? PROCEDURE_CHECKS_2008 : PROCEDURE_CHECKS) add(check(r));
   const carryOverDue = carryOverRequired(r)
     ? r.betSeats.filter((b) => b.progressive > 0).map((b) => ({ seat: b.seat, amount: b.progressive }))
     : [];
@@ -153,7 +167,7 @@ export function deriveRound(
   add(checkRoundClosed(r, closed ? null : owed(settlement)));
   // an unclosed round with no settlement events was not settled at all: what it owes is in NOT_CLOSED
   if (closed || v.events.some((e: F3cpEvent) => SETTLEMENT_EVENTS.has(e.type)))
-    for (const check of SETTLEMENT_CHECKS) add(check(settled));
+    for (const check of era2008 ? SETTLEMENT_CHECKS_2008 : SETTLEMENT_CHECKS) add(check(settled));
   return result(null, facts, settled, normal);
 }
 

@@ -13,9 +13,23 @@ export type JackpotHand = 'royal-flush' | 'straight-flush' | 'four-of-a-kind' | 
 
 /** Everything that distinguishes one Fortune 3 Card Poker rule set from another. */
 export interface F3cpRuleSet {
-  readonly id: 'f3cp-2025' | 'f3cp-2025a';
+  readonly id: 'f3cp-2008' | 'f3cp-2008a' | 'f3cp-2025' | 'f3cp-2025a';
   readonly game: 'f3cp';
   readonly title: string;
+  /**
+   * Which regulation the rule set belongs to: '2008' (Despacho 78/2008, art. 9.º re-worded by 97/2008: Ante and
+   * Pair Plus only, irregularities of art. 11.º) or '2025' (Despacho 89/2025). The settlement and the checks
+   * of a round follow it.
+   */
+  readonly era: '2008' | '2025';
+  /** the diploma every citation of the rule set's own provisions names */
+  readonly diploma: string;
+  /**
+   * How A-K-Q of one suit counts (interpretation H1 for the 2008 rules): 'straight-flush' (art. 4.º 2): A-K-Q is
+   * the highest sequence) or 'flush' (the alternative, art. 8.º 1) literally: K-Q-J is the highest straight flush).
+   * Always 'straight-flush' for 2025.
+   */
+  readonly suitedAceKingQueen: 'straight-flush' | 'flush';
   /** descending, as art. 7.º n.º 1 lists them in this rule set's wording */
   readonly handOrderDescending: readonly ThreeCardClass[];
   readonly handOrder: HandOrder;
@@ -26,7 +40,7 @@ export interface F3cpRuleSet {
   readonly pairPlus: Readonly<Partial<Record<ThreeCardClass, Pay>>>;
   readonly sixCardBonus: Readonly<Partial<Record<FiveCardClass, Pay>>>;
   /** qualifying Progressive Jackpot hands, in art. 7.º n.º 3 / 16.º n.º 3 order */
-  readonly jackpotHands: Readonly<Record<JackpotHand, { readonly citations: readonly Citation[] }>>;
+  readonly jackpotHands: Readonly<Partial<Record<JackpotHand, { readonly citations: readonly Citation[] }>>>;
   /** interpretation ids this rule set depends on everywhere (e.g. the partly lost amendment) */
   readonly interpretations: readonly string[];
 }
@@ -98,6 +112,9 @@ function ruleSet(
     id,
     game: 'f3cp',
     title,
+    era: '2025',
+    diploma: D,
+    suitedAceKingQueen: 'straight-flush',
     handOrderDescending: Object.freeze([...descending]),
     handOrder: handOrder(descending),
     handOrderCitation: at(),
@@ -128,4 +145,14 @@ export const F3CP_2025A = ruleSet(
   ['J9'],
 );
 
-export const F3CP_RULE_SETS: readonly F3cpRuleSet[] = [F3CP_2025, F3CP_2025A];
+export {
+  F3CP_2008,
+  F3CP_2008A,
+  F3CP_2008_DIPLOMA,
+  F3CP_2008_AMENDMENT,
+  withReadings,
+  F3CP_ALTERNATIVE_READINGS,
+} from './rule-set-2008.ts';
+import { F3CP_2008, F3CP_2008A } from './rule-set-2008.ts';
+
+export const F3CP_RULE_SETS: readonly F3cpRuleSet[] = [F3CP_2008, F3CP_2008A, F3CP_2025, F3CP_2025A];

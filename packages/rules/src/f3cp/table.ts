@@ -26,6 +26,15 @@ import type { DealingMode } from './events.ts';
 import { explainF3cpRound, explanationText, type Explanation } from './explain.ts';
 import { buildRoundView, type RoundContext, type RoundView } from './fold.ts';
 import { f3cpRoundRecord } from './round-record.ts';
+import { as2008 } from './checks/f3cp08-index.ts';
+import { checkShufflerNotReplaced } from './checks/f3cp08-art-11-irregularities.ts';
+import { ruleSetFor } from '../registry.ts';
+
+/** Whether a round at this instant falls under the 2008 rules (Despacho 78/2008). */
+function under2008(eventTime: number): boolean {
+  const l = ruleSetFor('f3cp', eventTime);
+  return l.status === 'implemented' && l.rules.era === '2008';
+}
 
 const TABLE_STATE_EVENTS = new Set<string>([
   'TableOpened',
@@ -102,6 +111,9 @@ export class F3cpTable implements TableFold<ReplayedRound> {
   private pool: number | null = null;
   private consecutiveFailures = 0;
   private lastFailureEvidence: Evidence[] = [];
+  /** shuffler failures since the shuffler was last replaced or a shoe taken (78/2008 art. 11.º 4)) */
+  private failuresSinceReplacement: Evidence[] = [];
+  private readonly alternatives: readonly string[];
   private pendingForNextRound: FindingInput[] = [];
   private carryOver: CarryOver | null = null;
   private open: OpenRound | null = null;
@@ -126,6 +138,7 @@ export class F3cpTable implements TableFold<ReplayedRound> {
       doublings: options.bettingSystemDoublings,
     });
     this.collusion = new CollusionTracker(options.collusion);
+    this.alternatives = options.alternatives ?? [];
   }
 
   /** Applies one event; returns the rounds it completed, with their findings. */
@@ -232,11 +245,14 @@ export class F3cpTable implements TableFold<ReplayedRound> {
       case 'ShufflerMalfunction':
         this.consecutiveFailures++;
         this.lastFailureEvidence.push(evidenceOf(e.data));
+        if (e.data.duringDeal && this.failuresSinceReplacement.length < 100)
+          this.failuresSinceReplacement.push(evidenceOf(e.data));
         break;
       case 'ShufflerReplaced':
       case 'DealingSwitchedToShoe':
         this.consecutiveFailures = 0;
         this.lastFailureEvidence = [];
+        this.failuresSinceReplacement = [];
         if (e.type === 'DealingSwitchedToShoe') this.dealingMode = 'SHOE';
         break;
       case 'JackpotPoolChanged':
@@ -262,14 +278,24 @@ export class F3cpTable implements TableFold<ReplayedRound> {
     if (!this.config) return;
     const pending = this.pendingForNextRound;
     this.pendingForNextRound = [];
-    if (this.dealingMode === 'SHUFFLER')
-      pending.push(
-        ...checkPlayAfterSecondFailure(
-          this.consecutiveFailures,
-          this.lastFailureEvidence,
-          evidenceOf(e.data),
-        ),
-      );
+    if (this.dealingMode === 'SHUFFLER') {
+      if (this.failuresSinceReplacement.length && under2008(e.data.header.eventTime))
+        pending.push(
+          ...checkShufflerNotReplaced(
+            this.failuresSinceReplacement.length,
+            this.failuresSinceReplacement,
+            evidenceOf(e.data),
+          ),
+        );
+      else
+        pending.push(
+          ...checkPlayAfterSecondFailure(
+            this.consecutiveFailures,
+            this.lastFailureEvidence,
+            evidenceOf(e.data),
+          ),
+        );
+    }
     this.open = {
       roundId,
       events: [],
@@ -316,6 +342,7 @@ export class F3cpTable implements TableFold<ReplayedRound> {
               "a source's events in the round are not in the order it numbered them (F3CP.EVENT.SEQUENCE): the round is not re-derived",
           }
         : null,
+      this.alternatives,
     );
     const ctx = derivation.context;
     this.remember(o.roundId, {
@@ -338,7 +365,8 @@ export class F3cpTable implements TableFold<ReplayedRound> {
       this.consecutiveFailures = 0;
       this.lastFailureEvidence = [];
     }
-    if (derivation.settled) {
+    // 78/2008 has no conduct article (no counterpart of 89/2025 art. 18.º): 2008 rounds feed no conduct tracker
+    if (derivation.settled && derivation.settled.ruleSet.era === '2025') {
       this.bettingSystem.record(derivation.settled, ctx, findings);
       this.collusion.record(derivation.settled, ctx);
       this.collusion.evaluate(false, findings);
@@ -384,7 +412,11 @@ export class F3cpTable implements TableFold<ReplayedRound> {
       e.type === 'SurveillanceObservation'
         ? OBSERVATION_RULES.flatMap((rule) => judgeObservation(e.data, rule) ?? [])
         : checkEventAfterClose(e, closed.closedBy);
-    for (const f of inputs) this.lateFindings.push(makeFinding(closed.ctx, f));
+    const era2008 = closed.ctx.ruleSet.startsWith('f3cp-2008');
+    for (const f of inputs) {
+      const g = era2008 ? as2008(f) : f;
+      if (g) this.lateFindings.push(makeFinding(closed.ctx, g));
+    }
   }
 
   /** The Progressive bets a voided round had to carry over must be re-stated, carried over, in this round. */

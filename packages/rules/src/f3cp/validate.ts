@@ -1,4 +1,5 @@
 import type { F3cpEvent } from '@table-audit/schemas/events';
+import { ruleSetFor } from '../registry.ts';
 
 /** What may be placed, and what may be paid, at a Fortune 3 Card Poker table. */
 const BETS: ReadonlySet<string> = new Set(['ANTE', 'PLAY', 'PAIR_PLUS', 'SIX_CARD_BONUS', 'PROGRESSIVE']);
@@ -47,6 +48,56 @@ const ROUND_EVENTS: ReadonlySet<string> = new Set([
 function checkBetType(p: string[], betType: string, payout: boolean): void {
   if (!(payout ? PAYOUTS : BETS).has(betType))
     p.push(`betType ${betType} is not a bet of Fortune 3 Card Poker`);
+}
+
+/** The bets of the 2008 rules (78/2008 art. 5.º n.º 1, with the Play bet of art. 9.º 1) and the Ante bonus of 9.º 8)). */
+const BETS_2008: ReadonlySet<string> = new Set(['ANTE', 'PLAY', 'PAIR_PLUS', 'ANTE_BONUS']);
+
+const DATED_FROM = Date.UTC(2008, 0, 1);
+const DATED_TO = Date.UTC(2026, 0, 1);
+
+/** The rule set id when the event's Macau date falls under the 2008 rules, else null. */
+function rules2008(e: F3cpEvent): string | null {
+  const t = e.data.header.eventTime;
+  // outside the years any rule set covers: the time itself is refused elsewhere (ingest's plausible range)
+  if (!Number.isFinite(t) || t < DATED_FROM || t >= DATED_TO) return null;
+  const l = ruleSetFor('f3cp', t);
+  return l.status === 'implemented' && l.rules.era === '2008' ? l.entry.id : null;
+}
+
+/**
+ * A 2008 table (an event dated 2008-08-12 to 2025-11-10, Macau) offers only Ante, Play and Pair Plus (78/2008
+ * art. 5.º n.º 1): a Six Card Bonus, a Progressive bet, a jackpot or community cards cannot describe such a table.
+ */
+function check2008(p: string[], e: F3cpEvent): void {
+  const id = rules2008(e);
+  if (!id) return;
+  const why = `the 2008 rules (${id}, Despacho 78/2008 art. 5.º n.º 1) have only Ante, Play and Pair Plus bets`;
+  switch (e.type) {
+    case 'TableOpened':
+      for (const l of e.data.betLimits)
+        if (!BETS_2008.has(l.betType)) p.push(`betLimits ${l.betType}: ${why}`);
+      if (e.data.jackpot) p.push(`jackpot must be null: ${why}, no Progressive Jackpot`);
+      break;
+    case 'BetPlaced':
+    case 'BetWithdrawn':
+    case 'BetCollected':
+    case 'BetReturned':
+    case 'PayoutMade':
+      if (!BETS_2008.has(e.data.betType)) p.push(`betType ${e.data.betType}: ${why}`);
+      break;
+    case 'CardDealt':
+    case 'CardExposed':
+      if (e.data.target === 'COMMUNITY') p.push(`target COMMUNITY: ${why}, no community cards`);
+      break;
+    case 'CommunityCardsRevealed':
+    case 'JackpotPaid':
+    case 'JackpotPoolChanged':
+      p.push(`${e.type}: ${why}, no Progressive Jackpot`);
+      break;
+    default:
+      break;
+  }
 }
 
 /**
@@ -109,6 +160,7 @@ export function f3cpEventProblems(e: F3cpEvent): string[] {
     default:
       break;
   }
+  check2008(p, e);
   if (e.data.header.roundId === null && ROUND_EVENTS.has(e.type))
     p.push(`header.roundId is required for ${e.type}`);
   return p;

@@ -1,5 +1,5 @@
 import { cite, type Citation } from '../citations/citation.ts';
-import { notImplemented, provision } from './shared.ts';
+import { code, implemented, provision, RULES, TESTS as T } from './shared.ts';
 import type { DiplomaTrace } from './types.ts';
 
 /**
@@ -7,7 +7,10 @@ import type { DiplomaTrace } from './types.ts';
  * (shared/regulations/AMENDMENTS.md): the PT stops after alínea 1), the official ZH after alínea (六).
  */
 const HEADING = 'Procedimentos de jogo e prémios';
-const A = notImplemented('f3cp-2008a');
+const SETTLE = code('packages/rules/src/f3cp/settle/2008.ts', 'settleF3cp2008Round', 'citations2008');
+const RULE_SET = code('packages/rules/src/f3cp/rule-set-2008.ts', 'F3CP_2008A', 'art9');
+// f3cp-2008a cites this wording for art. 9.º 1)-6) (art9 in rule-set-2008.ts); 7)-9) stay in 78/2008's (H5)
+const A = implemented([SETTLE, RULE_SET], ['packages/rules/test/settle-2008.test.ts']);
 const at = (alinea?: number): Citation =>
   cite('78/2008', 9, { ...(alinea === undefined ? {} : { alinea }), wording: '97/2008' });
 const ZH_ONLY = 'PT text lost; first words from the official ZH';
@@ -27,8 +30,11 @@ export const DESPACHO_97_2008: DiplomaTrace = Object.freeze({
       cite('97/2008', 0, { numero: 1 }),
       null,
       'O artigo 9.º do Regulamento Oficial do Jogo «Fortune Poker de 3 Cartas» … passa a ter a seguinte redacção',
-      A,
-      { note: 'the registry already switches to f3cp-2008a on 2008-12-16; the rule set itself is not built' },
+      implemented(
+        [code(RULES.registry, 'RULE_SETS', 'ruleSetFor')],
+        [T.registry, 'packages/rules/test/f3cp/boundary-2008-2025.test.ts'],
+      ),
+      { note: 'the registry switches to f3cp-2008a on 2008-12-16 (entry into force assumed: H5)' },
     ),
     provision(at(), HEADING, 'Na abertura do jogo devem ser observados os seguintes procedimentos:', A),
     provision(

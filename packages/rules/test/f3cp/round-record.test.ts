@@ -174,17 +174,23 @@ describe('the round record (ta.audit.RoundDerived) the replay appends for every 
     assert.ok(r.lines.filter((l) => l.betType !== 'PROGRESSIVE').every((l) => l.expectedOutcome === 'VOID'));
   });
 
-  it('a round not derived (dated 2024, under the 2008 rules, not implemented): NOT_DERIVED with the reason, no lines, totals as declared', () => {
+  it('a round dated 2024 is derived under the 2008 rules (f3cp-2008a): its lines cite 78/2008, never 89/2025', () => {
     const r = recordOf(shiftTimes(threeHands(), -400 * 86_400_000));
-    assert.equal(r.status, 'NOT_DERIVED');
     assert.equal(r.ruleSetId, 'f3cp-2008a');
-    assert.match(r.statusReason ?? '', /^rule-set-not-implemented: .*not implemented/);
-    assert.deepEqual(r.lines, []);
+    assert.notEqual(r.status, 'NOT_DERIVED', r.statusReason ?? '');
     assert.equal(r.macauDate, '2024-10-27');
-    assert.deepEqual(
-      [r.totalStakedAvos, r.expectedPaidAvos, r.declaredPaidAvos, r.houseResultAvos],
-      [75_000, 0, 50_000, -25_000],
-    );
+    assert.ok(r.lines.length > 0);
+    // the Six Card Bonus bet does not exist under 78/2008 (art. 5.º): expected back, declared collected
+    const six = r.lines.find((l) => l.betType === 'SIX_CARD_BONUS')!;
+    assert.equal(six.expectedOutcome, 'VOID');
+    assert.deepEqual(r.interpretationIds, ['H1', 'H5', 'H7']);
+  });
+
+  it('a round dated before the first rule set (2008-08-11) is not derived: no-rules, totals as declared', () => {
+    const r = recordOf(shiftTimes(threeHands(), -6500 * 86_400_000));
+    assert.equal(r.status, 'NOT_DERIVED');
+    assert.match(r.statusReason ?? '', /^no-rules: /);
+    assert.deepEqual(r.lines, []);
   });
 
   it('a round that never closed (no RoundSettled, no settlement): NOT_DERIVED, with the lines the rules give and nothing declared', () => {

@@ -10,6 +10,7 @@ import assert from 'node:assert/strict';
 import type { F3cpEvent } from '@table-audit/schemas/events';
 import type { Finding } from '../../src/findings.ts';
 import type { ReplayOptions } from '../../src/game.ts';
+import { ALL_F3CP08_CHECK_IDS } from '../../src/f3cp/checks/f3cp08-index.ts';
 import { ALL_F3CP_CHECK_IDS } from '../../src/f3cp/checks/index.ts';
 import { F3CP_MODULE } from '../../src/f3cp/module.ts';
 import type { ReplayedRound } from '../../src/f3cp/table.ts';
@@ -40,7 +41,10 @@ const describeAll = (findings: readonly Finding[]): string =>
     : '  (no finding)';
 
 const known = (id: string) =>
-  assert.ok(ALL_F3CP_CHECK_IDS.includes(id), `${id} is not a check id of F3CP_CHECKS`);
+  assert.ok(
+    ALL_F3CP_CHECK_IDS.includes(id) || ALL_F3CP08_CHECK_IDS.includes(id),
+    `${id} is not a check id of F3CP_CHECKS or F3CP08`,
+  );
 
 export interface Then {
   readonly replay: Replay;

@@ -10,7 +10,7 @@ import {
 } from '../../poker/three-card.ts';
 import type { F3cpRoundFacts } from '../facts.ts';
 import type { F3cpRuleSet } from '../rule-set.ts';
-import { settleF3cpRound } from '../settle/index.ts';
+import { reclassify, settleF3cpRound } from '../settle/index.ts';
 import { allThreeCardHands, BANKER_HANDS, canonicalKey, cardsOf, HANDS, type HandTable } from './hands.ts';
 
 /**
@@ -73,8 +73,9 @@ export function analyseAntePlay(rules: F3cpRuleSet): AntePlayAnalysis {
   const value = new Int32Array(HANDS);
   const qualifies = new Uint8Array(HANDS);
   for (let i = 0; i < HANDS; i++) {
-    value[i] = valueUnder(t.classified[i]!, rules.handOrder);
-    qualifies[i] = qualifiesQueenHigh(t.classified[i]!) ? 1 : 0;
+    const classified = reclassify(rules, t.classified[i]!);
+    value[i] = valueUnder(classified, rules.handOrder);
+    qualifies[i] = qualifiesQueenHigh(classified) ? 1 : 0;
   }
   const groups = new Map<string, { first: number; hands: number; evPlay: bigint; evFold: bigint }>();
   let comparisons = 0;
@@ -133,7 +134,7 @@ export function analyseAntePlay(rules: F3cpRuleSet): AntePlayAnalysis {
     return {
       description: `${rankPattern(cards)} ${suitPattern(cards)}`,
       example: cards.map(formatCard),
-      hand: classOfThree(t.classified[g.first]!),
+      hand: classOfThree(reclassify(rules, t.classified[g.first]!)),
       hands: g.hands,
       value: value[g.first]!,
       evPlay: fraction(g.evPlay, BANKER_HANDS),
@@ -167,10 +168,12 @@ function cardsOfText(s: string): Card {
 
 export type ClassCounts<K extends string> = Record<K, number>;
 
-export function threeCardCounts(): ClassCounts<ThreeCardClass> {
+/** The class counts of the 22,100 hands; with a rule set, under its reading of A-K-Q suited (H1). */
+export function threeCardCounts(rules?: F3cpRuleSet): ClassCounts<ThreeCardClass> {
   const t = allThreeCardHands();
   const counts = Object.fromEntries(THREE_CARD_CLASSES.map((c) => [c, 0])) as ClassCounts<ThreeCardClass>;
-  for (let i = 0; i < HANDS; i++) counts[classOfThree(t.classified[i]!)]++;
+  for (let i = 0; i < HANDS; i++)
+    counts[classOfThree(rules ? reclassify(rules, t.classified[i]!) : t.classified[i]!)]++;
   return counts;
 }
 

@@ -20,6 +20,8 @@ export { playDecisionOracle, playValue, PlayDecisionOracle } from './play-oracle
 export {
   compareAntePlay,
   f3cpMathReport,
+  f3cp2008MathReport,
+  type F3cp2008MathReport,
   JACKPOT_CLASSES,
   mathReportJson,
   type F3cpMathReport,

@@ -50,7 +50,7 @@ export function f3cpMathReport(rules: F3cpRuleSet, now: () => number = () => 0):
     timingsMs[name] = Math.round(now() - t0);
     return r;
   };
-  const counts = timed('threeCardCounts', threeCardCounts);
+  const counts = timed('threeCardCounts', () => threeCardCounts(rules));
   const antePlay = timed('antePlay', () => analyseAntePlay(rules));
   const pp = timed('pairPlus', () => pairPlusEdge(rules));
   const six = timed('sixCardEnumeration', () => enumerateBestFive(6));
@@ -74,6 +74,38 @@ export function f3cpMathReport(rules: F3cpRuleSet, now: () => number = () => 0):
       qualifying,
       qualifyingTotal: JACKPOT_CLASSES.reduce((s, c) => s + five.counts[c], 0),
     },
+    timingsMs,
+  };
+}
+
+/** The math of a 2008 rule set: Ante and Pair Plus are its only bets (78/2008 art. 5.º), so no Six Card Bonus or jackpot. */
+export interface F3cp2008MathReport {
+  ruleSet: string;
+  title: string;
+  threeCardHands: { total: number; counts: ClassCounts<ThreeCardClass> };
+  antePlay: AntePlayAnalysis;
+  pairPlus: { houseEdge: Fraction };
+  timingsMs: Record<string, number>;
+}
+
+export function f3cp2008MathReport(rules: F3cpRuleSet, now: () => number = () => 0): F3cp2008MathReport {
+  if (rules.era !== '2008') throw new Error(`${rules.id} is not a 2008 rule set: use f3cpMathReport`);
+  const timingsMs: Record<string, number> = {};
+  const timed = <T>(name: string, f: () => T): T => {
+    const t0 = now();
+    const r = f();
+    timingsMs[name] = Math.round(now() - t0);
+    return r;
+  };
+  const counts = timed('threeCardCounts', () => threeCardCounts(rules));
+  const antePlay = timed('antePlay', () => analyseAntePlay(rules));
+  const pp = timed('pairPlus', () => pairPlusEdge(rules));
+  return {
+    ruleSet: rules.id,
+    title: rules.title,
+    threeCardHands: { total: HANDS, counts },
+    antePlay,
+    pairPlus: { houseEdge: pp },
     timingsMs,
   };
 }

@@ -25,6 +25,9 @@ import {
 } from './lines.ts';
 import { pairPlusLine, pairPlusTemplates, settleSixCardBonus, sixCardTemplates } from './side-bets.ts';
 import { invalidAdditional, voidSeat } from './void.ts';
+import { settleF3cp2008Round } from './2008.ts';
+
+export { classifyUnder, reclassify, settleF3cp2008Round } from './2008.ts';
 
 export type {
   F3cpBetLine,
@@ -64,6 +67,7 @@ function templatesFor(rules: F3cpRuleSet): Templates {
  */
 export function settleF3cpRound(facts: F3cpRoundFacts, rules: F3cpRuleSet): F3cpSettlement {
   if (!roundFactsAreValid(facts)) throw new InvalidRoundFacts(checkRoundFacts(facts));
+  if (rules.era === '2008') return settleF3cp2008Round(facts, rules);
   const templates = templatesFor(rules);
   const order = rules.handOrder;
   const banker = settleBanker(facts.banker, rules);

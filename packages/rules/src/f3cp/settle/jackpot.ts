@@ -107,7 +107,7 @@ export function payJackpot(
     const citations: Citation[] = [
       C.progressive,
       C.jackpotHand,
-      ...rules.jackpotHands[c.hand].citations,
+      ...(rules.jackpotHands[c.hand]?.citations ?? []),
       C.jackpotOrder,
     ];
     const interpretations: string[] = ['J5'];

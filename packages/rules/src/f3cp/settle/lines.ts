@@ -124,6 +124,8 @@ export const NONE: readonly string[] = Object.freeze([]);
 export const EVEN: Ratio = Object.freeze({ win: 1, per: 1 });
 /** the banker's qualification (art. 13.º 1) and 2)) as read in J11; part of every settlement */
 export const BANKER_INTERPRETATIONS = Object.freeze(['J11']);
+/** the croupier's qualification under 78/2008 art. 9.º 4) as read in H7 */
+export const BANKER_INTERPRETATIONS_2008 = Object.freeze(['H7']);
 
 interface LineInput {
   seat: number;
@@ -223,7 +225,9 @@ function maskOf(list: readonly string[]): bigint {
 
 /** Every interpretation id the settlement depends on, in register order. */
 export function interpretationsOf(rules: F3cpRuleSet, lines: readonly SettlementLine[]): readonly string[] {
-  let mask = maskOf(rules.interpretations) | maskOf(BANKER_INTERPRETATIONS);
+  let mask =
+    maskOf(rules.interpretations) |
+    maskOf(rules.era === '2008' ? BANKER_INTERPRETATIONS_2008 : BANKER_INTERPRETATIONS);
   for (const l of lines) if (l.interpretations.length > 0) mask |= maskOf(l.interpretations);
   let ids = idsByMask.get(mask);
   if (!ids) {

@@ -26,6 +26,7 @@ import {
   type SeatPlay,
 } from './script.ts';
 import { voidCarriesProgressive } from './transforms.ts';
+import { ruleSetFor } from '../../registry.ts';
 
 const ROUND_FAULTS = new Map(F3CP_ROUND_FAULTS.map((f) => [f.name, f]));
 const HANDLED = new Map(F3CP_HANDLED_IRREGULARITIES.map((f) => [f.name, f]));
@@ -35,7 +36,23 @@ function settings(
   seats: number,
   shuffleMode: 'MANUAL' | 'AUTOMATIC',
   pool: number,
+  era2008: boolean,
 ): Omit<TableOpened, 'header'> {
+  // a 2008 table (Despacho 78/2008 art. 5.º n.º 1): Ante, Play and Pair Plus only, no Progressive Jackpot
+  if (era2008)
+    return {
+      game: 'F3CP',
+      seats,
+      betLimits: [
+        { betType: 'ANTE', minimum: 10_000, maximum: 2_000_000 },
+        { betType: 'PLAY', minimum: 10_000, maximum: 4_000_000 },
+        { betType: 'PAIR_PLUS', minimum: 10_000, maximum: 500_000 },
+      ],
+      shuffleMode,
+      jackpot: null,
+      rounding: { unitAvos: 100, mode: 'DOWN' },
+      currency: 'MOP',
+    };
   return {
     game: 'F3CP',
     seats,
@@ -85,6 +102,12 @@ export class F3cpSimulatedTable implements SimulatedTable {
   /** Progressive bets a voided round left on the table for the next one (art. 17.º n.º 3) */
   private carry: { seat: number; amount: number }[] = [];
   private nextRoundChange: ((plan: RoundPlan) => RoundPlan) | null = null;
+  /**
+   * The table opens under the 2008 rules (its first instant's Macau date is before 2025-11-11): it offers only
+   * Ante, Play and Pair Plus, and a player with a Pair Plus always plays (art. 9.º 3)). Its rounds are clean: the
+   * fault catalogue is the 2025 one, so no fault or handled irregularity is injected at a 2008 table yet.
+   */
+  private readonly era2008: boolean;
 
   constructor(spec: SimulatedTableSpec) {
     this.tableId = spec.tableId;
@@ -96,12 +119,23 @@ export class F3cpSimulatedTable implements SimulatedTable {
     this.shufflerId = `SH-${this.tableId}`;
     this.seats = this.seating?.seats ?? 5 + this.rng.int(3);
     this.shuffleMode = this.rng.next() < 0.3 ? 'MANUAL' : 'AUTOMATIC';
-    this.pool = 20_000_000 + this.rng.int(50) * 1_000_000;
+    const lookup = ruleSetFor('f3cp', this.clock.now());
+    this.era2008 = lookup.status === 'implemented' && lookup.rules.era === '2008';
+    if (this.era2008 && spec.conduct)
+      throw new Error(
+        `table ${this.tableId}: no conduct is simulated at a 2008 table (78/2008 has no conduct article to find it under)`,
+      );
+    this.pool = this.era2008 ? null : 20_000_000 + this.rng.int(50) * 1_000_000;
   }
 
   open(): F3cpEvent[] {
     const events = [
-      tableEvent(this, this.clock, 'TableOpened', settings(this.seats, this.shuffleMode, this.pool!)),
+      tableEvent(
+        this,
+        this.clock,
+        'TableOpened',
+        settings(this.seats, this.shuffleMode, this.pool ?? 0, this.era2008),
+      ),
     ];
     this.follow(events, null);
     const seated = this.seating?.seated ?? 3 + this.rng.int(this.seats - 2);
@@ -114,6 +148,7 @@ export class F3cpSimulatedTable implements SimulatedTable {
   }
 
   canInject(fault: string, lastRound: boolean): boolean {
+    if (this.era2008) return false; // the faults are labelled with 2025 check ids (docs/games/f3cp-2008.md)
     const f = ROUND_FAULTS.get(fault);
     if (!f || this.carry.length) return false; // a round that re-states carried bets is kept clean
     return [f, ...(f.preceded ?? []).map((h) => HANDLED.get(h)!)].every((x) =>
@@ -123,7 +158,7 @@ export class F3cpSimulatedTable implements SimulatedTable {
 
   canHandle(irregularity: string): boolean {
     const h = HANDLED.get(irregularity);
-    return h !== undefined && !this.carry.length && this.offers(h.needs, false);
+    return !this.era2008 && h !== undefined && !this.carry.length && this.offers(h.needs, false);
   }
 
   playRound(fault: string | null, handled: string | null): PlayedRounds {
@@ -283,6 +318,7 @@ export class F3cpSimulatedTable implements SimulatedTable {
         bets.push({ seat, betType, amount, playerId: p.id, carriedOver });
       bet('ANTE', p.kind.stake(p, rng));
       if (rng.next() < 0.4) bet('PAIR_PLUS', rng.pick([10_000, 20_000, 50_000]));
+      if (this.era2008) continue;
       if (rng.next() < 0.25) bet('SIX_CARD_BONUS', rng.pick([5_000, 10_000]));
       if (carried) bet('PROGRESSIVE', carried.amount, true);
       else if (
@@ -299,6 +335,9 @@ export class F3cpSimulatedTable implements SimulatedTable {
     const shares = (s: number) => this.occupants.get(s)!.kind.sharesCards;
     for (const seat of seats.filter(shares))
       play.set(seat, { seesSeats: seats.filter((s) => s !== seat && Math.abs(s - seat) <= 2 && shares(s)) });
+    // 78/2008 art. 9.º 3): Ante and Pair Plus oblige the Play bet
+    if (this.era2008)
+      for (const b of bets) if (b.betType === 'PAIR_PLUS') play.set(b.seat, { decision: 'PLAY' });
     let deck = shuffledDeck(rng);
     const community = needs.jackpot ? cardsOf(needs.jackpot.community) : [];
     if (community.length) {

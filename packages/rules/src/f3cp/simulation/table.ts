@@ -38,6 +38,7 @@ function settings(
 ): Omit<TableOpened, 'header'> {
   return {
     game: 'F3CP',
+    craps: null,
     seats,
     betLimits: [
       { betType: 'ANTE', minimum: 10_000, maximum: 2_000_000 },

@@ -1,15 +1,20 @@
 import { parseArgs } from 'node:util';
 import {
   compareAntePlay,
+  crapsHouseEdges,
+  crapsMathReport,
   f3cpMathReport,
   f3cpRules,
   mathReportJson,
   toDecimal,
   type F3cpMathReport,
+  ruleSetById,
+  type CrapsRuleSet,
 } from '@table-audit/rules';
 import { json, out, UsageError, type Command } from './command.ts';
 
 const usage = `Usage: table-audit math f3cp [--rules f3cp-2025a|f3cp-2025] [--json] [--hands] [--compare RULE_SET]
+       table-audit math craps [--rules craps-2010] [--json]
 
 Exact Fortune 3 Card Poker figures by full enumeration, with the same evaluator and settlement code as the replay:
 class counts of all 22,100 three-card hands; the optimal Ante/Play strategy over every player hand against every
@@ -20,7 +25,31 @@ counts over all 20,358,520 six-card sets and its house edge; Progressive Jackpot
   --rules ID      rule set (default f3cp-2025a, 89/2025 as amended by 94/2025)
   --json          machine-readable report
   --hands         include the expected values of all 1,755 suit-pattern groups of hands (with --json)
-  --compare ID    also analyse rule set ID and list the hands whose Ante/Play value differs`;
+  --compare ID    also analyse rule set ID and list the hands whose Ante/Play value differs
+
+craps: the exact house edge of every bet of Despacho 53/2010 (per unit staked, per bet resolved), from the
+replay's own engine playing the 36 throws of two dice; the Field once for each table option of the 12.`;
+
+/** \`math craps\`: every bet's exact house edge, as a fraction and a decimal. */
+function crapsMath(rulesId: string, asJson: boolean): number {
+  const entry = ruleSetById(rulesId);
+  if (entry.game !== 'craps' || !entry.rules)
+    throw new UsageError(`--rules must be an implemented craps rule set, got ${rulesId}`);
+  const rules = entry.rules as CrapsRuleSet;
+  if (!asJson) out(crapsMathReport(rules));
+  else
+    out(
+      json({
+        ruleSet: rules.id,
+        bets: crapsHouseEdges(rules).map((e) => ({
+          bet: e.bet,
+          paidBy: e.paidBy,
+          houseEdge: { fraction: `${e.houseEdge.num}/${e.houseEdge.den}`, percent: pct(e.houseEdge) },
+        })),
+      }),
+    );
+  return 0;
+}
 
 const pct = (f: { num: bigint; den: bigint }): string =>
   `${toDecimal({ num: f.num * 100n, den: f.den }, 4)}%`;
@@ -66,15 +95,18 @@ export const mathCommand: Command = {
       args,
       allowPositionals: true,
       options: {
-        rules: { type: 'string', default: 'f3cp-2025a' },
+        rules: { type: 'string' },
         json: { type: 'boolean' },
         hands: { type: 'boolean' },
         compare: { type: 'string' },
       },
     });
+    if (positionals[0] === 'craps' && positionals.length === 1)
+      return crapsMath(values.rules ?? 'craps-2010', values.json ?? false);
+    values.rules ??= 'f3cp-2025a';
     if (positionals[0] !== 'f3cp' || positionals.length > 1)
-      throw new UsageError('the only game with exact math so far is f3cp');
-    if (!values.rules!.startsWith('f3cp-'))
+      throw new UsageError('the games with exact math are f3cp and craps');
+    if (!values.rules.startsWith('f3cp-'))
       throw new UsageError(`--rules must be an f3cp rule set, got ${values.rules}`);
     const now = () => performance.now();
     const report = f3cpMathReport(f3cpRules(values.rules!), now);

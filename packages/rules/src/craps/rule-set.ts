@@ -142,11 +142,13 @@ export const CRAPS_2010: CrapsRuleSet = {
 
 /** The provisions the checks cite, by name. */
 export const CRAPS_CITES = {
-  dice: c(1, 2),
   shooterMinimum: c(2, 1),
   throwVoid: c(3, 2),
-  /** the re-use of a die that left the table: the OCR prints it as "4."; read as n.º 3 (interpretation C4) */
-  dieReuse: c(3, 3),
+  /**
+   * the re-use of a die that left the table, cited as the OCR numbers it ("4."); by its wording it may be n.º 3 of
+   * the printed text, the no-rolling case "3." being alínea 3) of n.º 2 (interpretation C4)
+   */
+  dieReuse: c(3, 4),
   shooterChange: c(4),
   shooterStopped: c(4, undefined, 1),
   sevenOut: c(4, undefined, 2),

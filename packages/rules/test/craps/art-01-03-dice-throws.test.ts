@@ -37,7 +37,7 @@ describe('art. 1.º and 3.º: dice and void throws', () => {
     given(s).then([]);
   });
 
-  it('art. 3.º n.º 3 (OCR "4.", C4): a die off the table thrown again unchecked → DICE.UNCHECKED_REUSE', () => {
+  it('art. 3.º n.º 4 (as the OCR numbers it, C4): a die off the table thrown again unchecked → DICE.UNCHECKED_REUSE', () => {
     const s = new CrapsScript().open();
     const b = s.bet('P1', 'PASS_LINE', 5_000);
     s.throw([3, 4], { voidReason: 'DIE_LEFT_TABLE', declaredVoid: true, dice: ['D1', 'D2'] });
@@ -50,7 +50,7 @@ describe('art. 1.º and 3.º: dice and void throws', () => {
     assert.equal(f.roundId, 'T-2');
   });
 
-  it('art. 3.º n.º 3: the die checked by a croupier first, or a check it failed and another die used → nothing', () => {
+  it('art. 3.º n.º 4: the die checked by a croupier first, or a check it failed and another die used → nothing', () => {
     const s = new CrapsScript().open();
     const b = s.bet('P1', 'PASS_LINE', 5_000);
     s.throw([3, 4], { voidReason: 'DIE_LEFT_TABLE', declaredVoid: true });
@@ -64,7 +64,7 @@ describe('art. 1.º and 3.º: dice and void throws', () => {
     given(s).then([]);
   });
 
-  it('art. 3.º n.º 3: a die that failed its check thrown anyway → DICE.UNCHECKED_REUSE', () => {
+  it('art. 3.º n.º 4: a die that failed its check thrown anyway → DICE.UNCHECKED_REUSE', () => {
     const s = new CrapsScript().open();
     const b = s.bet('P1', 'PASS_LINE', 5_000);
     s.emit('DieLeftTable', { dieId: 'D5' });

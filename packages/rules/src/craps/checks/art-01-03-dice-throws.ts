@@ -1,7 +1,7 @@
 /**
- * Dice and throws: art. 1.º n.º 2 (what a die must be), art. 3.º n.º 2 (when a throw is void and settles nothing)
- * and the rule that a die that left the table is used again only after a croupier's check (the OCR's "4." of
- * art. 3.º, read as n.º 3: interpretation C4).
+ * Dice and throws: art. 3.º n.º 2 (when a throw is void and settles nothing) and the rule that a die that left the
+ * table is used again only after a croupier has checked it against art. 1.º n.º 2 (numbered "4." by the OCR and
+ * cited so; interpretation C4 on the numbering).
  */
 import type { CrapsBetResolved, DiceThrown } from '@table-audit/schemas/events';
 import { defineCheck, evidenceOf, type Evidence, type FindingInput } from '../../findings.ts';
@@ -11,7 +11,7 @@ export const diceUncheckedReuse = defineCheck(
   'CRAPS.DICE.UNCHECKED_REUSE',
   'A die that left the table was thrown again without a croupier having checked it',
   'high',
-  [CRAPS_CITES.dieReuse, CRAPS_CITES.dice],
+  [CRAPS_CITES.dieReuse],
   ['C4'],
 );
 export const throwVoidSettled = defineCheck(

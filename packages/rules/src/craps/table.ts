@@ -366,4 +366,10 @@ export function betLabel(b: CrapsBetPlaced): string {
 }
 
 const interpretationsOf = (kind: CrapsBetKind): string[] =>
-  kind === 'HORN' ? ['C2'] : kind === 'BIG_NUMBER' ? ['C3'] : [];
+  kind === 'HORN'
+    ? ['C2']
+    : kind === 'BIG_NUMBER'
+      ? ['C3']
+      : kind === 'DONT_PASS' || kind === 'DONT_COME'
+        ? ['C5']
+        : [];

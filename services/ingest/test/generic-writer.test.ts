@@ -140,7 +140,9 @@ describe('events files written by the Apache Avro Python library', { skip }, () 
         doc: 'the pit',
       });
       const events = session.events.map((e) =>
-        e.type === 'RoundStarted' ? ({ ...e, data: { ...e.data, pitId: 'PIT-3' } } as unknown as TableEvent) : e,
+        e.type === 'RoundStarted'
+          ? ({ ...e, data: { ...e.data, pitId: 'PIT-3' } } as unknown as TableEvent)
+          : e,
       );
       const { store, result } = await ingest(pythonWrites('added-field', 'snappy', events, schema));
       try {

@@ -1,11 +1,14 @@
 /** A disputed CRAPS throw, step by step: the throw, the point, each bet with its article, expected beside declared. */
 import { formatCitation } from '../citations/citation.ts';
 import type { Finding } from '../findings.ts';
-import { formatMop } from '../present.ts';
+import { formatMacauTime, formatMop } from '../present.ts';
 import type { CrapsThrowUnit } from './table.ts';
 
 export interface CrapsExplanation {
   readonly throwId: string;
+  /** the throw's time, UTC ms, and as Macau time for people */
+  readonly time: number;
+  readonly macauTime: string;
   readonly tableId: string;
   readonly ruleSet: string | null;
   readonly shooter: string;
@@ -31,6 +34,8 @@ export function crapsExplanation(u: CrapsThrowUnit, later: readonly Finding[]): 
   const t = u.throwEvent;
   return {
     throwId: u.roundId,
+    time: t.header.eventTime,
+    macauTime: formatMacauTime(t.header.eventTime),
     tableId: u.tableId,
     ruleSet: u.ruleSet,
     shooter: t.shooterId,
@@ -59,7 +64,7 @@ export function crapsExplanation(u: CrapsThrowUnit, later: readonly Finding[]): 
 
 export function crapsExplanationText(x: CrapsExplanation): string {
   const out = [
-    `throw ${x.throwId} at table ${x.tableId}, rule set ${x.ruleSet ?? '(none)'}`,
+    `throw ${x.throwId} at table ${x.tableId}, ${x.macauTime}, rule set ${x.ruleSet ?? '(none)'}`,
     `shooter ${x.shooter}; dice ${x.faces.join('-')} = ${x.sum}; point before the throw: ${x.pointBefore ?? 'off (come-out)'}`,
   ];
   if (x.notDerived) out.push(`not derived: ${x.notDerived}`);

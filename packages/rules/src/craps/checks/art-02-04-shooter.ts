@@ -4,6 +4,7 @@
  */
 import type { DiceThrown, ShooterChanged } from '@table-audit/schemas/events';
 import { defineCheck, evidenceOf, type Evidence, type FindingInput } from '../../findings.ts';
+import { formatMop } from '../../present.ts';
 import { CRAPS_CITES } from '../rule-set.ts';
 
 export const shooterNotChanged = defineCheck(
@@ -61,7 +62,7 @@ export function wrongChangeReason(c: ShooterChanged, s: ShooterState): string | 
     case 'STOPPED_BETTING':
       return s.outgoingStakes === 0
         ? null
-        : `the outgoing shooter still had ${s.outgoingStakes} avos on the table`;
+        : `the outgoing shooter still had ${formatMop(s.outgoingStakes)} on the table`;
     case 'DECLINED':
       return s.pointOn ? 'a shooter cannot hand over the dice while a point is on' : null;
     default:
@@ -95,7 +96,7 @@ export function checkShooterMinimum(
   return {
     check: shooterNoMinBet,
     players: [t.shooterId],
-    summary: `${t.shooterId} threw with ${stakes} avos on the table, less than the minimum of ${minimum} avos`,
+    summary: `${t.shooterId} threw with ${formatMop(stakes)} on the table, less than the minimum of ${formatMop(minimum)}`,
     expected: { minimumStake: minimum },
     declared: { stake: stakes },
     evidence: [...bets, evidenceOf(t)],

@@ -5,6 +5,7 @@
  */
 import type { CrapsBetPlaced } from '@table-audit/schemas/events';
 import { defineCheck, evidenceOf, type FindingInput } from '../../findings.ts';
+import { formatMop } from '../../present.ts';
 import { CRAPS_CITES } from '../rule-set.ts';
 import { CRAPS_BETS, type CrapsBetKind } from '../rule-set.ts';
 
@@ -57,7 +58,7 @@ export function checkMultipleOfMinimum(b: CrapsBetPlaced, minimum: number): Find
     check: betNotMultipleOfMin,
     discriminator: b.betId,
     players: [b.playerId],
-    summary: `stake of ${b.amount} avos on ${b.betType} (${b.betId}) is not a multiple of the minimum of ${minimum} avos`,
+    summary: `stake of ${formatMop(b.amount)} on ${b.betType} (${b.betId}) is not a multiple of the minimum of ${formatMop(minimum)}`,
     expected: { multipleOf: minimum },
     declared: { amount: b.amount, betId: b.betId },
     evidence: [evidenceOf(b)],

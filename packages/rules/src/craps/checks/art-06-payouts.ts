@@ -3,6 +3,7 @@ import type { CrapsBetResolved, DiceThrown } from '@table-audit/schemas/events';
 import type { Citation } from '../../citations/citation.ts';
 import { defineCheck, evidenceOf, type Evidence, type FindingInput } from '../../findings.ts';
 import type { Resolution } from '../engine.ts';
+import { formatMop } from '../../present.ts';
 import { CRAPS_CITES } from '../rule-set.ts';
 
 export const payoutMismatch = defineCheck(
@@ -40,9 +41,9 @@ export function checkPayout(
     discriminator: line.betId,
     players: [line.playerId],
     summary:
-      `${line.bet} ${line.betId} (stake ${line.stake} avos) on a throw of ${t.faces.join('-')} (${sum}): ` +
-      `the rules give ${expectedOutcome}${line.outcome === 'WIN' ? ` paying ${line.payout} avos` : ''}, ` +
-      `the table declared ${declaredOutcome}${declared?.outcome === 'WIN' ? ` paying ${declaredPayout} avos` : ''}`,
+      `${line.bet} ${line.betId} (stake ${formatMop(line.stake)}) on a throw of ${t.faces.join('-')} (${sum}): ` +
+      `the rules give ${expectedOutcome}${line.outcome === 'WIN' ? ` paying ${formatMop(line.payout)}` : ''}, ` +
+      `the table declared ${declaredOutcome}${declared?.outcome === 'WIN' ? ` paying ${formatMop(declaredPayout)}` : ''}`,
     expected: { betId: line.betId, outcome: expectedOutcome, payout: line.payout },
     declared: { betId: line.betId, outcome: declaredOutcome, payout: declaredPayout },
     extraCitations: line.citations,
@@ -61,7 +62,7 @@ export function checkUnknownSettled(t: DiceThrown, declared: CrapsBetResolved): 
   return {
     check: payoutMismatch,
     discriminator: declared.betId,
-    summary: `bet ${declared.betId} was settled (${declared.outcome}, ${declared.payout} avos) on this throw but was not on the table when the dice were thrown`,
+    summary: `bet ${declared.betId} was settled (${declared.outcome}, ${formatMop(declared.payout)}) on this throw but was not on the table when the dice were thrown`,
     expected: { betId: declared.betId, outcome: 'NO_SUCH_BET' },
     declared: { betId: declared.betId, outcome: declared.outcome, payout: declared.payout },
     evidence: [evidenceOf(t), evidenceOf(declared)],

@@ -4,14 +4,14 @@
  * Run: `pnpm --filter @table-audit/schemas register-schemas [path/to/registry.json]`.
  */
 import { recordFullName } from '../src/avro.ts';
-import { AUDIT_RECORD_TYPES, F3CP_EVENT_TYPES } from '../src/events.ts';
+import { AUDIT_RECORD_TYPES, TABLE_EVENT_TYPE_LIST } from '../src/events.ts';
 import { COMMITTED_REGISTRY_PATH, FileSchemaRegistry, registerEventSchemas } from '../src/registry.ts';
 
 const path = process.argv[2] ?? COMMITTED_REGISTRY_PATH;
 const registry = await FileSchemaRegistry.open(path);
 const before = registry.entries().length;
 const ids = await registerEventSchemas(registry);
-for (const type of [...F3CP_EVENT_TYPES, ...AUDIT_RECORD_TYPES]) {
+for (const type of [...TABLE_EVENT_TYPE_LIST, ...AUDIT_RECORD_TYPES]) {
   const entry = registry.versionsOf(recordFullName(type)).find((e) => e.id === ids[type])!;
   console.log(`${String(entry.id).padStart(4)}  ${entry.fullName} v${entry.version}`);
 }

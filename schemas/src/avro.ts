@@ -15,12 +15,12 @@ import avro from 'avsc';
 import { InvalidSchemaError, UnknownEventTypeError } from './errors.ts';
 import {
   AUDIT_RECORD_TYPES,
-  F3CP_EVENT_TYPES,
+  TABLE_EVENT_TYPE_LIST,
   FORMER_FULL_NAMES,
   RECORD_FULL_NAMES,
   type AuditRecordType,
   type ContractRecordType,
-  type F3cpEventType,
+  type TableEventType,
 } from './events.ts';
 
 export type Json = null | boolean | number | string | Json[] | JsonObject;
@@ -41,10 +41,10 @@ const NAMED_KINDS = new Set(['record', 'error', 'enum', 'fixed']);
 
 /** The Avro full name of a record of the contract (e.g. ta.common.TableOpened, ta.f3cp.BetPlaced). */
 export const recordFullName = (type: ContractRecordType): string => RECORD_FULL_NAMES[type];
-export const eventFullName: (type: F3cpEventType) => string = recordFullName;
+export const eventFullName: (type: TableEventType) => string = recordFullName;
 
-const EVENT_TYPES_BY_FULL_NAME = new Map<string, F3cpEventType>([
-  ...F3CP_EVENT_TYPES.map((t) => [recordFullName(t), t] as const),
+const EVENT_TYPES_BY_FULL_NAME = new Map<string, TableEventType>([
+  ...TABLE_EVENT_TYPE_LIST.map((t) => [recordFullName(t), t] as const),
   // data written before a record moved namespace (ta.f3cp.TableOpened → ta.common.TableOpened) is still that event
   ...Object.entries(FORMER_FULL_NAMES).map(([former, t]) => [former, t] as const),
 ]);
@@ -53,7 +53,7 @@ const AUDIT_TYPES_BY_FULL_NAME = new Map<string, AuditRecordType>(
 );
 
 /** The event type of a record full name, current or former, or undefined when the record is not an event. */
-export const eventTypeOf = (fullName: string): F3cpEventType | undefined =>
+export const eventTypeOf = (fullName: string): TableEventType | undefined =>
   EVENT_TYPES_BY_FULL_NAME.get(fullName);
 
 /** The audit record type of a full name (ta.audit.*), or undefined. */
@@ -179,16 +179,16 @@ export function recordSchema(
   return selfContained(definition, definitions);
 }
 export const eventSchema: (
-  type: F3cpEventType,
+  type: TableEventType,
   definitions?: ReadonlyMap<string, NamedSchema>,
 ) => NamedSchema = recordSchema;
 
-/** The union of every event record, in F3CP_EVENT_TYPES order: the schema of an events file. */
+/** The union of every event record, in TABLE_EVENT_TYPE_LIST order: the schema of an events file. */
 export function eventUnionSchema(
   definitions: ReadonlyMap<string, NamedSchema> = schemaDefinitions(),
 ): Json[] {
   return selfContained(
-    F3CP_EVENT_TYPES.map((type) => recordFullName(type)),
+    TABLE_EVENT_TYPE_LIST.map((type) => recordFullName(type)),
     definitions,
   );
 }

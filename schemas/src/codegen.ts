@@ -26,6 +26,7 @@ const comment = (doc: Json | undefined, indent = ''): string =>
 export const NAMESPACE_RECORDS = {
   'ta.common': 'CommonRecords',
   'ta.f3cp': 'F3cpRecords',
+  'ta.craps': 'CrapsRecords',
   'ta.audit': 'AuditRecords',
 } as const;
 

@@ -144,8 +144,8 @@ export class UnknownEventTypeError extends SchemasError {
     context = '',
   ) {
     super(
-      `${JSON.stringify(typeName)} is not an event type${context}; the event types are F3CP_EVENT_TYPES (ta.common, ` +
-        `ta.f3cp) and the pipeline's records AUDIT_RECORD_TYPES (ta.audit), in schemas/src/events.ts`,
+      `${JSON.stringify(typeName)} is not an event type${context}; the event types are TABLE_EVENT_TYPE_LIST (ta.common, ` +
+        `ta.f3cp, ta.craps) and the pipeline's records AUDIT_RECORD_TYPES (ta.audit), in schemas/src/events.ts`,
     );
   }
 }

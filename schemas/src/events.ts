@@ -8,7 +8,7 @@
  * 2-9, T, J, Q, K, A, then suit c, d, h, s ("Th", "As"); seats are numbered from 1, the seat immediately left of
  * the banker, to the right.
  */
-import type { AuditRecords, CommonRecords, F3cpRecords } from './generated.ts';
+import type { AuditRecords, CommonRecords, CrapsRecords, F3cpRecords } from './generated.ts';
 
 export * from './generated.ts';
 
@@ -53,14 +53,45 @@ export const F3CP_EVENT_TYPES = [
   'EventCorrected',
 ] as const satisfies readonly F3cpEventType[];
 
+/** Every event a CRAPS table emits (Despacho 53/2010): the common table events it uses and CRAPS's own (ta.craps). */
+export interface CrapsEvents extends CommonRecords, CrapsRecords {}
+export type CrapsEventType = keyof CrapsEvents;
+export type CrapsEvent = { [K in CrapsEventType]: { type: K; data: CrapsEvents[K] } }[CrapsEventType];
+
+/** CRAPS's own event types (ta.craps), in the order their branches follow F3CP's in an events file's union. */
+export const CRAPS_OWN_EVENT_TYPES = [
+  'ShooterChanged',
+  'DiceThrown',
+  'DieLeftTable',
+  'DieChecked',
+  'CrapsBetPlaced',
+  'CrapsBetResolved',
+] as const satisfies readonly (keyof CrapsRecords)[];
+
+/** The common events a CRAPS table emits, then its own. */
+export const CRAPS_EVENT_TYPES = [
+  'TableOpened',
+  'TableClosed',
+  'SeatOccupied',
+  'SeatVacated',
+  'SurveillanceObservation',
+  'EventCorrected',
+  ...CRAPS_OWN_EVENT_TYPES,
+] as const satisfies readonly CrapsEventType[];
+
 /**
  * A table event of any game: what ingest validates and stores in a table's stream, and what the replay folds
- * with the module of the table's game. A union of every game's events (only Fortune 3 Card Poker so far).
+ * with the module of the table's game. A union of every game's events.
  */
-export type TableEvent = F3cpEvent;
+export type TableEvent = F3cpEvent | CrapsEvent;
 export type TableEventType = TableEvent['type'];
+/**
+ * Every table event type of every game, in the order of the branches of an events file's union: F3CP's (with the
+ * common ones) first, then each later game's own at the end, so that existing branches keep their place.
+ */
+export const TABLE_EVENT_TYPE_LIST = [...F3CP_EVENT_TYPES, ...CRAPS_OWN_EVENT_TYPES] as const;
 /** Every table event type of every game. */
-export const TABLE_EVENT_TYPES: ReadonlySet<string> = new Set<TableEventType>(F3CP_EVENT_TYPES);
+export const TABLE_EVENT_TYPES: ReadonlySet<string> = new Set<TableEventType>(TABLE_EVENT_TYPE_LIST);
 
 export type AuditRecordType = keyof AuditRecords;
 
@@ -80,10 +111,10 @@ export const AUDIT_RECORD_TYPES = [
 ] as const satisfies readonly AuditRecordType[];
 
 /** Every top-level record of the contract, events and audit records, by name. */
-export interface ContractRecords extends F3cpEvents, AuditRecords {}
+export interface ContractRecords extends F3cpEvents, CrapsEvents, AuditRecords {}
 export type ContractRecordType = keyof ContractRecords;
 
 // A schema added without its name here fails to compile on these lines (the lists above must be complete).
 type Unlisted<All, Listed> = [Exclude<All, Listed>] extends [never] ? true : Exclude<All, Listed>;
-const _everyEventListed: Unlisted<F3cpEventType, (typeof F3CP_EVENT_TYPES)[number]> = true;
+const _everyEventListed: Unlisted<TableEventType, (typeof TABLE_EVENT_TYPE_LIST)[number]> = true;
 const _everyAuditRecordListed: Unlisted<AuditRecordType, (typeof AUDIT_RECORD_TYPES)[number]> = true;

@@ -250,10 +250,12 @@ export interface TableOpened {
   rounding: RoundingPolicy;
   /** The ISO 4217 code of the currency the table plays in; every amount of the table's events is a whole number of its minor unit (for MOP, avos: 1/100 MOP). */
   currency: string;
+  /** The CRAPS settings (Despacho 53/2010) when game is CRAPS; null for every other game. */
+  craps: TableSettings | null;
 }
 
 /** The game played at the table. UNKNOWN is what a reader reads for a game added to the schema after its own version (its default): such a table is not audited by rules it does not know. */
-export type Game = 'F3CP' | 'UNKNOWN';
+export type Game = 'F3CP' | 'CRAPS' | 'UNKNOWN';
 
 /** The table minimum and maximum of one bet type. */
 export interface BetLimit {
@@ -302,6 +304,20 @@ export interface RoundingPolicy {
 
 /** Which way a fractional payout is rounded to the unit. UNKNOWN (the default) is what a reader reads for a symbol added after its own version of this schema; ingest refuses an event that holds it, so that it is never judged as something it is not. */
 export type RoundingMode = 'DOWN' | 'HALF_UP' | 'UP' | 'UNKNOWN';
+
+/** The settings of a CRAPS table (Despacho 53/2010), carried by its TableOpened. */
+export interface TableSettings {
+  /** The posted minimum; every stake must be a multiple of it (art. 5.º n.º 6), and a shooter must have bet at least it (art. 2.º n.º 1), in avos (1/100 MOP, 100 avos = 1 pataca), a whole number, never a float. */
+  minimumBet: number;
+  /** The posted maximum of one stake, in avos (1/100 MOP, 100 avos = 1 pataca), a whole number, never a float. */
+  maximumBet: number;
+  /** What the Field pays on a 12, to one: 2 or 3, the concessionaire's choice (art. 6.º 12)). */
+  field12PaysToOne: number;
+  /** The dice of the table (four or five, art. 1.º n.º 1), by the ids the throws name. */
+  dieIds: string[];
+  /** The names of the bets the DICJ authorised at this table beyond the regulation's (art. 7.º); a CrapsBetPlaced of type EXTRA names one of them. */
+  authorisedExtraBets: string[];
+}
 
 /** A losing stake is taken by the house. */
 export interface BetCollected {
@@ -526,6 +542,118 @@ export interface PlayDecision {
 
 /** Play or fold. UNKNOWN (the default) is what a reader reads for a symbol added after its own version of this schema; ingest refuses an event that holds it, so that it is never judged as something it is not. */
 export type PlayChoice = 'PLAY' | 'FOLD' | 'UNKNOWN';
+
+/** A player places a stake on a CRAPS bet; it stays on the table until a throw resolves it. */
+export interface CrapsBetPlaced {
+  /** Identity, time, source and place of the event (common to every event). */
+  header: EventHeader;
+  /** The id of this bet, unique at the table; every resolution of the bet carries it. */
+  betId: string;
+  /** The player who placed the bet, as identified by the table. */
+  playerId: string;
+  /** Which bet. */
+  betType: CrapsBetType;
+  /** The number bet on: 4, 6, 8 or 10 for HARD_WAY; 4, 5, 6, 8, 9 or 10 for BIG_NUMBER (Big 6 or Big 8, Big 5 or 9, Big 4 or 10); null for every other bet. */
+  number: number | null;
+  /** The stake, in avos (1/100 MOP, 100 avos = 1 pataca), a whole number, never a float. */
+  amount: number;
+  /** For an odds bet (PASS_ODDS, DONT_PASS_ODDS, COME_ODDS, DONT_COME_ODDS), the betId of the line or come bet it is added to; null otherwise. */
+  behindBetId: string | null;
+  /** For EXTRA, the name of the bet as the table's DICJ authorisation names it; null otherwise. */
+  extraBetName: string | null;
+}
+
+/** A bet of art. 5.º of Despacho 53/2010, or EXTRA for one the DICJ authorised (art. 7.º). UNKNOWN (the default) is what a reader reads for a symbol added after its own version of this schema; ingest refuses an event that holds it, so that it is never judged as something it is not. */
+export type CrapsBetType =
+  | 'PASS_LINE'
+  | 'PASS_ODDS'
+  | 'DONT_PASS'
+  | 'DONT_PASS_ODDS'
+  | 'COME'
+  | 'COME_ODDS'
+  | 'DONT_COME'
+  | 'DONT_COME_ODDS'
+  | 'ANY_CRAPS'
+  | 'ANY_SEVEN'
+  | 'ELEVEN'
+  | 'ACE_DEUCE'
+  | 'ACES'
+  | 'BOXCARS'
+  | 'HORN'
+  | 'FIELD'
+  | 'BIG'
+  | 'SMALL'
+  | 'HARD_WAY'
+  | 'BIG_NUMBER'
+  | 'EXTRA'
+  | 'UNKNOWN';
+
+/** A throw resolved a bet and the croupier settled it: paid, collected or returned. */
+export interface CrapsBetResolved {
+  /** Identity, time, source and place of the event (common to every event). */
+  header: EventHeader;
+  /** The betId of the CrapsBetPlaced resolved. */
+  betId: string;
+  /** How the bet was resolved. */
+  outcome: CrapsBetOutcome;
+  /** The winnings paid, not counting the stake returned with them (0 unless WIN), in avos (1/100 MOP, 100 avos = 1 pataca), a whole number, never a float. */
+  payout: number;
+}
+
+/** How a throw resolved a bet: WIN (paid, stake returned), LOSE (stake collected), PUSH (neither: the Don't bar 12; stake returned). UNKNOWN (the default) is what a reader reads for a symbol added after its own version of this schema; ingest refuses an event that holds it, so that it is never judged as something it is not. */
+export type CrapsBetOutcome = 'WIN' | 'LOSE' | 'PUSH' | 'UNKNOWN';
+
+/** The shooter throws two dice; the header's roundId is the throw's id (the unit the law judges). The bets it resolves follow as CrapsBetResolved with the same roundId. */
+export interface DiceThrown {
+  /** Identity, time, source and place of the event (common to every event). */
+  header: EventHeader;
+  /** The player who threw. */
+  shooterId: string;
+  /** The two dice thrown, by their ids in TableSettings.dieIds. */
+  dieIds: string[];
+  /** The face of each die read as the throw's result, 1 to 6, in the order of dieIds; for a die not flat, its most exposed upper face (art. 3.º n.º 1). */
+  faces: number[];
+  /** What the table's sensors or the surveillance saw that makes the throw void (art. 3.º n.º 2); null when nothing did. */
+  voidReason: ThrowVoidReason | null;
+  /** True when the croupier declared the throw void, to be repeated; a void throw settles nothing. */
+  declaredVoid: boolean;
+}
+
+/** Why a throw is void (art. 3.º n.º 2): a die left the table; the dice did not pass the middle and hit no wall; the dice were thrown without rolling. UNKNOWN (the default) is what a reader reads for a symbol added after its own version of this schema; ingest refuses an event that holds it, so that it is never judged as something it is not. */
+export type ThrowVoidReason = 'DIE_LEFT_TABLE' | 'NOT_PAST_MIDDLE' | 'NOT_ROLLING' | 'UNKNOWN';
+
+/** A croupier (header.staffId) checked a die against art. 1.º n.º 2: equal edges, opposite faces adding up to 7, pips visible and equal, weight and balance. */
+export interface DieChecked {
+  /** Identity, time, source and place of the event (common to every event). */
+  header: EventHeader;
+  /** The die, by its id in TableSettings.dieIds. */
+  dieId: string;
+  /** True when the die met every requirement and may be used; false when it was withdrawn. */
+  passed: boolean;
+}
+
+/** A die left the table (art. 3.º n.º 2 1)); it may be used again only after a croupier checked it (art. 3.º, the OCR's n.º 4). */
+export interface DieLeftTable {
+  /** Identity, time, source and place of the event (common to every event). */
+  header: EventHeader;
+  /** The die, by its id in TableSettings.dieIds. */
+  dieId: string;
+}
+
+/** The dice pass to a new shooter. */
+export interface ShooterChanged {
+  /** Identity, time, source and place of the event (common to every event). */
+  header: EventHeader;
+  /** The new shooter. */
+  shooterId: string;
+  /** The shooter before; null for the table's first. */
+  previousShooterId: string | null;
+  /** Why the shooter changed. */
+  reason: ShooterChangeReason;
+}
+
+/** Why the dice passed to a new shooter: FIRST_SHOOTER (the table's first, art. 2.º n.º 3), SEVEN_OUT (art. 4.º 2), interpretation C1), STOPPED_BETTING (art. 4.º 1)), DECLINED (the shooter declined the dice). UNKNOWN (the default) is what a reader reads for a symbol added after its own version of this schema; ingest refuses an event that holds it, so that it is never judged as something it is not. */
+export type ShooterChangeReason = 'FIRST_SHOOTER' | 'SEVEN_OUT' | 'STOPPED_BETTING' | 'DECLINED' | 'UNKNOWN';
 
 /** Something was read or exported through the API, or a workflow action was taken: who, what and when. Written to the api-access stream. */
 export interface AccessRecorded {
@@ -849,6 +977,16 @@ export interface F3cpRecords {
   PlayDecision: PlayDecision;
 }
 
+/** The top-level event records of ta.craps, by name. */
+export interface CrapsRecords {
+  CrapsBetPlaced: CrapsBetPlaced;
+  CrapsBetResolved: CrapsBetResolved;
+  DiceThrown: DiceThrown;
+  DieChecked: DieChecked;
+  DieLeftTable: DieLeftTable;
+  ShooterChanged: ShooterChanged;
+}
+
 /** The top-level records of ta.audit, by name. */
 export interface AuditRecords {
   AccessRecorded: AccessRecorded;
@@ -890,6 +1028,12 @@ export const RECORD_FULL_NAMES = {
   OutcomeDeclared: 'ta.f3cp.OutcomeDeclared',
   PayoutMade: 'ta.f3cp.PayoutMade',
   PlayDecision: 'ta.f3cp.PlayDecision',
+  CrapsBetPlaced: 'ta.craps.CrapsBetPlaced',
+  CrapsBetResolved: 'ta.craps.CrapsBetResolved',
+  DiceThrown: 'ta.craps.DiceThrown',
+  DieChecked: 'ta.craps.DieChecked',
+  DieLeftTable: 'ta.craps.DieLeftTable',
+  ShooterChanged: 'ta.craps.ShooterChanged',
   AccessRecorded: 'ta.audit.AccessRecorded',
   AlertAcknowledged: 'ta.audit.AlertAcknowledged',
   AlertAssigned: 'ta.audit.AlertAssigned',

@@ -1,5 +1,5 @@
 /**
- * Events files: Avro object container files whose schema is the union of every event record (in F3CP_EVENT_TYPES
+ * Events files: Avro object container files whose schema is the union of every event record (in TABLE_EVENT_TYPE_LIST
  * order), readable by any Avro implementation. Used by the embedded setup instead of Kafka, and for evidence.
  *
  * The reader parses the blocks itself rather than through avsc's BlockDecoder, which stops at the first bad block
@@ -41,7 +41,7 @@ import {
   SchemaNotResolvableError,
   UnknownEventTypeError,
 } from './errors.ts';
-import { F3CP_EVENT_TYPES, type F3cpEvent, type F3cpEventType } from './events.ts';
+import { TABLE_EVENT_TYPE_LIST, type TableEvent, type TableEventType } from './events.ts';
 import {
   CodecError,
   codecProtection,
@@ -69,7 +69,7 @@ export interface WriteEventsFileResult {
 }
 
 /** A record read from an events file; `block` and `index` (both from 0) say where it was. */
-export type EventsFileRecord = F3cpEvent & { block: number; index: number };
+export type EventsFileRecord = TableEvent & { block: number; index: number };
 
 /** A region of a file: where bytes set aside lie, and their SHA-256 (hex) when the reader hashed them. */
 export interface FileRegion {
@@ -153,13 +153,13 @@ function eventUnion(): { schema: Json[]; type: avro.types.WrappedUnionType } {
 /** Writes events to an Avro object container file, atomically (a temporary file renamed into place). */
 export async function writeEventsFile(
   path: string,
-  events: Iterable<F3cpEvent> | AsyncIterable<F3cpEvent>,
+  events: Iterable<TableEvent> | AsyncIterable<TableEvent>,
   options: WriteEventsFileOptions = {},
 ): Promise<WriteEventsFileResult> {
   const codec = options.codec ?? 'snappy';
   const blockSize = options.blockSize ?? 64 * 1024;
   const union = eventUnion();
-  const branchOf = new Map<string, number>(F3CP_EVENT_TYPES.map((type, index) => [type, index]));
+  const branchOf = new Map<string, number>(TABLE_EVENT_TYPE_LIST.map((type, index) => [type, index]));
   const sync = randomBytes(SYNC_LENGTH);
   const temporary = `${path}.${process.pid}.tmp`;
   const file = await open(temporary, 'w');
@@ -374,7 +374,7 @@ async function readBlockFrame(
 
 /** How one branch of the writer's schema is read: as an event record of the current schemas, or not at all. */
 type Reading =
-  | { type: F3cpEventType; writer: avro.Type; reader: avro.Type; resolver: avro.Resolver }
+  | { type: TableEventType; writer: avro.Type; reader: avro.Type; resolver: avro.Resolver }
   | { writer: avro.Type; error: SchemaNotResolvableError };
 
 /** Reads an events file; see EventsFileItem. Throws NotAnEventsFileError when its header is unreadable. */

@@ -24,7 +24,7 @@ import {
   UnknownSchemaIdError,
   UnknownSubjectError,
 } from './errors.ts';
-import { AUDIT_RECORD_TYPES, F3CP_EVENT_TYPES, type ContractRecordType } from './events.ts';
+import { AUDIT_RECORD_TYPES, TABLE_EVENT_TYPE_LIST, type ContractRecordType } from './events.ts';
 import { checkReadableByPipeline } from './wire.ts';
 
 /**
@@ -261,7 +261,7 @@ export class FileSchemaRegistry implements SchemaRegistry {
 }
 
 /**
- * Registers the current schema of every record of the contract: the events (in F3CP_EVENT_TYPES order), then the
+ * Registers the current schema of every record of the contract: the events (in TABLE_EVENT_TYPE_LIST order), then the
  * audit records (AUDIT_RECORD_TYPES order); returns the ids by type.
  */
 export async function registerEventSchemas(
@@ -269,7 +269,7 @@ export async function registerEventSchemas(
   definitions = schemaDefinitions(),
 ): Promise<Record<ContractRecordType, number>> {
   const ids = {} as Record<ContractRecordType, number>;
-  for (const type of [...F3CP_EVENT_TYPES, ...AUDIT_RECORD_TYPES])
+  for (const type of [...TABLE_EVENT_TYPE_LIST, ...AUDIT_RECORD_TYPES])
     ids[type] = await registry.register(recordSchema(type, definitions));
   return ids;
 }

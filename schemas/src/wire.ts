@@ -31,11 +31,11 @@ import {
 } from './errors.ts';
 import {
   AUDIT_RECORD_TYPES,
-  F3CP_EVENT_TYPES,
+  TABLE_EVENT_TYPE_LIST,
   type AuditRecord,
   type ContractRecords,
   type ContractRecordType,
-  type F3cpEvent,
+  type TableEvent,
 } from './events.ts';
 import type { SchemaRegistry } from './registry.ts';
 
@@ -68,9 +68,9 @@ export interface Provenance {
 }
 
 /** A decoded event, and how it was read. */
-export type DecodedEvent = F3cpEvent & Provenance;
+export type DecodedEvent = TableEvent & Provenance;
 /** A decoded event or audit record, and how it was read. */
-export type DecodedRecord = (F3cpEvent | AuditRecord) & Provenance;
+export type DecodedRecord = (TableEvent | AuditRecord) & Provenance;
 
 const pipelineReaders = new Map<ContractRecordType, avro.Type>();
 
@@ -166,7 +166,7 @@ export function frame(schemaId: number, payload: Uint8Array): Buffer {
   return framed;
 }
 
-const RECORD_TYPES: readonly string[] = [...F3CP_EVENT_TYPES, ...AUDIT_RECORD_TYPES];
+const RECORD_TYPES: readonly string[] = [...TABLE_EVENT_TYPE_LIST, ...AUDIT_RECORD_TYPES];
 const isRecordType = (type: string): type is ContractRecordType => RECORD_TYPES.includes(type);
 
 /**

@@ -15,7 +15,7 @@ import {
   recordFullName,
   eventSchema,
   AUDIT_RECORD_TYPES,
-  F3CP_EVENT_TYPES,
+  TABLE_EVENT_TYPE_LIST,
   registerEventSchemas,
   RegistryRequestError,
   UnknownSchemaIdError,
@@ -107,7 +107,7 @@ describe('ConfluentSchemaRegistry against a Confluent-compatible HTTP registry',
   after(() => fake.server.close());
 
   it('registers every event schema under its full name, once, with BACKWARD_TRANSITIVE compatibility', async () => {
-    const all = [...F3CP_EVENT_TYPES, ...AUDIT_RECORD_TYPES];
+    const all = [...TABLE_EVENT_TYPE_LIST, ...AUDIT_RECORD_TYPES];
     assert.deepEqual([...fake.subjects.keys()], all.map(recordFullName));
     assert.equal(fake.schemas.length, all.length);
     assert.deepEqual(new Set(fake.config.values()), new Set(['BACKWARD_TRANSITIVE']));

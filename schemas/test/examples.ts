@@ -6,6 +6,7 @@ import {
   F3CP_EVENT_TYPES,
   type AuditRecords,
   type AuditRecordType,
+  type CrapsRecords,
   type EventHeader,
   type F3cpEvent,
   type F3cpEvents,
@@ -65,6 +66,7 @@ export const EXAMPLES: { readonly [K in F3cpEventType]: F3cpEvents[K] } = {
       { betType: 'PROGRESSIVE', minimum: 2_500, maximum: 2_500 },
     ],
     shuffleMode: 'AUTOMATIC',
+    craps: null,
     jackpot: {
       fixedAmounts: {
         royalFlush: 100_000_000,
@@ -244,6 +246,49 @@ export const EXAMPLES: { readonly [K in F3cpEventType]: F3cpEvents[K] } = {
     reason: 'Ante keyed as 500 patacas; the chips on the layout were 600',
     correctedBy: EXAMPLE_DEALER,
     authorisedBy: EXAMPLE_SUPERVISOR,
+  },
+};
+
+/** One example of every CRAPS event (ta.craps), on a CRAPS table of the same casino, throw 7 of the evening. */
+const crapsHeader = (seconds: number, sequence: number, overrides: Partial<EventHeader> = {}): EventHeader =>
+  at(seconds, sequence, {
+    tableId: 'LP-CRAPS-02',
+    sourceDevice: 'tc-lp-craps-02',
+    roundId: 'LP-CRAPS-02/2025-11-20/T-7',
+    ...overrides,
+  });
+export const CRAPS_EXAMPLES: { readonly [K in keyof CrapsRecords]: CrapsRecords[K] } = {
+  ShooterChanged: {
+    header: crapsHeader(-30, 501, { roundId: null }),
+    shooterId: 'P-88120',
+    previousShooterId: 'P-11873',
+    reason: 'SEVEN_OUT',
+  },
+  DiceThrown: {
+    header: crapsHeader(0, 502, dealer),
+    shooterId: 'P-88120',
+    dieIds: ['D1', 'D3'],
+    faces: [3, 4],
+    voidReason: null,
+    declaredVoid: false,
+  },
+  DieLeftTable: { header: crapsHeader(20, 503, { roundId: null }), dieId: 'D3' },
+  DieChecked: { header: crapsHeader(40, 504, { roundId: null, ...dealer }), dieId: 'D3', passed: true },
+  CrapsBetPlaced: {
+    header: crapsHeader(-10, 505, { roundId: null }),
+    betId: 'LP-CRAPS-02/2025-11-20/B-31',
+    playerId: 'P-88120',
+    betType: 'PASS_LINE',
+    number: null,
+    amount: 10_000,
+    behindBetId: null,
+    extraBetName: null,
+  },
+  CrapsBetResolved: {
+    header: crapsHeader(5, 506, dealer),
+    betId: 'LP-CRAPS-02/2025-11-20/B-31',
+    outcome: 'WIN',
+    payout: 10_000,
   },
 };
 

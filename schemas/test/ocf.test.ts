@@ -15,7 +15,7 @@ import {
   ChecksumMismatchError,
   CorruptBlockError,
   CorruptRecordError,
-  F3CP_EVENT_TYPES,
+  TABLE_EVENT_TYPE_LIST,
   eventFullName,
   eventUnionSchema,
   InvalidEventError,
@@ -223,7 +223,7 @@ describe('events files (Avro object container files)', () => {
       assert.match(
         bad.error.message,
         new RegExp(
-          `block ${result.middle} record 0 does not decode \\(file offset \\d+, \\d+ byte\\(s\\)\\): its union index is 63 \\(at byte 0\\), but the file's schema has ${F3CP_EVENT_TYPES.length} branches`,
+          `block ${result.middle} record 0 does not decode \\(file offset \\d+, \\d+ byte\\(s\\)\\): its union index is 63 \\(at byte 0\\), but the file's schema has ${TABLE_EVENT_TYPE_LIST.length} branches`,
         ),
       );
       // the bytes kept are the damaged record's, exactly: the first record of the block as the file now holds it

@@ -12,6 +12,7 @@ import {
   IncompatibleSchemaError,
   eventSchema,
   F3CP_EVENT_TYPES,
+  TABLE_EVENT_TYPE_LIST,
   FileSchemaRegistry,
   InvalidSchemaError,
   ReadOnlyRegistryError,
@@ -129,7 +130,7 @@ describe('a file registry', () => {
     const path = join(dir, 'stable', 'registry.json');
     const registry = await FileSchemaRegistry.open(path); // no file yet: starts empty
     const ids = await registerEventSchemas(registry);
-    const count = F3CP_EVENT_TYPES.length + AUDIT_RECORD_TYPES.length;
+    const count = TABLE_EVENT_TYPE_LIST.length + AUDIT_RECORD_TYPES.length;
     assert.deepEqual(
       Object.values(ids),
       Array.from({ length: count }, (_, i) => i + 1),

@@ -15,7 +15,7 @@ import {
   type Json,
   type JsonObject,
 } from '../src/avro.ts';
-import { AUDIT_RECORD_TYPES, F3CP_EVENT_TYPES } from '../src/events.ts';
+import { AUDIT_RECORD_TYPES, CRAPS_OWN_EVENT_TYPES, TABLE_EVENT_TYPE_LIST } from '../src/events.ts';
 import { COMMITTED_REGISTRY_PATH, FileSchemaRegistry } from '../src/registry.ts';
 
 interface FieldVisit {
@@ -50,7 +50,7 @@ function namedTypesOf(schema: Json): JsonObject[] {
   return [...own, ...nested.flatMap(namedTypesOf)];
 }
 
-const ALL_TYPES = [...F3CP_EVENT_TYPES, ...AUDIT_RECORD_TYPES];
+const ALL_TYPES = [...TABLE_EVENT_TYPE_LIST, ...AUDIT_RECORD_TYPES];
 const TIME = { type: 'long', logicalType: 'timestamp-millis' };
 const isTime = (type: Json | undefined): boolean => JSON.stringify(type) === JSON.stringify(TIME);
 const nonNull = (type: Json | undefined): Json | undefined =>
@@ -64,7 +64,7 @@ describe('the .avsc files', () => {
       .filter((d) => d.type === 'record')
       .map((d) => `${d['namespace']}.${d.name}`);
     assert.deepEqual(records.sort(), [HEADER_FULL_NAME, ...ALL_TYPES.map(recordFullName)].sort());
-    for (const type of F3CP_EVENT_TYPES) {
+    for (const type of TABLE_EVENT_TYPE_LIST) {
       const first = (definitions.get(eventFullName(type))!['fields'] as JsonObject[])[0]!;
       assert.equal(first['name'], 'header', type);
       assert.equal(first['type'], HEADER_FULL_NAME, type);
@@ -96,7 +96,9 @@ describe('the .avsc files', () => {
           ? 'ta.audit'
           : common.includes(type)
             ? 'ta.common'
-            : 'ta.f3cp',
+            : (CRAPS_OWN_EVENT_TYPES as readonly string[]).includes(type)
+              ? 'ta.craps'
+              : 'ta.f3cp',
         type,
       );
     // the table events every game shares do not depend on a game's own types, except TableOpened's F3CP settings
@@ -120,7 +122,7 @@ describe('the .avsc files', () => {
       avro.Type.forSchema(schema as avro.Schema, { registry });
       const primitives = ['null', 'boolean', 'int', 'long', 'float', 'double', 'bytes', 'string'];
       for (const fullName of Object.keys(registry).filter((name) => !primitives.includes(name)))
-        assert.match(fullName, /^ta\.(common|f3cp|audit)\.[A-Z]\w+$/, `${fullName} in ${type}`);
+        assert.match(fullName, /^ta\.(common|f3cp|craps|audit)\.[A-Z]\w+$/, `${fullName} in ${type}`);
     }
   });
 
@@ -156,12 +158,12 @@ describe('the .avsc files', () => {
   });
 
   it('parse on their own and as the union of every event record', () => {
-    for (const type of F3CP_EVENT_TYPES)
+    for (const type of TABLE_EVENT_TYPE_LIST)
       assert.equal(createType(eventSchema(type)).name, eventFullName(type));
     const union = createType(eventUnionSchema()) as unknown as { types: { name: string }[] };
     assert.deepEqual(
       union.types.map((t) => t.name),
-      F3CP_EVENT_TYPES.map(eventFullName),
+      TABLE_EVENT_TYPE_LIST.map(eventFullName),
     );
   });
 

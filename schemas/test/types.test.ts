@@ -15,11 +15,16 @@ import {
   type NamedSchema,
 } from '../src/avro.ts';
 import { generateTypeScript, topLevelRecords } from '../src/codegen.ts';
-import { AUDIT_RECORD_TYPES, F3CP_EVENT_TYPES, FORMER_FULL_NAMES, RECORD_FULL_NAMES } from '../src/events.ts';
+import {
+  AUDIT_RECORD_TYPES,
+  FORMER_FULL_NAMES,
+  RECORD_FULL_NAMES,
+  TABLE_EVENT_TYPE_LIST,
+} from '../src/events.ts';
 import { GENERATED_PATH, renderGeneratedTypes } from '../scripts/generate-types.ts';
 
 const EVENTS_PATH = fileURLToPath(new URL('../src/events.ts', import.meta.url));
-const ALL_TYPES = [...F3CP_EVENT_TYPES, ...AUDIT_RECORD_TYPES];
+const ALL_TYPES = [...TABLE_EVENT_TYPE_LIST, ...AUDIT_RECORD_TYPES];
 
 /** A deep copy of the current definitions with one change made by `edit`. */
 function mutate(edit: (definitions: Map<string, NamedSchema>) => void): Map<string, NamedSchema> {
@@ -97,7 +102,7 @@ describe('generated.ts', () => {
     assert.deepEqual(
       [...ALL_TYPES].map(recordFullName).sort(),
       [...records.values()].flat().sort(),
-      'F3CP_EVENT_TYPES and AUDIT_RECORD_TYPES name every top-level record',
+      'TABLE_EVENT_TYPE_LIST and AUDIT_RECORD_TYPES name every top-level record',
     );
     for (const [former, type] of Object.entries(FORMER_FULL_NAMES)) {
       assert.match(former, /^ta\.f3cp\./);
@@ -148,7 +153,7 @@ describe('generated.ts', () => {
         generateTypeScript(
           mutate((d) => d.set('ta.poker.X', { type: 'enum', name: 'X', namespace: 'ta.poker' })),
         ),
-      /ta\.poker\.X: the namespaces are ta\.common, ta\.f3cp, ta\.audit/,
+      /ta\.poker\.X: the namespaces are ta\.common, ta\.f3cp, ta\.craps, ta\.audit/,
     );
     const clash = mutate((d) => {
       const copy = structuredClone(d.get('ta.f3cp.BetType')!);
@@ -266,7 +271,7 @@ describe('generated.ts', () => {
             `${node.name.text} in events.ts is a record type: put it in an .avsc file`,
           );
       });
-      assert.deepEqual(declared.sort(), ['ContractRecords', 'F3cpEvents']);
+      assert.deepEqual(declared.sort(), ['ContractRecords', 'CrapsEvents', 'F3cpEvents']);
     });
   });
 });

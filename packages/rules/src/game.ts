@@ -176,7 +176,7 @@ export interface GameSimulation {
   readonly roundFaults: readonly FaultLabel[];
   /** irregularities the table handles as the law says: negative controls that must raise nothing */
   readonly handledIrregularities: readonly string[];
-  /** the check ids that must find each conduct over a session */
-  readonly conduct: Readonly<Record<SessionConduct, FaultLabel>>;
+  /** the check ids that must find each conduct over a session (a game without such checks names none) */
+  readonly conduct: Readonly<Partial<Record<SessionConduct, FaultLabel>>>;
   openTable(spec: SimulatedTableSpec): SimulatedTable;
 }

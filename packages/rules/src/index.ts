@@ -13,4 +13,5 @@ export * from './rng.ts';
 export * from './game.ts';
 export * from './games.ts';
 export * from './f3cp/index.ts';
+export * from './craps/index.ts';
 export * from './traceability/index.ts';

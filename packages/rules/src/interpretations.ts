@@ -353,6 +353,66 @@ export const INTERPRETATIONS: readonly Interpretation[] = [
     articles: ['78/2008 art.9 al.4', '78/2008 art.9 al.5', '78/2008 art.8'],
     source: 'implementation',
   },
+  {
+    id: 'C1',
+    ruleSets: ['craps-2010'],
+    question:
+      'Art. 4.º 2): the shooter changes when, "after the first throw, the sum of the dice implies the loss of the bets placed". Which throws are these?',
+    reading:
+      'The seven-out: a 7 thrown once a point is set, which loses the Pass Line. A craps (2, 3, 12) on the come-out loses the Pass Line too but does not change the shooter. CRAPS.SHOOTER.NOT_CHANGED and CRAPS.SHOOTER.WRONGLY_CHANGED follow this reading.',
+    alternative: "Any throw after the first that makes the shooter's bets lose, a come-out craps included.",
+    articles: ['53/2010 art.4', '53/2010 art.4 al.2'],
+    source: 'spec',
+  },
+  {
+    id: 'C2',
+    ruleSets: ['craps-2010'],
+    question:
+      'Art. 6.º 11): the Horn is paid "27 para 4" on 2 or 12 and "3 para 1" on 3 or 11. On what stake?',
+    reading:
+      'On the whole Horn stake (the four units), net of the three losing units: a unit on the number thrown at 30:1 (2, 12) or 15:1 (3, 11) less the three lost gives 27:4 and 12:4 = 3:1 of the whole. This agrees with Aces, Boxcars, Ace-Deuce and Eleven; the house edge it gives, 1/8, is the mean of theirs (table-audit math craps).',
+    alternative: 'The ratios apply to the winning unit alone, the other three units lost besides.',
+    articles: ['53/2010 art.6 al.11', '53/2010 art.5 n.3 al.7'],
+    source: 'spec',
+  },
+  {
+    id: 'C3',
+    ruleSets: ['craps-2010'],
+    question:
+      'Art. 5.º n.º 4 2)–4): on any sum but the number and 7, the Big 6/8, 5/9 and 4/10 bets are an "empate", the player "neither wins nor loses". Is the bet returned, or does it stay?',
+    reading:
+      'It stays on the layout until the number or a 7 is thrown: these are multi-throw bets (n.º 4), and the payouts of art. 6.º 15) then give the published edges (Big 6/8 at 7:6: 1/66 = 1.52%). Each Big bet names one number: on "5 or 9" together against 7 a 7:5 payout would favour the player.',
+    alternative: 'The bet is returned (a push) on any other sum, which would make it a one-throw bet.',
+    articles: [
+      '53/2010 art.5 n.4 al.2',
+      '53/2010 art.5 n.4 al.3',
+      '53/2010 art.5 n.4 al.4',
+      '53/2010 art.6 al.15',
+    ],
+    source: 'implementation',
+  },
+  {
+    id: 'C4',
+    ruleSets: ['craps-2010'],
+    question:
+      'Art. 3.º in the OCR reads n.º 1, n.º 2 with alíneas 1) and 2), then "3." (the dice thrown without rolling) and "4." (a die that left the table is re-used only after a croupier\'s check). How are these numbered in the printed text?',
+    reading:
+      'By its wording "3." is a third cause of nullity, alínea 3) of n.º 2, and "4." is n.º 3. Until the printed page is checked, findings cite them as the OCR numbers them (art. 3.º n.º 3 and n.º 4), and a throw without rolling is a cause of nullity like the two alíneas of n.º 2.',
+    alternative: 'The OCR numbering is right: n.º 3 and n.º 4 are separate números.',
+    articles: ['53/2010 art.3 n.2', '53/2010 art.3 n.3', '53/2010 art.3 n.4'],
+    source: 'implementation',
+  },
+  {
+    id: 'C5',
+    ruleSets: ['craps-2010'],
+    question:
+      'Art. 5.º n.º 2 3), 6): a come-out 12 is a tie for Don\'t Pass and Don\'t Come ("bar"). Is the bet then returned, or does it wait for the next come-out?',
+    reading:
+      "It is settled as a tie (PUSH), the stake returned, on that throw; the published Don't Pass edge, 3/220 = 1.364% per bet, counts it so.",
+    alternative: 'The bet stays on the layout for the next come-out.',
+    articles: ['53/2010 art.5 n.2 al.3', '53/2010 art.5 n.2 al.6'],
+    source: 'implementation',
+  },
 ];
 
 const byId = new Map(INTERPRETATIONS.map((i) => [i.id, i]));

@@ -1,4 +1,5 @@
 import { parseMacauDate } from './dates.ts';
+import { CRAPS_2010, type CrapsRuleSet } from './craps/rule-set.ts';
 import { F3CP_2008, F3CP_2008A, F3CP_2025, F3CP_2025A, type F3cpRuleSet } from './f3cp/rule-set.ts';
 
 /**
@@ -17,7 +18,7 @@ export interface GameRules {
 /** The engine data of each game's rule sets; a game not built yet has only the common part. */
 export interface RulesByGame {
   f3cp: F3cpRuleSet;
-  craps: GameRules;
+  craps: CrapsRuleSet;
   'thirteen-cards': GameRules;
   mahjong: GameRules;
 }
@@ -83,8 +84,8 @@ export const RULE_SETS: readonly RuleSetEntry[] = [
     diplomas: ['53/2010'],
     from: '2010-03-09',
     to: null,
-    status: 'not-implemented',
-    rules: null,
+    status: 'implemented',
+    rules: CRAPS_2010,
     spec: 'craps-2010.md',
   },
   {

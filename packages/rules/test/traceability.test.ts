@@ -19,6 +19,7 @@ import {
   traceRowFor,
   type CitationUse,
 } from '../src/traceability/index.ts';
+import { CRAPS_CHECKS } from '../src/craps/checks/index.ts';
 import { F3CP_CHECKS } from '../src/f3cp/checks/index.ts';
 import { F3CP08 } from '../src/f3cp/checks/f3cp08-index.ts';
 import { F3CP_2008_DIPLOMA, F3CP_2025_DIPLOMA } from '../src/f3cp/rule-set.ts';
@@ -27,7 +28,7 @@ const DIPLOMA_CONSTANTS: Record<string, string> = { F3CP_2025_DIPLOMA, F3CP_2008
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
 const rows = TRACEABILITY.flatMap((d) => d.rows);
-const checks = [...Object.values(F3CP_CHECKS), ...Object.values(F3CP08)];
+const checks = [...Object.values(F3CP_CHECKS), ...Object.values(F3CP08), ...Object.values(CRAPS_CHECKS)];
 
 /** A small seeded generator, so the sample of settled rounds is the same on every run. */
 function rng(seed: number): () => number {
@@ -297,7 +298,7 @@ describe('traceability matrix', () => {
         { citation: cite('89/2025', 13, { alinea: 9 }), from: 'a test' },
         { citation: cite('12/2099', 1), from: 'a test' },
         { citation: cite('89/2025', 5, { numero: 3 }), from: 'a test' },
-        { citation: cite('53/2010', 6, { alinea: 1 }), from: 'a test' },
+        { citation: cite('78/2008', 2, { numero: 1 }), from: 'a test' },
         { citation: cite('89/2025', 13, { alinea: 4 }), from: 'a test' },
       ]),
       [
@@ -305,7 +306,7 @@ describe('traceability matrix', () => {
         'a test cites 89/2025 art.13 al.9: diploma 89/2025 has no such provision',
         'a test cites 12/2099 art.1: 12/2099 is not a seed diploma of the traceability matrix',
         'a test cites 89/2025 art.5 n.3, which the traceability matrix lists as no-code-needed',
-        'a test cites 53/2010 art.6 al.1, which the traceability matrix lists as not-implemented',
+        'a test cites 78/2008 art.2 n.1, which the traceability matrix lists as not-implemented',
       ],
     );
   });

@@ -118,9 +118,17 @@ interface TableInfo {
   largestBetMaximum: number | null;
 }
 
-const tableInfo = (opened: { game: string; betLimits?: readonly { maximum: number }[] }): TableInfo => ({
+const tableInfo = (opened: {
+  game: string;
+  betLimits?: readonly { maximum: number }[];
+  craps?: { maximumBet: number } | null;
+}): TableInfo => ({
   game: opened.game,
-  largestBetMaximum: opened.betLimits?.length ? Math.max(...opened.betLimits.map((l) => l.maximum)) : null,
+  largestBetMaximum: opened.craps
+    ? opened.craps.maximumBet
+    : opened.betLimits?.length
+      ? Math.max(...opened.betLimits.map((l) => l.maximum))
+      : null,
 });
 
 /**

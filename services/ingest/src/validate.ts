@@ -121,6 +121,7 @@ function timeProblems(field: string, t: number): string[] {
 }
 
 const BET_AMOUNT_EVENTS: ReadonlySet<string> = new Set([
+  'CrapsBetPlaced',
   'BetPlaced',
   'BetWithdrawn',
   'BetCollected',

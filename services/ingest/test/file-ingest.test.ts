@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, test } from 'node:test';
 import { SqliteEventStore } from '@table-audit/eventstore/sqlite';
-import { readEventsFile, writeEventsFile, type F3cpEvent } from '@table-audit/schemas';
+import { readEventsFile, writeEventsFile, type TableEvent } from '@table-audit/schemas';
 import { simulateSession, writeSessionFile } from '@table-audit/simulator';
 import { IngestPipeline, ingestFiles, tableStream } from '../src/index.ts';
 import { assertExactlyOnce, rejectsIn, tableEventCount } from './helpers.ts';
@@ -116,7 +116,7 @@ test('a file that is not an events file is kept as a reject and the next file is
   const junk = join(dir, 'junk.avro');
   writeFileSync(junk, 'table,event\nT1,opened\n');
   const small = join(dir, 'small.avro');
-  const events: F3cpEvent[] = session.tables[0]!.events.slice(0, 50);
+  const events: TableEvent[] = session.tables[0]!.events.slice(0, 50);
   await writeSessionFile(small, events);
   const store = new SqliteEventStore(join(dir, 'junk.sqlite'));
   try {

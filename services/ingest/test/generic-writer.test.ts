@@ -14,7 +14,7 @@ import {
   eventUnionSchema,
   writeEventsFile,
   type EventsFileCodec,
-  type F3cpEvent,
+  type TableEvent,
   type Json,
   type JsonObject,
 } from '@table-audit/schemas';
@@ -48,7 +48,7 @@ function python(...args: string[]): void {
 function pythonWrites(
   name: string,
   codec: string,
-  events: readonly F3cpEvent[],
+  events: readonly TableEvent[],
   schema: Json = eventUnionSchema(),
 ) {
   const schemaPath = join(dir, `${name}.avsc`);
@@ -140,7 +140,9 @@ describe('events files written by the Apache Avro Python library', { skip }, () 
         doc: 'the pit',
       });
       const events = session.events.map((e) =>
-        e.type === 'RoundStarted' ? ({ ...e, data: { ...e.data, pitId: 'PIT-3' } } as F3cpEvent) : e,
+        e.type === 'RoundStarted'
+          ? ({ ...e, data: { ...e.data, pitId: 'PIT-3' } } as unknown as TableEvent)
+          : e,
       );
       const { store, result } = await ingest(pythonWrites('added-field', 'snappy', events, schema));
       try {
@@ -190,7 +192,7 @@ describe('events files written by the Apache Avro Python library', { skip }, () 
       );
       assert.ok(victim > 0);
       const events = session.events.map((e, i) =>
-        i === victim ? ({ ...e, data: { ...e.data, betType: 'LUCKY_SEVEN' } } as unknown as F3cpEvent) : e,
+        i === victim ? ({ ...e, data: { ...e.data, betType: 'LUCKY_SEVEN' } } as unknown as TableEvent) : e,
       );
       const { store, result } = await ingest(
         pythonWrites('symbol-used', 'snappy', events, withBetType('LUCKY_SEVEN')),
@@ -223,7 +225,7 @@ describe('events files written by the Apache Avro Python library', { skip }, () 
       const events = session.events.map((e) => {
         if (e.type !== 'RoundStarted') return e;
         const { dealerId, ...rest } = e.data;
-        return { ...e, data: { ...rest, dealer: dealerId } } as unknown as F3cpEvent;
+        return { ...e, data: { ...rest, dealer: dealerId } } as unknown as TableEvent;
       });
       const started = session.events.filter((e) => e.type === 'RoundStarted');
       const { store, result } = await ingest(pythonWrites('renamed', 'snappy', events, schema));

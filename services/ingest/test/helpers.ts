@@ -1,7 +1,7 @@
 // Shared by the ingest tests (not a test file itself).
 import assert from 'node:assert/strict';
 import type { EventStore, RecordedEvent } from '@table-audit/eventstore';
-import type { F3cpEvent } from '@table-audit/schemas/events';
+import type { TableEvent } from '@table-audit/schemas/events';
 import { REJECTS_STREAM, type RejectData } from '../src/index.ts';
 
 export async function readAllEvents(store: EventStore): Promise<RecordedEvent[]> {
@@ -27,7 +27,7 @@ export async function tableEventCount(store: EventStore): Promise<number> {
  * "Exactly once": for every event produced, exactly one stored event with its id, in its table's stream, with
  * its data; and no other table events.
  */
-export async function assertExactlyOnce(store: EventStore, produced: readonly F3cpEvent[]): Promise<void> {
+export async function assertExactlyOnce(store: EventStore, produced: readonly TableEvent[]): Promise<void> {
   const expected = new Map(produced.map((e) => [e.data.header.eventId, e]));
   assert.equal(expected.size, produced.length, 'the produced events have distinct ids');
   const seen = new Map<string, number>();

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { SqliteEventStore } from '@table-audit/eventstore/sqlite';
-import { encodeEvent, frame, type F3cpEvent } from '@table-audit/schemas';
+import { encodeEvent, frame, type TableEvent } from '@table-audit/schemas';
 import { ApiKey, ErrorCode } from '@table-audit/infra/kafka-mock';
 import { simulateSession } from '@table-audit/simulator';
 import { REJECT_CODES } from '../src/index.ts';
@@ -169,8 +169,8 @@ test('bad messages on the topic are kept as rejects with bytes, source and reaso
   const first = events.slice(0, half);
   await c.publish(first);
   const table = session.tables[0]!.tableId;
-  const take = <T extends F3cpEvent['type']>(type: T) =>
-    first.find((e) => e.type === type && e.data.header.tableId === table) as Extract<F3cpEvent, { type: T }>;
+  const take = <T extends TableEvent['type']>(type: T) =>
+    first.find((e) => e.type === type && e.data.header.tableId === table) as Extract<TableEvent, { type: T }>;
   const bet = take('BetPlaced');
   const card = take('CardDealt');
   const header = (id: string, tableId = table) => ({ ...bet.data.header, eventId: id, tableId });

@@ -15,7 +15,7 @@ import {
   encodeEvent,
   eventSchema,
   FileSchemaRegistry,
-  type F3cpEvent,
+  type TableEvent,
   type JsonObject,
 } from '@table-audit/schemas';
 import { kafkajsTestSettings } from '@table-audit/infra/kafka-mock';
@@ -33,8 +33,8 @@ let files = 0;
 
 const session = simulateSession({ seed: 9, tables: 3, roundsPerTable: 5, faultRate: 0, handledRate: 0 });
 const events = session.events;
-const byTable = (list: readonly F3cpEvent[]) => {
-  const m = new Map<string, F3cpEvent[]>();
+const byTable = (list: readonly TableEvent[]) => {
+  const m = new Map<string, TableEvent[]>();
   for (const e of list) m.set(e.data.header.tableId, [...(m.get(e.data.header.tableId) ?? []), e]);
   return m;
 };
@@ -75,7 +75,7 @@ function kcat(brokers: string[], key: string, values: readonly (Buffer | null)[]
   flush();
 }
 
-const encodeAll = (list: readonly F3cpEvent[]) =>
+const encodeAll = (list: readonly TableEvent[]) =>
   Promise.all(list.map((e) => encodeEvent(registry, e.type, e.data)));
 
 test(

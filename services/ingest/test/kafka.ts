@@ -3,7 +3,7 @@
 import type { TestContext } from 'node:test';
 import { Kafka, logLevel, type Admin } from 'kafkajs';
 import type { EventStore } from '@table-audit/eventstore';
-import { FileSchemaRegistry, type F3cpEvent, type SchemaRegistry } from '@table-audit/schemas';
+import { FileSchemaRegistry, type TableEvent, type SchemaRegistry } from '@table-audit/schemas';
 import { kafkajsTestSettings, startMockKafka, type MockKafka } from '@table-audit/infra/kafka-mock';
 import { KafkajsEventProducer, publishEvents } from '@table-audit/simulator';
 import { IngestPipeline, KafkaIngest, KafkajsEventConsumer } from '../src/index.ts';
@@ -16,7 +16,7 @@ export interface Cluster {
   mock: MockKafka;
   kafka: Kafka;
   admin: Admin;
-  publish(events: readonly F3cpEvent[], batchSize?: number): Promise<number>;
+  publish(events: readonly TableEvent[], batchSize?: number): Promise<number>;
 }
 
 /** A 3-broker mock cluster with a 3-partition topic, stopped when the test ends. */

@@ -4,7 +4,7 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { writeEventsFile, type EventsFileCodec, type F3cpEvent } from '@table-audit/schemas';
+import { writeEventsFile, type EventsFileCodec, type TableEvent } from '@table-audit/schemas';
 import { ingestFiles, type IngestInput, type IngestPipeline, type IngestResult } from '../src/index.ts';
 
 export const MUTATIONS = ['bit-flip', 'truncate', 'insert', 'huge-count', 'huge-length'] as const;
@@ -14,7 +14,7 @@ export interface FuzzOptions {
   seed: number;
   inputs: number;
   codecs: readonly EventsFileCodec[];
-  events: readonly F3cpEvent[];
+  events: readonly TableEvent[];
   /** uncompressed bytes per block of the base files (small: many blocks) */
   blockSize?: number;
 }

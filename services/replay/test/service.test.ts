@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { canonicalJson, verify, type EventStore } from '@table-audit/eventstore';
 import { SqliteEventStore } from '@table-audit/eventstore/sqlite';
 import { IngestPipeline } from '@table-audit/ingest';
-import type { F3cpEvent } from '@table-audit/schemas/events';
+import type { TableEvent } from '@table-audit/schemas/events';
 import { simulateSession } from '@table-audit/simulator';
 import type { Explanation } from '@table-audit/rules';
 import { explainRound, RoundNotFound } from '../src/explain.ts';
@@ -32,7 +32,7 @@ const expectedRecords = pure.rounds.flatMap((r) => (r.record ? [canonicalJson(r.
 const cli = fileURLToPath(new URL('../../../apps/cli/bin/table-audit.js', import.meta.url));
 
 async function storeWithSession(
-  events: readonly F3cpEvent[] = session.events,
+  events: readonly TableEvent[] = session.events,
 ): Promise<{ store: SqliteEventStore; path: string }> {
   const path = join(mkdtempSync(join(tmpdir(), 'ta-replay-')), 'events.sqlite');
   const store = new SqliteEventStore(path);

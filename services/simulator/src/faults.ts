@@ -16,7 +16,11 @@ export const FAULTS: Readonly<Record<string, readonly string[]>> = Object.fromEn
 
 /** A round fault's name, e.g. 'payout-wrong'. */
 export type RoundFault = string;
-export const ROUND_FAULTS: readonly RoundFault[] = Object.keys(FAULTS);
+/** The round faults of the default game (the first simulated one, Fortune 3 Card Poker). */
+export const ROUND_FAULTS: readonly RoundFault[] = SIMULATIONS[0]!.roundFaults.map((f) => f.name);
+/** The round faults of one game, by the symbol its tables declare (TableOpened.game). */
+export const roundFaultsOf = (tableGame: string): readonly RoundFault[] =>
+  GAME_MODULES.find((m) => m.tableGame === tableGame)?.simulation?.roundFaults.map((f) => f.name) ?? [];
 
 /**
  * Irregularities a table handles correctly: injected as negative controls, they must produce no finding (for

@@ -70,6 +70,8 @@ export function simulateSession(options: Partial<SessionOptions> = {}): Session 
   const game = gameModuleFor(o.game);
   const sim = game?.simulation;
   if (!game || !sim) throw new Error(`the simulator cannot play ${o.game}: no game module with a simulation`);
+  // without a list of faults, the game's own (the default list is the default game's)
+  if (!options.faults) o.faults = sim.roundFaults.map((f) => f.name);
   const checkIds = new Map(sim.roundFaults.map((f) => [f.name, f.checkIds]));
   const unknown = o.faults.filter((f) => !checkIds.has(f));
   if (unknown.length) throw new Error(`${game.title} has no fault ${unknown.join(', ')}`);
@@ -91,6 +93,8 @@ export function simulateSession(options: Partial<SessionOptions> = {}): Session 
     const [casino, concessionaire, code] = CASINOS[t % CASINOS.length]!;
     const tableId = `${code}-${game.tableGame}-${String(t + 1).padStart(3, '0')}`;
     const clock = new SimulatedClock(r, o.start + t * 1_000, { casino, concessionaire, tableId });
+    const conductLabel = conduct ? sim.conduct[conduct] : undefined;
+    if (conduct && !conductLabel) throw new Error(`${game.title} has no ${conduct} conduct to simulate`);
     const table = sim.openTable({ tableId, rng: r, clock, conduct });
     const events = table.open();
     const moves: { event: TableEvent; before: TableEvent }[] = [];
@@ -98,7 +102,7 @@ export function simulateSession(options: Partial<SessionOptions> = {}): Session 
       truth.push({
         tableId,
         roundId: null,
-        ...sim.conduct[conduct],
+        ...conductLabel!,
         fault: conduct,
         players: [...table.conductPlayers],
       });

@@ -2,6 +2,8 @@ import { parseArgs } from 'node:util';
 import {
   compareAntePlay,
   f3cp2008MathReport,
+  crapsHouseEdges,
+  crapsMathReport,
   f3cpMathReport,
   toJson,
   withReadings,
@@ -10,11 +12,14 @@ import {
   mathReportJson,
   toDecimal,
   type F3cpMathReport,
+  ruleSetById,
+  type CrapsRuleSet,
 } from '@table-audit/rules';
 import { json, out, UsageError, type Command } from './command.ts';
 
 const usage = `Usage: table-audit math f3cp [--rules f3cp-2025a|f3cp-2025|f3cp-2008a|f3cp-2008] [--json] [--hands]
                           [--compare RULE_SET] [--alternative H1]
+       table-audit math craps [--rules craps-2010] [--json]
 
 Exact Fortune 3 Card Poker figures by full enumeration, with the same evaluator and settlement code as the replay:
 class counts of all 22,100 three-card hands; the optimal Ante/Play strategy over every player hand against every
@@ -29,7 +34,10 @@ counts over all 20,358,520 six-card sets and its house edge; Progressive Jackpot
   --alternative H1  (2008 rules) the alternative reading of interpretation H1: A-K-Q of one suit a Flush
 
 The 2008 rule sets (Despacho 78/2008; art. 9.º re-worded by 97/2008) have only the Ante (with its Play bet and the
-Ante bonus of art. 9.º 8)) and Pair Plus (art. 10.º): their report has no Six Card Bonus or jackpot part.`;
+Ante bonus of art. 9.º 8)) and Pair Plus (art. 10.º): their report has no Six Card Bonus or jackpot part.
+
+craps: the exact house edge of every bet of Despacho 53/2010 (per unit staked, per bet resolved), from the
+replay's own engine playing the 36 throws of two dice; the Field once for each table option of the 12.`;
 
 function text2008(r: F3cp2008MathReport): string {
   const a = r.antePlay;
@@ -52,6 +60,27 @@ function text2008(r: F3cp2008MathReport): string {
       .map(([k, v]) => `${k} ${v}`)
       .join(', ')}`,
   ].join('\n');
+}
+
+/** \`math craps\`: every bet's exact house edge, as a fraction and a decimal. */
+function crapsMath(rulesId: string, asJson: boolean): number {
+  const entry = ruleSetById(rulesId);
+  if (entry.game !== 'craps' || !entry.rules)
+    throw new UsageError(`--rules must be an implemented craps rule set, got ${rulesId}`);
+  const rules = entry.rules as CrapsRuleSet;
+  if (!asJson) out(crapsMathReport(rules));
+  else
+    out(
+      json({
+        ruleSet: rules.id,
+        bets: crapsHouseEdges(rules).map((e) => ({
+          bet: e.bet,
+          paidBy: e.paidBy,
+          houseEdge: { fraction: `${e.houseEdge.num}/${e.houseEdge.den}`, percent: pct(e.houseEdge) },
+        })),
+      }),
+    );
+  return 0;
 }
 
 const pct = (f: { num: bigint; den: bigint }): string =>
@@ -98,16 +127,19 @@ export const mathCommand: Command = {
       args,
       allowPositionals: true,
       options: {
-        rules: { type: 'string', default: 'f3cp-2025a' },
+        rules: { type: 'string' },
         json: { type: 'boolean' },
         hands: { type: 'boolean' },
         compare: { type: 'string' },
         alternative: { type: 'string', multiple: true },
       },
     });
+    if (positionals[0] === 'craps' && positionals.length === 1)
+      return crapsMath(values.rules ?? 'craps-2010', values.json ?? false);
+    values.rules ??= 'f3cp-2025a';
     if (positionals[0] !== 'f3cp' || positionals.length > 1)
-      throw new UsageError('the only game with exact math so far is f3cp');
-    if (!values.rules!.startsWith('f3cp-'))
+      throw new UsageError('the games with exact math are f3cp and craps');
+    if (!values.rules.startsWith('f3cp-'))
       throw new UsageError(`--rules must be an f3cp rule set, got ${values.rules}`);
     const now = () => performance.now();
     const rules = f3cpRules(values.rules!);

@@ -1,3 +1,4 @@
+import craps2010 from './craps-2010.citations.json' with { type: 'json' };
 import f3cp2025 from './f3cp-2025.citations.json' with { type: 'json' };
 import f3cp2008 from './f3cp-2008.citations.json' with { type: 'json' };
 import { citationKey, type Citation } from './citation.ts';
@@ -33,7 +34,11 @@ interface CitationFile {
   discrepancies: { key: string; note: string }[];
 }
 
-const files: CitationFile[] = [f3cp2025 as unknown as CitationFile, f3cp2008 as unknown as CitationFile];
+const files: CitationFile[] = [
+  f3cp2025 as unknown as CitationFile,
+  f3cp2008 as unknown as CitationFile,
+  craps2010 as unknown as CitationFile,
+];
 
 const byKey = new Map<string, Provision>();
 for (const file of files) for (const p of file.provisions) byKey.set(p.key, p);

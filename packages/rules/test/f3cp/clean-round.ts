@@ -171,6 +171,7 @@ export class TableBuilder {
     this.contributionPercent = c.contributionPercent ?? 50;
     this.config = this.emit('TableOpened', null, {
       game: 'F3CP',
+      craps: null,
       currency: 'MOP',
       seats: c.seats ?? 7,
       betLimits: c.betLimits ?? DEFAULT_LIMITS,

@@ -42,6 +42,7 @@ function settings(
   if (era2008)
     return {
       game: 'F3CP',
+      craps: null,
       seats,
       betLimits: [
         { betType: 'ANTE', minimum: 10_000, maximum: 2_000_000 },
@@ -55,6 +56,7 @@ function settings(
     };
   return {
     game: 'F3CP',
+    craps: null,
     seats,
     betLimits: [
       { betType: 'ANTE', minimum: 10_000, maximum: 2_000_000 },

@@ -14,6 +14,7 @@
  *   3 integer ≥ 0: varint · 4 integer < 0: varint of its magnitude
  *   5 string: varint byte length, UTF-8 bytes · 6 string from the dictionary: varint id
  *   7 array: varint count, the items · 8 object: varint id of its shape (a JSON array of its sorted keys), the values
+ *   9 the event's own id (events carry their id in their data too: it is not kept twice)
  * Varints are little-endian base 128 (up to 2^53, safe integers only).
  */
 
@@ -27,6 +28,7 @@ export const TAG = {
   stringRef: 6,
   array: 7,
   object: 8,
+  eventId: 9,
 } as const;
 
 /** What the encoder needs from the store's dictionary. */
@@ -52,6 +54,8 @@ export class CompactFormatError extends Error {
 
 let scratch = Buffer.allocUnsafe(64 * 1024);
 let at = 0;
+/** The id of the event being encoded: a string equal to it is written as one byte. */
+let ownId: string | undefined;
 
 function room(n: number): void {
   if (at + n <= scratch.length) return;
@@ -74,6 +78,11 @@ function writeVarint(n: number): void {
 function writeValue(v: unknown, dict: EncodeDictionary, depth: number): void {
   switch (typeof v) {
     case 'string': {
+      if (v === ownId) {
+        room(1);
+        scratch[at++] = TAG.eventId;
+        return;
+      }
       const id = dict.string(v);
       if (id !== undefined) {
         room(1);
@@ -135,8 +144,9 @@ function writeValue(v: unknown, dict: EncodeDictionary, depth: number): void {
  * The compact form of a value already accepted by canonicalJson (appends check it first). The result is a copy:
  * the encoder's scratch buffer is reused.
  */
-export function encodeCompact(value: unknown, dict: EncodeDictionary): Buffer {
+export function encodeCompact(value: unknown, dict: EncodeDictionary, eventId?: string): Buffer {
   at = 0;
+  ownId = eventId;
   writeValue(value, dict, 0);
   return Buffer.from(scratch.subarray(0, at));
 }
@@ -148,6 +158,7 @@ class Reader {
   constructor(
     readonly bytes: Uint8Array,
     readonly dict: DecodeDictionary,
+    readonly eventId: string | undefined,
   ) {}
 
   fail(what: string): never {
@@ -201,6 +212,9 @@ class Reader {
         return this.text();
       case TAG.stringRef:
         return this.dict.stringAt(this.varint());
+      case TAG.eventId:
+        if (this.eventId === undefined) this.fail("the event's id, where no id was given");
+        return this.eventId;
       case TAG.array: {
         const count = this.varint();
         // every item takes at least one byte: a count larger than what is left is a damaged payload
@@ -214,7 +228,16 @@ class Reader {
         const keys = this.dict.shapeKeys(this.varint());
         if (depth > 1_000) this.fail('nesting deeper than 1000 levels');
         const out: Record<string, unknown> = {};
-        for (const k of keys) out[k] = this.value(depth + 1);
+        for (const k of keys)
+          if (k === '__proto__')
+            // an own property, as JSON.parse makes it: an assignment would set the prototype instead
+            Object.defineProperty(out, k, {
+              value: this.value(depth + 1),
+              enumerable: true,
+              writable: true,
+              configurable: true,
+            });
+          else out[k] = this.value(depth + 1);
         return out;
       }
       default:
@@ -224,8 +247,8 @@ class Reader {
 }
 
 /** The value kept in `bytes`; throws CompactFormatError for bytes that are not exactly one value. */
-export function decodeCompact(bytes: Uint8Array, dict: DecodeDictionary): unknown {
-  const reader = new Reader(bytes, dict);
+export function decodeCompact(bytes: Uint8Array, dict: DecodeDictionary, eventId?: string): unknown {
+  const reader = new Reader(bytes, dict, eventId);
   const value = reader.value(0);
   if (reader.pos !== bytes.length) reader.fail('bytes left after the value');
   return value;

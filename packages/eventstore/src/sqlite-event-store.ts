@@ -114,8 +114,13 @@ PRAGMA user_version = ${SCHEMA_VERSION};
 
 /** Strings longer than this are never put in the dictionary. */
 const MAX_DICTIONARY_STRING = 96;
-/** How many strings seen once the dictionary remembers (a string seen twice is kept in it); then it starts again. */
-const MAX_SEEN_ONCE = 100_000;
+/**
+ * A string is put in the dictionary when it is seen the third time (by this process): a string seen twice costs less
+ * inline than as an entry (its row and its index entry) plus two references. How many strings not yet in the
+ * dictionary are counted, at most; then the count starts again.
+ */
+const MAX_COUNTED = 100_000;
+const SIGHTINGS_TO_KEEP = 3;
 
 /**
  * The dictionary table with its caches. An entry never changes once written, so the caches stay true; entries added
@@ -129,7 +134,7 @@ export class StoreDictionary implements EncodeDictionary, DecodeDictionary {
     new Map<string, number>(),
   ];
   readonly #entries = new Map<number, { kind: DictionaryKind; text: string; keys?: readonly string[] }>();
-  readonly #seenOnce = new Set<string>();
+  readonly #sightings = new Map<string, number>();
   #added: { kind: DictionaryKind; text: string; id: number }[] = [];
   readonly #find: Database.Statement<[number, string], { id: number }>;
   readonly #insert: Database.Statement<[number, string]>;
@@ -172,12 +177,13 @@ export class StoreDictionary implements EncodeDictionary, DecodeDictionary {
     const cached = this.#ids[DICTIONARY_KIND.string]!.get(value);
     if (cached !== undefined) return cached;
     if (value.length > MAX_DICTIONARY_STRING) return undefined;
-    if (!this.#seenOnce.has(value)) {
-      if (this.#seenOnce.size >= MAX_SEEN_ONCE) this.#seenOnce.clear();
-      this.#seenOnce.add(value);
+    const seen = (this.#sightings.get(value) ?? 0) + 1;
+    if (seen < SIGHTINGS_TO_KEEP) {
+      if (this.#sightings.size >= MAX_COUNTED) this.#sightings.clear();
+      this.#sightings.set(value, seen);
       return undefined;
     }
-    this.#seenOnce.delete(value);
+    this.#sightings.delete(value);
     return this.idOf(DICTIONARY_KIND.string, value);
   }
 
@@ -267,7 +273,7 @@ const COLUMNS =
  */
 function decodeStored(bytes: Uint8Array, dict: StoreDictionary, what: string, row: EventRow): unknown {
   try {
-    return decodeCompact(bytes, dict);
+    return decodeCompact(bytes, dict, row[3]);
   } catch (err) {
     if (err instanceof CompactFormatError)
       return {
@@ -556,8 +562,8 @@ export class SqliteEventStore implements EventStore {
         revision + 1,
         e.eventId,
         dict.idOf(DICTIONARY_KIND.type, e.type),
-        encodeCompact(e.data, dict),
-        e.metadata === undefined ? null : encodeCompact(e.metadata, dict),
+        encodeCompact(e.data, dict, e.eventId),
+        e.metadata === undefined ? null : encodeCompact(e.metadata, dict, e.eventId),
         recordedAt,
         previousHash,
         hash,
@@ -605,7 +611,7 @@ export class SqliteEventStore implements EventStore {
         stream: dict.text(stored.stream_id, DICTIONARY_KIND.stream),
         revision: stored.revision,
         type: dict.text(stored.type_id, DICTIONARY_KIND.type),
-        dataJson: canonicalJson(decodeCompact(stored.data, dict), 'data'),
+        dataJson: canonicalJson(decodeCompact(stored.data, dict, e.eventId), 'data'),
       });
       count++;
       if (stored.position > latest) latest = stored.position;

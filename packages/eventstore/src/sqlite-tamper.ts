@@ -78,10 +78,10 @@ export function openForTampering(path: string): Database.Database {
       string: () => undefined,
     });
   });
-  db.function('ta_decode', (bytes: unknown) => {
+  db.function('ta_decode', (bytes: unknown, eventId: unknown) => {
     if (bytes === null) return null;
     try {
-      return canonicalJson(decodeCompact(bytes as Uint8Array, dictionary));
+      return canonicalJson(decodeCompact(bytes as Uint8Array, dictionary, String(eventId)));
     } catch {
       return '"(undecodable)"';
     }
@@ -99,8 +99,8 @@ export function openForTampering(path: string): Database.Database {
     `(SELECT id FROM main.dictionary WHERE kind = ${kind} AND text = NEW.${column})`;
   db.exec(`
     CREATE TEMP VIEW events AS
-      SELECT e.position, s.text AS stream, e.revision, e.event_id, t.text AS type, ta_decode(e.data) AS data,
-             ta_decode(e.metadata) AS metadata, e.recorded_at, e.previous_hash, e.hash
+      SELECT e.position, s.text AS stream, e.revision, e.event_id, t.text AS type, ta_decode(e.data, e.event_id) AS data,
+             ta_decode(e.metadata, e.event_id) AS metadata, e.recorded_at, e.previous_hash, e.hash
       FROM main.events e
       JOIN main.dictionary s ON s.id = e.stream_id
       JOIN main.dictionary t ON t.id = e.type_id;

@@ -15,6 +15,10 @@ export interface PreparedEvent {
   dataJson: string;
   /** undefined: no metadata (also for an empty object). */
   metadataJson: string | undefined;
+  /** The values themselves, for an adapter that stores another form of them (the SQLite store's compact form). */
+  data: unknown;
+  /** undefined exactly when metadataJson is. */
+  metadata: Record<string, unknown> | undefined;
 }
 
 /** A lone surrogate cannot be stored as UTF-8 text: it would come back as U+FFFD and no longer match its hash. */
@@ -62,11 +66,14 @@ export function prepareEvent(event: EventData, index: number): PreparedEvent {
   )
     throw new InvalidEventData(id, 'metadata', 'must be a plain object when present');
   try {
+    const meta = metadataJson(e.metadata, 'metadata');
     return {
       eventId: id,
       type: e.type,
       dataJson: canonicalJson(e.data, 'data'),
-      metadataJson: metadataJson(e.metadata, 'metadata'),
+      metadataJson: meta,
+      data: e.data,
+      metadata: meta === undefined ? undefined : e.metadata,
     };
   } catch (err) {
     if (err instanceof NotCanonicalJson) throw new InvalidEventData(id, err.path, err.reason);
@@ -124,6 +131,17 @@ export function checkCount(name: string, value: unknown): asserts value is numbe
 export function checkPosition(name: string, value: unknown): asserts value is bigint | undefined {
   if (value !== undefined && !(typeof value === 'bigint' && value >= -1n))
     throw new InvalidArgument(`${name} must be a bigint >= -1n, got ${String(value)}`);
+}
+
+/** Checks a streams option and returns it as a predicate (undefined: every stream). */
+export function streamPredicate(streams: unknown): ((stream: string) => boolean) | undefined {
+  if (streams === undefined) return undefined;
+  if (typeof streams === 'function') return streams as (stream: string) => boolean;
+  if (Array.isArray(streams) && streams.every((s) => typeof s === 'string')) {
+    const set = new Set<string>(streams);
+    return (stream) => set.has(stream);
+  }
+  throw new InvalidArgument('streams must be an array of stream names or a predicate on a stream name');
 }
 
 export function checkCheckpointName(name: unknown): asserts name is string {

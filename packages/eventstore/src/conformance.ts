@@ -469,6 +469,83 @@ export function eventStoreConformance(
         }));
     });
 
+    describe('reading a selection of streams', () => {
+      it('readAll with streams (a list or a predicate) yields only theirs, in global order, maxCount counting them', () =>
+        withStore(async (store) => {
+          const a = newStream('sel-a');
+          const b = newStream('sel-b');
+          const c = newStream('sel-c');
+          const start = await store.append(newStream('sel-before'), [event(a, 'before')]);
+          await store.append(a, [event(a, 1)]);
+          await store.append(b, [event(b, 1)]);
+          await store.append(c, [event(c, 1)]);
+          await store.appendMany?.([
+            { stream: c, events: [event(c, 2)] },
+            { stream: a, events: [event(a, 2)] },
+          ]);
+          if (!store.appendMany) await store.append(a, [event(a, 2)]);
+          await store.append(b, [event(b, 2)]);
+          const fromStart = { fromPosition: start.position };
+          const listed = await collect(store.readAll({ ...fromStart, streams: [a, b] }));
+          assert.deepEqual(ids(listed), [`${a}/e1`, `${b}/e1`, `${a}/e2`, `${b}/e2`]);
+          for (let i = 1; i < listed.length; i++) assert.ok(listed[i]!.position > listed[i - 1]!.position);
+          const asked: string[] = [];
+          const predicate = (stream: string) => {
+            asked.push(stream);
+            return stream === c;
+          };
+          const byPredicate = await collect(store.readAll({ ...fromStart, streams: predicate }));
+          assert.deepEqual(ids(byPredicate), [`${c}/e1`, `${c}/e2`]);
+          assert.equal(asked.filter((s) => s === c).length, 1, 'the predicate is asked once per stream name');
+          const first = await collect(store.readAll({ ...fromStart, streams: [a, b], maxCount: 3 }));
+          assert.deepEqual(ids(first), [`${a}/e1`, `${b}/e1`, `${a}/e2`]);
+          const after = await collect(store.readAll({ fromPosition: listed[1]!.position, streams: [a] }));
+          assert.deepEqual(ids(after), [`${a}/e2`]);
+          assert.deepEqual(await collect(store.readAll({ streams: [newStream('sel-none')] })), []);
+          assert.deepEqual(await collect(store.readAll({ ...fromStart, streams: [] })), []);
+        }));
+
+      it('refuses a streams option that is neither a list of names nor a predicate', () =>
+        withStore(async (store) => {
+          await assert.rejects(
+            async () => collect(store.readAll({ streams: 'table-1' as unknown as string[] })),
+            InvalidArgument,
+          );
+        }));
+
+      it(
+        'subscribeToAll with streams delivers only theirs, including a stream created after it started',
+        { timeout: 30_000 },
+        () =>
+          withStore(async (store) => {
+            const a = newStream('subsel-a');
+            const b = newStream('subsel-b');
+            const later = newStream('subsel-later');
+            const start = await store.append(a, [event(a, 1)]);
+            await store.append(b, [event(b, 1)]);
+            await store.append(a, [event(a, 2)]);
+            const subscription = store.subscribeToAll({
+              fromPosition: start.position,
+              streams: (s) => s === a || s === later,
+            });
+            const received: RecordedEvent[] = [];
+            const consume = (async () => {
+              for await (const e of subscription) {
+                received.push(e);
+                if (received.length === 1) {
+                  await store.append(b, [event(b, 2)]);
+                  await store.append(later, [event(later, 1)]);
+                }
+                if (received.length === 2) break;
+              }
+            })();
+            await withTimeout(consume, liveTimeoutMs, 'the selected catch-up and live events');
+            await subscription.close();
+            assert.deepEqual(ids(received), [`${a}/e2`, `${later}/e1`]);
+          }),
+      );
+    });
+
     describe('subscription to all', () => {
       it(
         'catches up from a position, then delivers an event appended after subscribing',

@@ -60,6 +60,7 @@ import {
   checkStreamName,
   prepareEvents,
   withoutRepeatsInCall,
+  streamPredicate,
   type PreparedEvent,
 } from './append-input.ts';
 import { canonicalJson } from './canonical-json.ts';
@@ -464,7 +465,9 @@ export class EventStoreDbEventStore implements EventStore {
     checkPosition('fromPosition', fromPosition);
     checkCount('maxCount', maxCount);
     const client = this.#client;
-    const hidden = (s: string) => this.#hidden(s);
+    const selected = selection(options.streams);
+    // the server has no list of streams to read in global order: the selection is applied here, as events arrive
+    const hidden = (s: string) => this.#hidden(s) || !selected(s);
     const checkOpen = () => this.#checkOpen('readAll');
     return {
       async *[Symbol.asyncIterator]() {
@@ -502,6 +505,7 @@ export class EventStoreDbEventStore implements EventStore {
     this.#checkOpen('subscribeToAll');
     const { fromPosition = -1n } = options;
     checkPosition('fromPosition', fromPosition);
+    const selected = selection(options.streams);
     const server = this.#client.subscribeToAll({
       fromPosition: fromPosition < 0n ? START : { commit: fromPosition, prepare: fromPosition },
       filter: streamNameFilter({ regex: '^[^$]' }), // the server's own streams stay on the server
@@ -509,7 +513,7 @@ export class EventStoreDbEventStore implements EventStore {
     const subscription = new EventStoreDbSubscription(
       server,
       fromPosition,
-      (s) => this.#hidden(s),
+      (s) => this.#hidden(s) || !selected(s),
       (s) => this.#subscriptions.delete(s),
     );
     this.#subscriptions.add(subscription);
@@ -554,6 +558,18 @@ export class EventStoreDbEventStore implements EventStore {
     await Promise.all([...this.#subscriptions].map((s) => s.close()));
     await this.#client.dispose();
   }
+}
+
+/** A streams option as a predicate asked once per stream name (every stream when absent). */
+function selection(streams: unknown): (stream: string) => boolean {
+  const accepts = streamPredicate(streams);
+  if (accepts === undefined) return () => true;
+  const answers = new Map<string, boolean>();
+  return (stream) => {
+    let answer = answers.get(stream);
+    if (answer === undefined) answers.set(stream, (answer = accepts(stream) === true));
+    return answer;
+  };
 }
 
 /** Wraps the client's catch-up subscription: port events, hidden streams left out, and a close() that ends it. */

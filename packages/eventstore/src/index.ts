@@ -41,6 +41,15 @@ export {
   type AnchorRecord,
   type AnchorSink,
 } from './anchor.ts';
+export {
+  EVIDENCE_FORMAT,
+  verifyEvidenceBundle,
+  type BundleProblem,
+  type BundleReport,
+  type ChainSegment,
+  type EvidenceBundle,
+  type EvidenceEvent,
+} from './evidence-bundle.ts';
 export { ANCHORS_FILE, FileAnchorSink, PUBLIC_KEY_FILE, readAnchorFile } from './file-anchor-sink.ts';
 export {
   ProcessorHandlerFailed,

@@ -34,7 +34,11 @@ export function linkBrokenBecause(
     if (err instanceof NotCanonicalJson) return `its content cannot be hashed: ${err.message}`;
     throw err;
   }
-  if (recomputed !== event.hash)
+  if (recomputed !== event.hash) {
+    const undecodable = (event.data as { undecodable?: unknown } | null)?.undecodable;
+    if (typeof undecodable === 'string')
+      return `its hash ${short(event.hash)} does not match its content: ${undecodable}`;
     return `its hash ${short(event.hash)} does not match its content (recomputed ${short(recomputed)}): its id, type, data, metadata or recorded time was changed`;
+  }
   return null;
 }

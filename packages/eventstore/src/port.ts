@@ -23,7 +23,10 @@ export interface RecordedEvent extends EventData {
   position: bigint;
   /** When the store recorded it, UTC milliseconds. */
   recordedAt: number;
-  /** sha256(previousHash + canonical JSON of {stream, revision, eventId, type, data, metadata, recordedAt}), hex. */
+  /**
+   * sha256(previousHash + canonical JSON of {stream, revision, eventId, type, data, metadata, recordedAt}), hex: over
+   * the content, whatever form an adapter stores it in, so every adapter's chain of the same events is the same.
+   */
   hash: string;
   /** The hash of the previous event of the same stream; 64 zeros for revision 0. */
   previousHash: string;
@@ -76,15 +79,27 @@ export interface ReadStreamOptions {
   maxCount?: number;
 }
 
+/**
+ * Which streams a read of the global log yields: a list of names, or a predicate on a stream's name. A predicate is
+ * asked once per stream name (not per event) and must give the same answer every time: the SQLite store turns it
+ * into the set of stream ids it selects and leaves the rest in SQLite, unread and undecoded. The events yielded keep
+ * their global positions and order; the others are skipped (maxCount counts only the events yielded).
+ */
+export type StreamSelection = readonly string[] | ((stream: string) => boolean);
+
 export interface ReadAllOptions {
   /** Exclusive: the events after this position. Default: from the beginning. */
   fromPosition?: bigint;
   maxCount?: number;
+  /** Only these streams' events. Default: every stream. */
+  streams?: StreamSelection;
 }
 
 export interface SubscribeToAllOptions {
   /** Exclusive, as for readAll: typically a saved checkpoint. Default: from the beginning. */
   fromPosition?: bigint;
+  /** Only these streams' events, as for readAll. Default: every stream. */
+  streams?: StreamSelection;
 }
 
 /** Catch-up subscription: yields every stored event after the start position, then each new one as it lands. */

@@ -15,11 +15,20 @@ import {
   checkSameEvent,
   checkStreamName,
   prepareEvents,
+  streamPredicate,
   withoutRepeatsInCall,
   type PreparedEvent,
 } from './append-input.ts';
+import { canonicalJson } from './canonical-json.ts';
+import {
+  CompactFormatError,
+  decodeCompact,
+  encodeCompact,
+  type DecodeDictionary,
+  type EncodeDictionary,
+} from './compact.ts';
 import { InvalidArgument, StoreClosed } from './errors.ts';
-import { attachStoredJson, GENESIS_HASH, hashedText, sha256Hex } from './hash-chain.ts';
+import { GENESIS_HASH, hashedText, sha256Hex } from './hash-chain.ts';
 import type {
   AppendManyOptions,
   AppendOptions,
@@ -50,96 +59,275 @@ export interface SqliteEventStoreOptions {
 }
 
 /**
- * 3: hashes kept as 32-byte BLOBs (2 kept hex text), appends of many streams in one transaction. Version 1 stores
- * hashed without recorded_at and are not read; version 2 stores are refused with the command that converts them.
+ * 4: data and metadata in the compact binary form (compact.ts), stream names, event types, object shapes and
+ * repeated strings kept once in the dictionary table; the chain is unchanged (over the canonical JSON content), so a
+ * version 3 store migrated to 4 keeps every hash. 3 kept canonical JSON text and hashes as 32-byte BLOBs; 2 kept
+ * hashes as hex text; 1 hashed without recorded_at and is not read. 2 and 3 are refused with the command that
+ * converts them.
  */
-export const SCHEMA_VERSION = 3;
+export const SCHEMA_VERSION = 4;
 /** Rows read per query: bounds memory, and never holds the connection busy across a yield. */
 const PAGE = 512;
 
+/** The kinds of dictionary entries. */
+export const DICTIONARY_KIND = { shape: 0, string: 1, stream: 2, type: 3 } as const;
+type DictionaryKind = (typeof DICTIONARY_KIND)[keyof typeof DICTIONARY_KIND];
+
 const SCHEMA = `
+CREATE TABLE dictionary (
+  id   INTEGER PRIMARY KEY,
+  kind INTEGER NOT NULL,   -- 0 object shape (JSON array of sorted keys), 1 string, 2 stream name, 3 event type
+  text TEXT    NOT NULL,
+  UNIQUE (kind, text)
+);
 CREATE TABLE events (
   position      INTEGER PRIMARY KEY AUTOINCREMENT, -- AUTOINCREMENT: a position is never reused, even after a delete
-  stream        TEXT    NOT NULL,
+  stream_id     INTEGER NOT NULL,                  -- dictionary id (kind 2)
   revision      INTEGER NOT NULL,
   event_id      TEXT    NOT NULL,
-  type          TEXT    NOT NULL,
-  data          TEXT    NOT NULL,                  -- canonical JSON, exactly the bytes that were hashed
-  metadata      TEXT,                              -- canonical JSON, NULL for none
+  type_id       INTEGER NOT NULL,                  -- dictionary id (kind 3)
+  data          BLOB    NOT NULL,                  -- compact form (compact.ts)
+  metadata      BLOB,                              -- compact form, NULL for none
   recorded_at   INTEGER NOT NULL,                  -- UTC ms
   previous_hash BLOB    NOT NULL,                  -- 32 bytes: the hash of revision - 1 (zeros for revision 0)
-  hash          BLOB    NOT NULL                   -- 32 bytes
+  hash          BLOB    NOT NULL                   -- 32 bytes: over the canonical JSON content (hash-chain.ts)
 );
 CREATE UNIQUE INDEX events_by_event_id ON events (event_id);
-CREATE UNIQUE INDEX events_by_stream_revision ON events (stream, revision);
+CREATE UNIQUE INDEX events_by_stream_revision ON events (stream_id, revision);
 CREATE TABLE checkpoints (
   name     TEXT    PRIMARY KEY,
   position INTEGER NOT NULL,
   saved_at INTEGER NOT NULL
 ) WITHOUT ROWID;
+-- what a migration from an older store verified there, so the copy can be checked against it (sqlite-migrate.ts)
+CREATE TABLE migrations (
+  id           INTEGER PRIMARY KEY,
+  from_file    TEXT    NOT NULL,
+  from_version INTEGER NOT NULL,
+  events       INTEGER NOT NULL,
+  merkle_root  TEXT    NOT NULL,                   -- of the old store's stream heads, as verify computes it
+  heads        TEXT    NOT NULL,                   -- JSON [{stream, revision, hash}] of the old store
+  migrated_at  INTEGER NOT NULL
+);
 PRAGMA user_version = ${SCHEMA_VERSION};
 `;
 
+/** Strings longer than this are never put in the dictionary. */
+const MAX_DICTIONARY_STRING = 96;
+/**
+ * A string is put in the dictionary when it is seen the third time (by this process): a string seen twice costs less
+ * inline than as an entry (its row and its index entry) plus two references. How many strings not yet in the
+ * dictionary are counted, at most; then the count starts again.
+ */
+const MAX_COUNTED = 100_000;
+const SIGHTINGS_TO_KEEP = 3;
+
+/**
+ * The dictionary table with its caches. An entry never changes once written, so the caches stay true; entries added
+ * by a transaction that rolls back are forgotten (rollback()). Another process's entries are found on a miss.
+ */
+export class StoreDictionary implements EncodeDictionary, DecodeDictionary {
+  readonly #ids = [
+    new Map<string, number>(),
+    new Map<string, number>(),
+    new Map<string, number>(),
+    new Map<string, number>(),
+  ];
+  readonly #entries = new Map<number, { kind: DictionaryKind; text: string; keys?: readonly string[] }>();
+  readonly #sightings = new Map<string, number>();
+  #added: { kind: DictionaryKind; text: string; id: number }[] = [];
+  readonly #find: Database.Statement<[number, string], { id: number }>;
+  readonly #insert: Database.Statement<[number, string]>;
+  readonly #byId: Database.Statement<[number], { kind: number; text: string }>;
+  readonly #streamsAfter: Database.Statement<[number], { id: number; text: string }>;
+
+  constructor(db: Database.Database) {
+    this.#find = db.prepare('SELECT id FROM dictionary WHERE kind = ? AND text = ?');
+    this.#insert = db.prepare('INSERT INTO dictionary (kind, text) VALUES (?, ?)');
+    this.#byId = db.prepare('SELECT kind, text FROM dictionary WHERE id = ?');
+    this.#streamsAfter = db.prepare(
+      `SELECT id, text FROM dictionary WHERE kind = ${DICTIONARY_KIND.stream} AND id > ? ORDER BY id`,
+    );
+  }
+
+  /** The id of an entry, or undefined if the store has none. */
+  lookUp(kind: DictionaryKind, text: string): number | undefined {
+    const cached = this.#ids[kind]!.get(text);
+    if (cached !== undefined) return cached;
+    const row = this.#find.get(kind, text);
+    if (row !== undefined) this.#ids[kind]!.set(text, row.id);
+    return row?.id;
+  }
+
+  /** The id of an entry, added if new: only inside a write transaction. */
+  idOf(kind: DictionaryKind, text: string): number {
+    const found = this.lookUp(kind, text);
+    if (found !== undefined) return found;
+    const id = Number(this.#insert.run(kind, text).lastInsertRowid);
+    this.#ids[kind]!.set(text, id);
+    this.#added.push({ kind, text, id });
+    return id;
+  }
+
+  shape(keysJson: string): number {
+    return this.idOf(DICTIONARY_KIND.shape, keysJson);
+  }
+
+  string(value: string): number | undefined {
+    const cached = this.#ids[DICTIONARY_KIND.string]!.get(value);
+    if (cached !== undefined) return cached;
+    if (value.length > MAX_DICTIONARY_STRING) return undefined;
+    const seen = (this.#sightings.get(value) ?? 0) + 1;
+    if (seen < SIGHTINGS_TO_KEEP) {
+      if (this.#sightings.size >= MAX_COUNTED) this.#sightings.clear();
+      this.#sightings.set(value, seen);
+      return undefined;
+    }
+    this.#sightings.delete(value);
+    return this.idOf(DICTIONARY_KIND.string, value);
+  }
+
+  #entry(id: number, kind: DictionaryKind) {
+    let entry = this.#entries.get(id);
+    if (entry === undefined) {
+      const row = this.#byId.get(id);
+      if (row === undefined) throw new CompactFormatError(`dictionary entry ${id} does not exist`);
+      entry = { kind: row.kind as DictionaryKind, text: row.text };
+      this.#entries.set(id, entry);
+    }
+    if (entry.kind !== kind)
+      throw new CompactFormatError(`dictionary entry ${id} is of kind ${entry.kind}, not ${kind}`);
+    return entry;
+  }
+
+  text(id: number, kind: DictionaryKind): string {
+    return this.#entry(id, kind).text;
+  }
+
+  stringAt(id: number): string {
+    return this.#entry(id, DICTIONARY_KIND.string).text;
+  }
+
+  shapeKeys(id: number): readonly string[] {
+    const entry = this.#entry(id, DICTIONARY_KIND.shape);
+    if (entry.keys === undefined) {
+      let keys: unknown;
+      try {
+        keys = JSON.parse(entry.text);
+      } catch {
+        keys = null;
+      }
+      if (!Array.isArray(keys) || !keys.every((k) => typeof k === 'string'))
+        throw new CompactFormatError(
+          `dictionary entry ${id} is not a list of keys: ${entry.text.slice(0, 80)}`,
+        );
+      entry.keys = keys as string[];
+    }
+    return entry.keys;
+  }
+
+  /** Stream names added since the id given, in id order. */
+  streamsAfter(id: number): { id: number; text: string }[] {
+    return this.#streamsAfter.all(id);
+  }
+
+  /** Called when a write transaction commits. */
+  commit(): void {
+    this.#added = [];
+  }
+
+  /** Called when a write transaction rolls back: its entries were never stored. */
+  rollback(): void {
+    for (const { kind, text, id } of this.#added) {
+      this.#ids[kind]!.delete(text);
+      this.#entries.delete(id);
+    }
+    this.#added = [];
+  }
+}
+
 /**
  * A row as read, in COLUMNS order (raw mode: arrays are cheaper to build than objects). Hashes come as hex text made
- * by SQLite (hex()), as they go in through unhex(): no Buffer per hash on either path, which the GC pays for.
+ * by SQLite (hex()): no Buffer per hash, which the GC pays for.
  */
 type EventRow = [
   position: number,
-  stream: string,
+  streamId: number,
   revision: number,
   eventId: string,
-  type: string,
-  data: string,
-  metadata: string | null,
+  typeId: number,
+  data: Uint8Array,
+  metadata: Uint8Array | null,
   recordedAt: number,
   previousHash: string,
   hash: string,
 ];
 
 const COLUMNS =
-  'position, stream, revision, event_id, type, data, metadata, recorded_at, lower(hex(previous_hash)), lower(hex(hash))';
+  'position, stream_id, revision, event_id, type_id, data, metadata, recorded_at, lower(hex(previous_hash)), lower(hex(hash))';
 
-function toRecordedEvent(row: EventRow): RecordedEvent {
-  const [position, stream, revision, eventId, type, data, metadata, recordedAt, previousHash, hash] = row;
+/**
+ * A stored payload that cannot be decoded (damaged or edited bytes, a dictionary entry removed) is not dropped and
+ * does not stop the read: the event is yielded with `{ undecodable: why }` in its place, which cannot match the
+ * event's hash, so verify and every reader that checks links name it as a broken link.
+ */
+function decodeStored(bytes: Uint8Array, dict: StoreDictionary, what: string, row: EventRow): unknown {
+  try {
+    return decodeCompact(bytes, dict, row[3]);
+  } catch (err) {
+    if (err instanceof CompactFormatError)
+      return {
+        undecodable: `the stored ${what} of the event at position ${row[0]} cannot be read: ${err.message}`,
+      };
+    throw err;
+  }
+}
+
+function toRecordedEvent(row: EventRow, dict: StoreDictionary): RecordedEvent {
+  const [position, streamId, revision, eventId, typeId, data, metadata, recordedAt, previousHash, hash] = row;
   const event: RecordedEvent = {
-    stream,
+    stream: dict.text(streamId, DICTIONARY_KIND.stream),
     revision,
     position: BigInt(position),
     eventId,
-    type,
-    data: JSON.parse(data) as unknown,
+    type: dict.text(typeId, DICTIONARY_KIND.type),
+    data: decodeStored(data, dict, 'data', row),
     recordedAt,
     hash,
     previousHash,
   };
-  if (metadata !== null) event.metadata = JSON.parse(metadata) as Record<string, unknown>;
-  attachStoredJson(event, data, metadata ?? undefined);
+  if (metadata !== null)
+    event.metadata = decodeStored(metadata, dict, 'metadata', row) as Record<string, unknown>;
   return event;
 }
 
 function prepareStatements(db: Database.Database) {
   const rows = <P extends unknown[]>(sql: string) => db.prepare<P, EventRow>(sql).raw(true);
   return {
-    tail: db.prepare<[string], { revision: number; hash: string; position: number }>(
-      'SELECT revision, lower(hex(hash)) AS hash, position FROM events WHERE stream = ? ORDER BY revision DESC LIMIT 1',
+    tail: db.prepare<[number], { revision: number; hash: string; position: number }>(
+      'SELECT revision, lower(hex(hash)) AS hash, position FROM events WHERE stream_id = ? ORDER BY revision DESC LIMIT 1',
     ),
     byEventId: db.prepare<
       [string],
-      { stream: string; revision: number; type: string; data: string; position: number }
-    >('SELECT stream, revision, type, data, position FROM events WHERE event_id = ?'),
+      { stream_id: number; revision: number; type_id: number; data: Uint8Array; position: number }
+    >('SELECT stream_id, revision, type_id, data, position FROM events WHERE event_id = ?'),
     // No probe per event: a stored id is skipped by the unique index (changes = 0), and only then looked up.
     insert: db.prepare(
-      `INSERT INTO events (stream, revision, event_id, type, data, metadata, recorded_at, previous_hash, hash)
+      `INSERT INTO events (stream_id, revision, event_id, type_id, data, metadata, recorded_at, previous_hash, hash)
        VALUES (?, ?, ?, ?, ?, ?, ?, unhex(?), unhex(?)) ON CONFLICT (event_id) DO NOTHING`,
     ),
-    forwards: rows<[string, number, number]>(
-      `SELECT ${COLUMNS} FROM events WHERE stream = ? AND revision >= ? ORDER BY revision LIMIT ?`,
+    forwards: rows<[number, number, number]>(
+      `SELECT ${COLUMNS} FROM events WHERE stream_id = ? AND revision >= ? ORDER BY revision LIMIT ?`,
     ),
-    backwards: rows<[string, number, number]>(
-      `SELECT ${COLUMNS} FROM events WHERE stream = ? AND revision <= ? ORDER BY revision DESC LIMIT ?`,
+    backwards: rows<[number, number, number]>(
+      `SELECT ${COLUMNS} FROM events WHERE stream_id = ? AND revision <= ? ORDER BY revision DESC LIMIT ?`,
     ),
     all: rows<[bigint, number]>(`SELECT ${COLUMNS} FROM events WHERE position > ? ORDER BY position LIMIT ?`),
+    // the selected stream ids as a JSON array: one statement whatever their number
+    allOf: rows<[bigint, string, number]>(
+      `SELECT ${COLUMNS} FROM events WHERE position > ? AND stream_id IN (SELECT value FROM json_each(?))
+       ORDER BY position LIMIT ?`,
+    ),
     saveCheckpoint: db.prepare(
       `INSERT INTO checkpoints (name, position, saved_at) VALUES (?, ?, ?)
        ON CONFLICT (name) DO UPDATE SET position = excluded.position, saved_at = excluded.saved_at`,
@@ -148,6 +336,34 @@ function prepareStatements(db: Database.Database) {
       'SELECT position FROM checkpoints WHERE name = ?',
     ),
   };
+}
+
+/**
+ * The stream ids a selection picks, kept up to date as streams are added: the predicate is asked once per stream
+ * name. The ids go to SQLite as one JSON array (json_each), rebuilt only when a new stream was selected.
+ */
+class StreamFilter {
+  #lastId = 0;
+  #selected: number[] = [];
+  #json = '[]';
+  constructor(
+    private readonly dict: StoreDictionary,
+    private readonly accepts: (stream: string) => boolean,
+  ) {}
+
+  idsJson(): string {
+    const added = this.dict.streamsAfter(this.#lastId);
+    let changed = false;
+    for (const { id, text } of added) {
+      this.#lastId = id;
+      if (this.accepts(text)) {
+        this.#selected.push(id);
+        changed = true;
+      }
+    }
+    if (changed) this.#json = JSON.stringify(this.#selected);
+    return this.#json;
+  }
 }
 
 /** What a failed open says about a store of another version: its file, its version and how to go on. */
@@ -160,9 +376,9 @@ export function unsupportedVersionMessage(path: string, version: number, tables:
       `version ${SCHEMA_VERSION} and does not convert it: ingest its sources into a new store (--store PATH) and ` +
       `keep this one as it is`
     );
-  if (version === 2)
+  if (version === 2 || version === 3)
     return (
-      `${path} has event-store schema version 2; this code reads version ${SCHEMA_VERSION}. Convert it into a new ` +
+      `${path} has event-store schema version ${version}; this code reads version ${SCHEMA_VERSION}. Convert it into a new ` +
       `file with \`table-audit store migrate ${path} NEW.sqlite\` (every event and its hash chain are checked ` +
       `and copied; ${path} is left as it is), then use --store NEW.sqlite`
     );
@@ -177,6 +393,7 @@ export class SqliteEventStore implements EventStore {
   #closed = false;
 
   readonly #statements: ReturnType<typeof prepareStatements>;
+  readonly #dictionary: StoreDictionary;
   readonly #appendInTransaction: Database.Transaction<
     (
       parts: readonly { stream: string; expected: ExpectedRevision; prepare: () => PreparedEvent[] }[],
@@ -216,6 +433,7 @@ export class SqliteEventStore implements EventStore {
     }
 
     this.#statements = prepareStatements(this.#db);
+    this.#dictionary = new StoreDictionary(this.#db);
     this.#appendInTransaction = this.#db.transaction((parts, checkpoint) => {
       const results = parts.map((p) => this.#appendNow(p.stream, p.expected, p.prepare()));
       if (checkpoint) this.#statements.saveCheckpoint.run(checkpoint.name, checkpoint.position, Date.now());
@@ -284,7 +502,14 @@ export class SqliteEventStore implements EventStore {
     checkpoint: { name: string; position: bigint } | undefined,
   ): AppendResult[] {
     // IMMEDIATE: take the write lock before reading the streams' tails, so two processes cannot both chain onto one.
-    const results = this.#appendInTransaction.immediate(parts, checkpoint);
+    let results: AppendResult[];
+    try {
+      results = this.#appendInTransaction.immediate(parts, checkpoint);
+    } catch (err) {
+      this.#dictionary.rollback();
+      throw err;
+    }
+    this.#dictionary.commit();
     if (results.some((r) => r.appended > 0)) for (const s of this.#subscriptions) s.wake();
     return results;
   }
@@ -292,7 +517,9 @@ export class SqliteEventStore implements EventStore {
   #appendNow(stream: string, expected: ExpectedRevision, prepared: PreparedEvent[]): AppendResult {
     const s = this.#statements;
     const { firsts, repeats } = withoutRepeatsInCall(stream, prepared);
-    const tail = s.tail.get(stream);
+    const dict = this.#dictionary;
+    const knownStreamId = dict.lookUp(DICTIONARY_KIND.stream, stream);
+    const tail = knownStreamId === undefined ? undefined : s.tail.get(knownStreamId);
     const actual = tail?.revision ?? -1;
     const expectationHolds = (() => {
       try {
@@ -322,6 +549,7 @@ export class SqliteEventStore implements EventStore {
     }
 
     const recordedAt = Date.now();
+    const streamId = knownStreamId ?? dict.idOf(DICTIONARY_KIND.stream, stream);
     let previousHash = tail?.hash ?? GENESIS_HASH;
     let revision = actual;
     let position = -1;
@@ -330,12 +558,12 @@ export class SqliteEventStore implements EventStore {
     for (const e of firsts) {
       const hash = sha256Hex(previousHash + hashedText({ stream, revision: revision + 1, recordedAt, ...e }));
       const info = s.insert.run(
-        stream,
+        streamId,
         revision + 1,
         e.eventId,
-        e.type,
-        e.dataJson,
-        e.metadataJson ?? null,
+        dict.idOf(DICTIONARY_KIND.type, e.type),
+        encodeCompact(e.data, dict, e.eventId),
+        e.metadata === undefined ? null : encodeCompact(e.metadata, dict, e.eventId),
         recordedAt,
         previousHash,
         hash,
@@ -378,7 +606,13 @@ export class SqliteEventStore implements EventStore {
     for (const e of events) {
       const stored = this.#statements.byEventId.get(e.eventId);
       if (stored === undefined) continue;
-      checkSameEvent(e, stream, { ...stored, dataJson: stored.data });
+      const dict = this.#dictionary;
+      checkSameEvent(e, stream, {
+        stream: dict.text(stored.stream_id, DICTIONARY_KIND.stream),
+        revision: stored.revision,
+        type: dict.text(stored.type_id, DICTIONARY_KIND.type),
+        dataJson: canonicalJson(decodeCompact(stored.data, dict, e.eventId), 'data'),
+      });
       count++;
       if (stored.position > latest) latest = stored.position;
     }
@@ -397,15 +631,19 @@ export class SqliteEventStore implements EventStore {
     const backwards = direction === 'backwards';
     const statement = backwards ? this.#statements.backwards : this.#statements.forwards;
     const checkOpen = () => this.#checkOpen('readStream');
+    const dict = this.#dictionary;
     return {
       async *[Symbol.asyncIterator]() {
+        checkOpen();
+        const streamId = dict.lookUp(DICTIONARY_KIND.stream, stream);
+        if (streamId === undefined) return;
         let next = fromRevision ?? (backwards ? Number.MAX_SAFE_INTEGER : 0);
         let remaining = maxCount ?? Number.POSITIVE_INFINITY;
         while (remaining > 0) {
           checkOpen();
           const limit = Math.min(PAGE, remaining);
-          const rows = statement.all(stream, next, limit);
-          for (const row of rows) yield toRecordedEvent(row);
+          const rows = statement.all(streamId, next, limit);
+          for (const row of rows) yield toRecordedEvent(row, dict);
           const last = rows.at(-1);
           if (rows.length < limit || last === undefined) return;
           remaining -= rows.length;
@@ -419,7 +657,8 @@ export class SqliteEventStore implements EventStore {
     const { fromPosition = -1n, maxCount } = options;
     checkPosition('fromPosition', fromPosition);
     checkCount('maxCount', maxCount);
-    const readPage = (after: bigint, limit: number) => this.#readAllPage(after, limit);
+    const filter = this.#streamFilter(options.streams);
+    const readPage = (after: bigint, limit: number) => this.#readAllPage(after, limit, filter);
     return {
       async *[Symbol.asyncIterator]() {
         let after = fromPosition;
@@ -437,17 +676,28 @@ export class SqliteEventStore implements EventStore {
     };
   }
 
-  #readAllPage(after: bigint, limit: number): RecordedEvent[] {
+  #streamFilter(streams: unknown): StreamFilter | undefined {
+    const accepts = streamPredicate(streams);
+    return accepts === undefined ? undefined : new StreamFilter(this.#dictionary, accepts);
+  }
+
+  #readAllPage(after: bigint, limit: number, filter: StreamFilter | undefined): RecordedEvent[] {
     this.#checkOpen('readAll');
-    return this.#statements.all.all(after, limit).map(toRecordedEvent);
+    const rows =
+      filter === undefined
+        ? this.#statements.all.all(after, limit)
+        : this.#statements.allOf.all(after, filter.idsJson(), limit);
+    const dict = this.#dictionary;
+    return rows.map((row) => toRecordedEvent(row, dict));
   }
 
   subscribeToAll(options: SubscribeToAllOptions = {}): Subscription {
     this.#checkOpen('subscribeToAll');
     const { fromPosition = -1n } = options;
     checkPosition('fromPosition', fromPosition);
+    const filter = this.#streamFilter(options.streams);
     const subscription = new SqliteSubscription(
-      (after) => (this.#closed ? [] : this.#readAllPage(after, PAGE)),
+      (after) => (this.#closed ? [] : this.#readAllPage(after, PAGE, filter)),
       fromPosition,
       this.#pollIntervalMs,
       (s) => this.#subscriptions.delete(s),

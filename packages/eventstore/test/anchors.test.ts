@@ -8,7 +8,8 @@ import { appendFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
+import { openForTampering } from '../src/sqlite-tamper.ts';
 import {
   Anchorer,
   AnchorRefused,
@@ -118,7 +119,7 @@ async function anchoredStore(): Promise<Fixture> {
   const r = await store.append('findings-1', [e('findings-1', 0), e('findings-1', 1)]);
   await store.saveCheckpoint('replay', r.position);
   await anchorer.anchor();
-  return { store, db: new Database(path), sink, anchorer, anchorsDir, signer };
+  return { store, db: openForTampering(path), sink, anchorer, anchorsDir, signer };
 }
 
 async function check(f: Fixture): Promise<VerifyReport> {

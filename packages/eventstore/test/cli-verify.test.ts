@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import Database from 'better-sqlite3';
+import { openForTampering } from '../src/sqlite-tamper.ts';
 import { createPrivateKey, generateKeyPairSync } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import {
@@ -99,7 +99,7 @@ describe(
 
     it('names the first broken link and exits 1 for a tampered store', async () => {
       const path = await makeStore('tampered.sqlite');
-      const db = new Database(path);
+      const db = openForTampering(path);
       db.prepare(
         `UPDATE events SET data = '{"amount":200000,"seat":1}' WHERE event_id = 'round-1/paid'`,
       ).run();
@@ -148,7 +148,7 @@ describe(
       );
       assert.match(ok.stdout, /the store matches every signed anchor/);
 
-      const db = new Database(path);
+      const db = openForTampering(path);
       db.prepare(`DELETE FROM events WHERE event_id = 'round-1/paid'`).run();
       db.close();
       const cut = run(['--store', path, '--anchors', anchors]);

@@ -1,6 +1,7 @@
 /**
- * Version 2 stores (hashes as hex text) are refused with the command that converts them, never misread; the
- * converter writes a new version 3 file with the same events, positions, hashes and checkpoints.
+ * Version 2 stores (hashes as hex text) and version 3 stores (hashes as BLOBs, data as canonical JSON text) are
+ * refused with the command that converts them, never misread; the converter writes a new version 4 file with the
+ * same events, positions, hashes and checkpoints, and records the old store's heads and Merkle root in it.
  */
 import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -9,95 +10,190 @@ import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import Database from 'better-sqlite3';
 import { collect } from '../src/conformance.ts';
+import { canonicalJson } from '../src/canonical-json.ts';
+import { eventHash, GENESIS_HASH } from '../src/hash-chain.ts';
+import { merkleRoot, sortHeads, type StreamHead } from '../src/merkle.ts';
+import type { RecordedEvent } from '../src/port.ts';
 import { SqliteEventStore } from '../src/sqlite-event-store.ts';
-import { migrateStore } from '../src/sqlite-migrate.ts';
+import { migrateStore, migrationRecords } from '../src/sqlite-migrate.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'ta-migrate-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
 let n = 0;
 
+/** The version 3 layout, as that code created it. */
+const V3_SCHEMA = `
+CREATE TABLE events (
+  position      INTEGER PRIMARY KEY AUTOINCREMENT,
+  stream        TEXT    NOT NULL,
+  revision      INTEGER NOT NULL,
+  event_id      TEXT    NOT NULL,
+  type          TEXT    NOT NULL,
+  data          TEXT    NOT NULL,
+  metadata      TEXT,
+  recorded_at   INTEGER NOT NULL,
+  previous_hash BLOB    NOT NULL,
+  hash          BLOB    NOT NULL
+);
+CREATE UNIQUE INDEX events_by_event_id ON events (event_id);
+CREATE UNIQUE INDEX events_by_stream_revision ON events (stream, revision);
+CREATE TABLE checkpoints (name TEXT PRIMARY KEY, position INTEGER NOT NULL, saved_at INTEGER NOT NULL) WITHOUT ROWID;
+PRAGMA user_version = 3;
+`;
+
 /**
- * A version 2 store: written by this code, then turned back into version 2's form (the same tables, hashes as
- * 64 hex digits, user_version 2). Returns its path and its events as version 3 read them.
+ * A version 3 store written row by row as that code wrote it (hashes over the canonical JSON content), or, with
+ * version 2, the same with hashes as 64 hex digits. Returns its path, its events as they must read back, and its
+ * heads.
  */
-async function versionTwoStore() {
-  const path = join(dir, `v2-${++n}.sqlite`);
-  const store = new SqliteEventStore(path);
-  for (let i = 0; i < 3; i++)
-    await store.appendMany(
-      [
-        { stream: 'table-1', events: [{ eventId: `a${i}`, type: 'Dealt', data: { card: `A${i}` } }] },
-        {
-          stream: 'table-2',
-          events: [{ eventId: `b${i}`, type: 'Paid', data: { amount: i }, metadata: { m: i } }],
-        },
-      ],
-      { checkpoint: { name: 'replay', position: BigInt(i + 1) } },
-    );
-  const events = await collect(store.readAll());
-  await store.close();
+function oldStore(version: 2 | 3) {
+  const path = join(dir, `v${version}-${++n}.sqlite`);
   const db = new Database(path);
-  db.exec(`UPDATE events SET hash = lower(hex(hash)), previous_hash = lower(hex(previous_hash));
-           PRAGMA user_version = 2; PRAGMA wal_checkpoint(TRUNCATE);`);
+  db.exec(V3_SCHEMA);
+  const insert = db.prepare(
+    `INSERT INTO events (stream, revision, event_id, type, data, metadata, recorded_at, previous_hash, hash)
+     VALUES (?, ?, ?, ?, ?, ?, ?, unhex(?), unhex(?))`,
+  );
+  const events: RecordedEvent[] = [];
+  const heads = new Map<string, StreamHead>();
+  const add = (
+    stream: string,
+    eventId: string,
+    type: string,
+    data: unknown,
+    metadata?: Record<string, unknown>,
+  ) => {
+    const head = heads.get(stream);
+    const revision = head === undefined ? 0 : head.revision + 1;
+    const previousHash = head?.hash ?? GENESIS_HASH;
+    const recordedAt = 1_764_561_600_000 + events.length;
+    const content = { stream, revision, eventId, type, data, recordedAt, ...(metadata && { metadata }) };
+    const hash = eventHash(previousHash, content);
+    const info = insert.run(
+      stream,
+      revision,
+      eventId,
+      type,
+      canonicalJson(data),
+      metadata ? canonicalJson(metadata) : null,
+      recordedAt,
+      previousHash,
+      hash,
+    );
+    events.push({ ...content, position: BigInt(info.lastInsertRowid), hash, previousHash });
+    heads.set(stream, { stream, revision, hash });
+  };
+  for (let i = 0; i < 3; i++) {
+    add('table-1', `a${i}`, 'Dealt', { card: `A${i}`, seat: i, nested: [{ k: 'x' }, null, true, -5] });
+    add('table-2', `b${i}`, 'Paid', { amount: i }, { m: i, source: 'file x.avro' });
+    db.prepare(
+      `INSERT INTO checkpoints (name, position, saved_at) VALUES ('replay', ?, 0)
+       ON CONFLICT (name) DO UPDATE SET position = excluded.position`,
+    ).run(i + 1);
+  }
+  if (version === 2)
+    db.exec(`UPDATE events SET hash = lower(hex(hash)), previous_hash = lower(hex(previous_hash));
+             PRAGMA user_version = 2;`);
   db.close();
-  return { path, events };
+  return { path, events, root: merkleRoot(sortHeads(heads.values())) };
 }
 
-describe('store schema version 2', () => {
-  it('is refused, naming the file, its version and the command that converts it', async () => {
-    const { path } = await versionTwoStore();
-    assert.throws(
-      () => new SqliteEventStore(path),
-      (err: Error) => {
-        assert.match(
-          err.message,
-          new RegExp(`^${path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} has event-store schema version 2`),
-        );
-        assert.match(err.message, /table-audit store migrate .* NEW\.sqlite/);
-        return true;
-      },
-    );
-  });
+for (const version of [2, 3] as const)
+  describe(`store schema version ${version}`, () => {
+    it('is refused, naming the file, its version and the command that converts it', async () => {
+      const { path } = oldStore(version);
+      assert.throws(
+        () => new SqliteEventStore(path),
+        (err: Error) => {
+          assert.match(
+            err.message,
+            new RegExp(
+              `^${path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} has event-store schema version ${version}`,
+            ),
+          );
+          assert.match(err.message, /table-audit store migrate .* NEW\.sqlite/);
+          return true;
+        },
+      );
+    });
 
-  it('is converted into a new file: the same events, positions, hashes and checkpoints, chains verified', async () => {
-    const { path, events } = await versionTwoStore();
-    const before = readFileSync(path);
-    const to = join(dir, `v3-${n}.sqlite`);
-    const report = await migrateStore(path, to);
-    assert.deepEqual(
-      { ...report, verify: report.verify.ok },
-      { from: path, to, fromVersion: 2, toVersion: 3, events: 6, checkpoints: 1, verify: true },
-    );
-    assert.deepEqual(readFileSync(path), before, 'the old file is only read');
-    const store = new SqliteEventStore(to);
-    try {
-      assert.deepEqual(await collect(store.readAll()), events);
-      assert.equal(await store.loadCheckpoint('replay'), 3n);
-      const r = await store.append('table-1', [{ eventId: 'a3', type: 'Dealt', data: {} }]);
-      assert.ok(r.position > events.at(-1)!.position, 'positions go on after the copied ones');
-    } finally {
-      await store.close();
-    }
-  });
+    it('is converted into a new file: the same events, positions, hashes and checkpoints, chains verified', async () => {
+      const { path, events, root } = oldStore(version);
+      const before = readFileSync(path);
+      const to = join(dir, `v4-${n}.sqlite`);
+      const report = await migrateStore(path, to);
+      assert.deepEqual(
+        { ...report, verify: report.verify.ok },
+        {
+          from: path,
+          to,
+          fromVersion: version,
+          toVersion: 4,
+          events: 6,
+          checkpoints: 1,
+          merkleRoot: root,
+          verify: true,
+        },
+      );
+      assert.equal(report.verify.merkleRoot, root, 'the copy has the old heads');
+      const [record, ...more] = migrationRecords(to);
+      assert.equal(more.length, 0);
+      assert.deepEqual(
+        { ...record, migratedAt: 0 },
+        {
+          fromFile: path,
+          fromVersion: version,
+          events: 6,
+          merkleRoot: root,
+          heads: report.verify.heads,
+          migratedAt: 0,
+        },
+      );
+      assert.deepEqual(readFileSync(path), before, 'the old file is only read');
+      const store = new SqliteEventStore(to);
+      try {
+        assert.deepEqual(await collect(store.readAll()), events);
+        assert.equal(await store.loadCheckpoint('replay'), 3n);
+        const r = await store.append('table-1', [{ eventId: 'a3', type: 'Dealt', data: {} }]);
+        assert.ok(r.position > events.at(-1)!.position, 'positions go on after the copied ones');
+      } finally {
+        await store.close();
+      }
+    });
 
-  it('never overwrites, converts only version 2, and names a damaged hash leaving no file behind', async () => {
-    const { path } = await versionTwoStore();
-    const taken = join(dir, 'taken.sqlite');
-    writeFileSync(taken, 'mine');
-    await assert.rejects(migrateStore(path, taken), /taken\.sqlite already exists/);
-    assert.equal(readFileSync(taken, 'utf8'), 'mine');
-    const three = join(dir, `three-${n}.sqlite`);
-    await migrateStore(path, three);
-    await assert.rejects(migrateStore(three, join(dir, 'x.sqlite')), /already an event store of version 3/);
+    it('never overwrites, converts only versions 2 and 3, and names a damaged hash leaving no file behind', async () => {
+      const { path } = oldStore(version);
+      const taken = join(dir, 'taken.sqlite');
+      writeFileSync(taken, 'mine');
+      await assert.rejects(migrateStore(path, taken), /taken\.sqlite already exists/);
+      assert.equal(readFileSync(taken, 'utf8'), 'mine');
+      const three = join(dir, `three-${n}.sqlite`);
+      await migrateStore(path, three);
+      await assert.rejects(migrateStore(three, join(dir, 'x.sqlite')), /already an event store of version 4/);
 
-    const db = new Database(path);
-    db.prepare(`UPDATE events SET hash = 'zz' WHERE event_id = 'b1'`).run();
-    db.close();
-    const to = join(dir, `damaged-${n}.sqlite`);
-    await assert.rejects(
-      migrateStore(path, to),
-      /position 4 \(stream "table-2" revision 1\) has a hash that is not 64 lower-case hex digits \("zz"\)/,
-    );
-    assert.equal(existsSync(to), false);
+      const db = new Database(path);
+      db.prepare(`UPDATE events SET hash = 'zz' WHERE event_id = 'b1'`).run();
+      db.close();
+      const to = join(dir, `damaged-${n}.sqlite`);
+      await assert.rejects(
+        migrateStore(path, to),
+        version === 2
+          ? /position 4 \(stream "table-2" revision 1\) has a hash that is not 64 lower-case hex digits \("zz"\)/
+          : /position 4 \(stream "table-2" revision 1\) has a hash that is not 32 bytes/,
+      );
+      assert.equal(existsSync(to), false);
+    });
+
+    it('refuses data that is not canonical JSON, naming the event, and leaves no file behind', async () => {
+      const { path } = oldStore(version);
+      const db = new Database(path);
+      db.prepare(`UPDATE events SET data = '{"seat": 1}' WHERE event_id = 'a1'`).run();
+      db.close();
+      const to = join(dir, `not-canonical-${n}.sqlite`);
+      await assert.rejects(
+        migrateStore(path, to),
+        /position 3 \(stream "table-1" revision 1\) has data that is not canonical JSON/,
+      );
+      assert.equal(existsSync(to), false);
+    });
   });
-});

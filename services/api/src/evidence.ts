@@ -2,14 +2,14 @@
  * Evidence exports: a bundle (JSON, checkable offline with `table-audit verify --bundle FILE`, see
  * packages/eventstore/src/evidence-bundle.ts) and the same as a printable PDF.
  */
-import { inclusionProof, type RecordedEvent } from '@table-audit/eventstore';
-// packages/eventstore/src/index.ts does not re-export evidence-bundle.ts yet (not this helper's file to change)
 import {
   EVIDENCE_FORMAT,
+  inclusionProof,
   type ChainSegment,
   type EvidenceBundle,
   type EvidenceEvent,
-} from '../../../packages/eventstore/src/evidence-bundle.ts';
+  type RecordedEvent,
+} from '@table-audit/eventstore';
 import { findingStream, tableStream } from '@table-audit/schemas/streams';
 import { formatMacauTime, formatMop } from '@table-audit/rules';
 import PDFDocument from 'pdfkit';

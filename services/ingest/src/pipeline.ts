@@ -98,6 +98,18 @@ export const sourceText = (s: InputSource): string =>
       ? `file ${s.path} block ${s.block}${s.index === undefined ? '' : ` record ${s.index}`}`
       : `${s.producer} #${s.index}`;
 
+/**
+ * Where an event came from, as its stored metadata says it: the origin (a file, a Kafka partition, a producer) as one
+ * string, the same for every event from it (the store keeps it once, in its dictionary), and apart from it the
+ * position of the event there. sourceText gives the same facts as one line.
+ */
+export const sourceMetadata = (s: InputSource): Record<string, string | number> =>
+  s.kind === 'kafka'
+    ? { source: `kafka ${s.topic}[${s.partition}]`, offset: s.offset }
+    : s.kind === 'file'
+      ? { source: `file ${s.path}`, block: s.block, ...(s.index !== undefined && { record: s.index }) }
+      : { source: s.producer, index: s.index };
+
 export { tableStream } from '@table-audit/schemas/streams';
 
 interface Accepted {
@@ -377,7 +389,7 @@ export class IngestPipeline {
           data: e.data,
           metadata: {
             receivedAt,
-            source: sourceText(input.source),
+            ...sourceMetadata(input.source),
             ...(input.provenance && {
               writerSchemaId: input.provenance.writerSchemaId,
               ...(input.provenance.defaultedFields.length && {

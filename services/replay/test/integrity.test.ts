@@ -8,10 +8,10 @@ import { generateKeyPairSync } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createRequire } from 'node:module';
 import { describe, it } from 'node:test';
 import { Anchorer, FileAnchorSink, type Anchor } from '@table-audit/eventstore';
 import { SqliteEventStore } from '@table-audit/eventstore/sqlite';
+import { openForTampering } from '@table-audit/eventstore/sqlite-tamper';
 import { IngestPipeline } from '@table-audit/ingest';
 import type { Finding } from '@table-audit/rules';
 import { simulateSession } from '@table-audit/simulator';
@@ -20,14 +20,8 @@ import { replayEvents } from '../src/replay-events.ts';
 import { ReplayService } from '../src/service.ts';
 import { findingStream, FINDING_EVENT_TYPE } from '../src/streams.ts';
 
-/** The SQLite adapter's own driver, to edit the file behind the store's back as sqlite3 would. */
-interface Db {
-  prepare(sql: string): { get(...args: unknown[]): unknown; run(...args: unknown[]): unknown };
-  close(): void;
-}
-const Database = createRequire(import.meta.resolve('@table-audit/eventstore/sqlite'))(
-  'better-sqlite3',
-) as new (path: string) => Db;
+// openForTampering: the file edited behind the store's back as sqlite3 would, through a view that shows the
+// stored compact payloads as JSON text and writes edits back in the stored form
 
 const session = simulateSession({ seed: 31, tables: 4, roundsPerTable: 20, faultRate: 0.2 });
 const tables = session.tables.map((t) => t.tableId);
@@ -62,7 +56,7 @@ describe('replay checks the chain of what it reads', () => {
     const { store, path } = await ingested();
     t.after(() => store.close());
     const [broken, ...others] = tables as [string, ...string[]];
-    const db = new Database(path);
+    const db = openForTampering(path);
     // a payout doubled behind the store's back, hash not recomputed
     const row = db
       .prepare(
@@ -121,7 +115,7 @@ describe('replay checks the chain of what it reads', () => {
     const sink = new FileAnchorSink(join(dir, 'anchors'), key);
     const anchorer = new Anchorer(store, sink, { key, storeId: 't', checkpoints: ['replay'] });
     const signed = await anchorer.anchor();
-    const db = new Database(path);
+    const db = openForTampering(path);
     db.prepare(
       `INSERT INTO checkpoints (name, position, saved_at) VALUES ('replay', (SELECT max(position) FROM events), 0)`,
     ).run();
@@ -158,7 +152,7 @@ describe('replay checks the chain of what it reads', () => {
     await first.catchUp();
     assert.equal(first.stats.stoppedTables, 0);
     const broken = tables[1]!;
-    const db = new Database(path);
+    const db = openForTampering(path);
     const row = db
       .prepare(
         `SELECT revision, event_id FROM events WHERE stream = ? AND type = 'PayoutMade' ORDER BY revision LIMIT 1`,

@@ -145,15 +145,17 @@ export const progressDone = (): void => void (process.stderr.isTTY && process.st
 
 const storeUsage = `Usage: table-audit store migrate OLD.sqlite NEW.sqlite
 
-Converts an event store of an earlier schema version (2: hashes kept as hex text) into a NEW file of this version
-(3), which this code reads: every event is copied with its position, content and hash, the checkpoints with it, and
-the hash chains of the copy are verified (anchors signed over the old store hold for the new one). OLD is only read;
+Converts an event store of an earlier schema version (2: hashes kept as hex text; 3: data kept as JSON text) into a
+NEW file of this version (4: data in a compact binary form), which this code reads: every event is copied with its
+position, content and hash, the checkpoints with it; the hash chains of the copy are verified and its stream heads'
+Merkle root must equal the old store's, which is recorded in NEW (anchors signed over the old store hold for the new
+one). OLD is only read;
 NEW must not exist. Exit 0 when converted with every chain intact, 1 when the copy holds a broken link (the copy is
 kept, as the evidence it is) or the conversion failed (nothing is left at NEW), 2 for a usage error.`;
 
 export const storeCommand: Command = {
   name: 'store',
-  summary: 'convert an event store of schema version 2 into a new file of this version',
+  summary: 'convert an event store of schema version 2 or 3 into a new file of this version',
   usage: storeUsage,
   async run(args) {
     const [sub, from, to, ...rest] = args;
@@ -166,7 +168,7 @@ export const storeCommand: Command = {
         `${report.checkpoints} checkpoints copied; ` +
         (b
           ? `BROKEN (as it was in ${from}): stream "${b.stream}" revision ${b.revision} (event ${b.eventId}): ${b.reason}`
-          : `every hash chain intact (${report.verify.streams} streams)`),
+          : `every hash chain intact (${report.verify.streams} streams), Merkle root ${report.merkleRoot} as in ${from}`),
     );
     return b ? 1 : 0;
   },

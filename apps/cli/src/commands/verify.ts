@@ -9,11 +9,10 @@ import {
   publicKeyPem,
   readAnchorFile,
   verify,
+  verifyEvidenceBundle,
   type VerifyOptions,
   type VerifyReport,
 } from '@table-audit/eventstore';
-// evidence-bundle.ts is not re-exported by packages/eventstore/src/index.ts yet (not this change's file)
-import { verifyEvidenceBundle } from '../../../../packages/eventstore/src/evidence-bundle.ts';
 import { anchorsDir } from './anchors.ts';
 import { json, out, UsageError, type Command } from './command.ts';
 import { DEFAULT_STORE, openStoreReadOnly, storePath } from './store.ts';

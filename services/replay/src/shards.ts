@@ -16,7 +16,7 @@
  * (shard by the group, e.g. a pit or a casino, instead of by table) or a second stage that reads the shards'
  * findings and round records (rounds-<table>) and judges across them, with its own checkpoint.
  */
-import type { EventStore, ReadAllOptions, RecordedEvent, Subscription } from '@table-audit/eventstore';
+import type { EventStore, ReadAllOptions } from '@table-audit/eventstore';
 import { isTableStream, tableStream } from './streams.ts';
 
 export interface Shard {
@@ -61,7 +61,7 @@ export const isShardEvent = (stream: string, shard: Shard): boolean =>
  * store's own. The one place a shard's read is filtered (see the note at the top).
  */
 export function readForShard(store: EventStore, shard: Shard): EventStore {
-  const mine = (e: RecordedEvent) => isShardEvent(e.stream, shard);
+  const streams = (stream: string) => isShardEvent(stream, shard);
   return {
     get atomicAcrossStreams() {
       return store.atomicAcrossStreams;
@@ -69,34 +69,10 @@ export function readForShard(store: EventStore, shard: Shard): EventStore {
     append: (stream, events, options) => store.append(stream, events, options),
     ...(store.appendMany ? { appendMany: (appends, options) => store.appendMany!(appends, options) } : {}),
     readStream: (stream, options) => store.readStream(stream, options),
-    readAll: (options: ReadAllOptions = {}) => readAllOf(store, options, mine),
-    subscribeToAll: (options) => subscriptionOf(store.subscribeToAll(options), mine),
+    readAll: (options: ReadAllOptions = {}) => store.readAll({ ...options, streams }),
+    subscribeToAll: (options = {}) => store.subscribeToAll({ ...options, streams }),
     saveCheckpoint: (name, position) => store.saveCheckpoint(name, position),
     loadCheckpoint: (name) => store.loadCheckpoint(name),
     close: () => store.close(),
   } satisfies EventStore;
-}
-
-/** The global log's events that `keep`, up to maxCount of them (the store reads in bounded pages). */
-async function* readAllOf(
-  store: EventStore,
-  { maxCount, ...from }: ReadAllOptions,
-  keep: (e: RecordedEvent) => boolean,
-): AsyncGenerator<RecordedEvent> {
-  if (maxCount !== undefined && maxCount <= 0) return;
-  let kept = 0;
-  for await (const e of store.readAll(from)) {
-    if (!keep(e)) continue;
-    yield e;
-    if (maxCount !== undefined && ++kept >= maxCount) return;
-  }
-}
-
-function subscriptionOf(sub: Subscription, keep: (e: RecordedEvent) => boolean): Subscription {
-  return {
-    close: () => sub.close(),
-    async *[Symbol.asyncIterator]() {
-      for await (const e of sub) if (keep(e)) yield e;
-    },
-  };
 }

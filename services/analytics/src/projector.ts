@@ -1,6 +1,7 @@
 /**
  * The analytics projector: a processor (runProcessor, packages/eventstore) that follows the event store from its
- * durable checkpoint and inserts each batch's rows into ClickHouse, one insert per table per batch.
+ * durable checkpoint and inserts each batch's rows into ClickHouse, one insert per table per batch, each one
+ * TabSeparated body (tsv.ts).
  *
  * Idempotency: every table is a ReplacingMergeTree versioned by the event's store position and read with FINAL.
  * A batch handed over again — the same events after a restart, or a crash after the insert and before the
@@ -15,6 +16,7 @@
  * The state an event applies to is the one kept in memory when it is older than the event, else the latest
  * history row before the batch read back from ClickHouse: a batch handed over again folds from the same state.
  */
+import { Readable } from 'node:stream';
 import type { ClickHouseClient } from '@clickhouse/client';
 import type { Processor, RecordedEvent } from '@table-audit/eventstore';
 import { REJECT_EVENT_TYPE, REJECTS_STREAM, type RejectData } from '@table-audit/ingest';
@@ -40,9 +42,17 @@ import {
   tableRow,
   type Row,
 } from './rows.ts';
+import { encodeTsv } from './tsv.ts';
 
 const FINDINGS_PREFIX = findingStream('');
 const ROUNDS_PREFIX = roundStream('');
+
+/**
+ * Events read per batch that the projection should be run with (runProcessor's batchSize): each batch costs one
+ * insert per table, and an insert into ClickHouse has a fixed cost (a new part), so larger batches project more rows
+ * per second (docs/analytics.md has the figures). 20,000 table events are about 5,000 rows, a few MB in memory.
+ */
+export const PROJECTION_BATCH_SIZE = 20_000;
 
 /** The processor's checkpoint name in the event store. */
 export const PROJECTOR_NAME = 'analytics';
@@ -171,7 +181,13 @@ export class AnalyticsProjector implements Processor {
     }
     for (const table of TABLES) {
       if (rows[table].length === 0) continue;
-      await this.client.insert({ table, values: rows[table], format: 'JSONEachRow' });
+      const { columns, body } = encodeTsv(rows[table]);
+      await this.client.insert({
+        table,
+        values: Readable.from([body], { objectMode: false }),
+        format: 'TabSeparated',
+        columns: columns as [string, ...string[]],
+      });
       this.stats.rows[table] += rows[table].length;
     }
     for (const [id, state] of states) this.alertStates.set(id, state);

@@ -20,13 +20,24 @@ export type Row = Record<string, unknown>;
 /** The event-store position as the rows' version: UInt64 as decimal text (JSON numbers stop at 2^53). */
 const version = (e: RecordedEvent): string => e.position.toString();
 
+const DAY_MS = 86_400_000;
+const MACAU_OFFSET_MS = 8 * 3_600_000;
+/** Macau dates by day number since the epoch: a batch's events fall on a few days (bounded: cleared past 4,096). */
+const macauDays = new Map<number, string>();
 /** A Macau date for a time that may be out of any clock's range (a bad event is kept, not fatal). */
 function macauDay(utcMs: number): string {
+  const day = Math.floor((utcMs + MACAU_OFFSET_MS) / DAY_MS);
+  const known = Number.isFinite(day) ? macauDays.get(day) : undefined;
+  if (known !== undefined) return known;
+  let date: string;
   try {
-    return macauDate(utcMs);
+    date = macauDate(utcMs);
   } catch {
     return '1970-01-01';
   }
+  if (macauDays.size >= 4_096) macauDays.clear();
+  macauDays.set(day, date);
+  return date;
 }
 
 export const tableRow = (e: RecordedEvent, t: Extract<TableEvent, { type: 'TableOpened' }>): Row => {
@@ -215,6 +226,7 @@ export function rejectRow(e: RecordedEvent, r: RejectData): Row {
 
 /** A derived round: its row in `rounds` and one row per bet line in `bets`. */
 export function roundRows(e: RecordedEvent, r: RoundDerived): { round: Row; bets: Row[] } {
+  const position = version(e);
   const shared = {
     round_id: r.roundId,
     table_id: r.tableId,
@@ -243,8 +255,17 @@ export function roundRows(e: RecordedEvent, r: RoundDerived): { round: Row; bets
       store_event_id: e.eventId,
       position: version(e),
     },
+    // every property written out (no spread per line): a month projects millions of these
     bets: r.lines.map((l, i) => ({
-      ...shared,
+      round_id: r.roundId,
+      table_id: r.tableId,
+      casino: r.casino,
+      concessionaire: r.concessionaire,
+      game: r.game,
+      rule_set: r.ruleSetId,
+      macau_date: r.macauDate,
+      round_start: r.roundStartTime,
+      dealer_id: r.dealerId,
       line_index: i,
       seat: l.seat,
       bet_type: l.betType,
@@ -256,7 +277,7 @@ export function roundRows(e: RecordedEvent, r: RoundDerived): { round: Row; bets
       declared_payout_avos: l.declaredPayoutAvos,
       declared_net_avos: l.declaredNetAvos,
       difference_avos: l.differenceAvos,
-      position: version(e),
+      position,
     })),
   };
 }

@@ -18,6 +18,8 @@ const dir = mkdtempSync(join(tmpdir(), 'ta-analytics-alerts-'));
 let store: SqliteEventStore;
 let analytics: AnalyticsClient;
 const MIN = 60_000;
+// what TabSeparated must escape, and what an array literal must quote, as a person might type it
+const COMMENT = "camera 4: bet withdrawn in time\tbefore 'no more bets'\nC:\\clips\\r2 — ['x']";
 
 interface FindingInfo {
   findingId: string;
@@ -74,7 +76,7 @@ before(async () => {
   await append(b.findingId, 'AlertResolved', {
     ...actor('officer.b', t + 90 * MIN, 'r5'),
     disposition: 'false_positive',
-    comment: 'camera shows the bet withdrawn in time',
+    comment: COMMENT,
   });
   await append(a.findingId, 'AlertReopened', {
     ...actor('inspector.x', t + 120 * MIN, 'r6'),
@@ -151,7 +153,7 @@ describe('the alert workflow projected into alert_states and alert_state_changes
     const rb = byId.get(b.findingId)!;
     assert.equal(rb.state, 'resolved');
     assert.equal(rb.disposition, 'false_positive');
-    assert.equal(rb.note, 'false_positive: camera shows the bet withdrawn in time');
+    assert.equal(rb.note, `false_positive: ${COMMENT}`);
     assert.equal(rb.acknowledged_at, t + 7 * MIN);
     assert.equal(rb.resolved_at, t + 90 * MIN);
     assert.equal(rb.casino, b.casino);

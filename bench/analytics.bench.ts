@@ -200,7 +200,8 @@ const monthDate = (day: number) =>
  * One month for MONTH_TABLES tables, made inside ClickHouse (INSERT … SELECT over numbers(), every choice a
  * cityHash64 of the row number, so the same month each run), after the projection's rows are cleared:
  * - tables: the simulated tables just projected (their casinos, concessionaires and game), ids suffixed past them;
- * - rounds: MONTH_ROUNDS per table per Macau day, spread evenly over the 24 hours, 4 dealers a table a day;
+ * - rounds: MONTH_ROUNDS per table per Macau day, spread evenly over the 24 hours, 4 dealers a table a day, 1%
+ *   of them paid 50 MOP over or under;
  * - bets: LINES per round, stakes 100–5,000 MOP, 45% won, 10% pushed, 0.2% paid 50 MOP over or under;
  * - findings: 3% of rounds, each a copy of one of the findings the replay raised in part 1 (check, severity,
  *   citations, players, details of collusion and betting-system findings) moved onto the generated round;
@@ -239,10 +240,10 @@ async function generateMonth(): Promise<Record<string, number>> {
   await run(
     `INSERT INTO rounds SELECT round_id, g.table_id, g.casino, g.concessionaire, g.game, 'f3cp-2025a',
       toDate(rs, 'Asia/Macau'), rs, dealer, 'SETTLED', NULL, staked, expected, expected + diff, diff,
-      staked - expected - diff, {L:UInt32}, 0, [], [], '', 1
+      staked - expected - diff, {L:UInt32}, 0, [], [], '', 1, greatest(diff, 0), greatest(-diff, 0)
     FROM (SELECT number AS n, ${round('number')}, cityHash64(n) AS h,
       toInt64({L:UInt32} * (1 + h % 50) * 10000) AS staked, toInt64(staked * (h % 200) / 100) AS expected,
-      toInt64(if(intDiv(h, 1000) % 100 = 0, 5000, 0)) AS diff
+      toInt64(if(intDiv(h, 1000) % 100 = 0, if(intDiv(h, 100000) % 2 = 0, 5000, -5000), 0)) AS diff
       FROM numbers({N:UInt64})) AS x
     INNER JOIN gen_tables AS g ON g.t = x.t`,
     { ...p, N: rounds },

@@ -11,8 +11,11 @@ const panel = (p: Omit<PanelQuery, 'variables'> & { variables?: readonly string[
 });
 
 // Money: the tables hold integer avos; panels show MOP (avos / 100) in columns named *_mop.
-const overpaid = (diff: string): string => `ifNull(sumIf(${diff}, ${diff} > 0), 0) / 100`;
-const underpaid = (diff: string): string => `-ifNull(sumIf(${diff}, ${diff} < 0), 0) / 100`;
+// Per bet, declared minus expected: rounds carry the sums of their bets' positive (overpaid_avos) and negative
+// (underpaid_avos, as a positive amount) differences, so a month of discrepancies is read from one row a round.
+const OVERPAID = 'sum(overpaid_avos) / 100';
+const UNDERPAID = 'sum(underpaid_avos) / 100';
+const DISCREPANT = '(overpaid_avos != 0 OR underpaid_avos != 0)';
 
 /** A shift of the Macau day, by the hour a round started in Macau time (interpretation of the casinos' rosters). */
 const macauHour = (time: string): string => `toHour(${time}, 'Asia/Macau')`;
@@ -93,12 +96,10 @@ const discrepanciesOverTime = panel({
     'give) and underpaid (less), in MOP, kept apart so they do not cancel out.',
   visualization: 'timeseries',
   format: 'timeseries',
-  sql: `SELECT $__timeInterval(round_start) AS time,
-  ${overpaid('difference_avos')} AS overpaid_mop,
-  ${underpaid('difference_avos')} AS underpaid_mop
-FROM bets FINAL
+  sql: `SELECT $__timeInterval(round_start) AS time, ${OVERPAID} AS overpaid_mop, ${UNDERPAID} AS underpaid_mop
+FROM rounds FINAL
 WHERE $__timeFilter(round_start)
-  AND difference_avos != 0
+  AND ${DISCREPANT}
   AND ${scope()}
 GROUP BY time
 ORDER BY time`,
@@ -121,9 +122,10 @@ const topTables = panel({
   any(b.overpaid_mop) AS overpaid_mop, any(b.underpaid_mop) AS underpaid_mop
 FROM findings AS f FINAL
 LEFT JOIN (
-  SELECT table_id, ${overpaid('difference_avos')} AS overpaid_mop, ${underpaid('difference_avos')} AS underpaid_mop
-  FROM bets FINAL
+  SELECT table_id, ${OVERPAID} AS overpaid_mop, ${UNDERPAID} AS underpaid_mop
+  FROM rounds FINAL
   WHERE $__timeFilter(round_start)
+    AND ${DISCREPANT}
   GROUP BY table_id
 ) AS b ON b.table_id = f.table_id
 WHERE $__timeFilter(f.event_time)
@@ -302,12 +304,10 @@ const discrepancyPerShift = panel({
     '08:00–16:00, swing 16:00–24:00, Macau time.',
   visualization: 'barchart',
   format: 'table',
-  sql: `SELECT ${SHIFT('round_start')} AS shift,
-  ${overpaid('difference_avos')} AS overpaid_mop,
-  ${underpaid('difference_avos')} AS underpaid_mop
-FROM bets FINAL
+  sql: `SELECT ${SHIFT('round_start')} AS shift, ${OVERPAID} AS overpaid_mop, ${UNDERPAID} AS underpaid_mop
+FROM rounds FINAL
 WHERE $__timeFilter(round_start)
-  AND difference_avos != 0
+  AND ${DISCREPANT}
   AND ${scope()}
 GROUP BY shift
 ORDER BY min(${macauHour('round_start')})`,

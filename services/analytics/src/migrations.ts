@@ -256,4 +256,30 @@ export const MIGRATIONS: readonly Migration[] = [
       ].map((c) => `ALTER TABLE alert_state_changes ADD COLUMN IF NOT EXISTS ${c}`),
     ],
   },
+  {
+    version: 4,
+    name: 'over- and under-payment per round; bloom filters on round ids',
+    statements: [
+      // the bets' positive and negative differences summed per round (underpaid as a positive amount): the
+      // dashboards' discrepancy panels read the rounds (one row a round) instead of every bet under FINAL
+      'ALTER TABLE rounds ADD COLUMN IF NOT EXISTS overpaid_avos Int64 DEFAULT 0',
+      'ALTER TABLE rounds ADD COLUMN IF NOT EXISTS underpaid_avos Int64 DEFAULT 0',
+      // rounds projected before this migration: the same row again, same version, with its bets' sums (the later
+      // insert of an equal version is the one ReplacingMergeTree keeps)
+      `INSERT INTO rounds SELECT r.* REPLACE (b.over AS overpaid_avos, b.under AS underpaid_avos)
+        FROM rounds AS r FINAL
+        INNER JOIN (
+          SELECT round_id, ifNull(sumIf(difference_avos, difference_avos > 0), 0) AS over,
+            -ifNull(sumIf(difference_avos, difference_avos < 0), 0) AS under
+          FROM bets FINAL WHERE difference_avos != 0 GROUP BY round_id
+        ) AS b ON b.round_id = r.round_id`,
+      // the round drill-down and the API look a round up by id alone, outside the sort key's leading columns
+      'ALTER TABLE bets ADD INDEX IF NOT EXISTS round_id_bloom round_id TYPE bloom_filter GRANULARITY 1',
+      'ALTER TABLE rounds ADD INDEX IF NOT EXISTS round_id_bloom round_id TYPE bloom_filter GRANULARITY 1',
+      'ALTER TABLE findings ADD INDEX IF NOT EXISTS round_id_bloom round_id TYPE bloom_filter GRANULARITY 1',
+      'ALTER TABLE bets MATERIALIZE INDEX round_id_bloom SETTINGS mutations_sync = 2',
+      'ALTER TABLE rounds MATERIALIZE INDEX round_id_bloom SETTINGS mutations_sync = 2',
+      'ALTER TABLE findings MATERIALIZE INDEX round_id_bloom SETTINGS mutations_sync = 2',
+    ],
+  },
 ];

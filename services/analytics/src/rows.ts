@@ -227,6 +227,13 @@ export function rejectRow(e: RecordedEvent, r: RejectData): Row {
 /** A derived round: its row in `rounds` and one row per bet line in `bets`. */
 export function roundRows(e: RecordedEvent, r: RoundDerived): { round: Row; bets: Row[] } {
   const position = version(e);
+  let over = 0;
+  let under = 0;
+  for (const l of r.lines)
+    if (l.differenceAvos !== null) {
+      if (l.differenceAvos > 0) over += l.differenceAvos;
+      else under -= l.differenceAvos;
+    }
   const shared = {
     round_id: r.roundId,
     table_id: r.tableId,
@@ -247,6 +254,8 @@ export function roundRows(e: RecordedEvent, r: RoundDerived): { round: Row; bets
       expected_paid_avos: r.expectedPaidAvos,
       declared_paid_avos: r.declaredPaidAvos,
       paid_difference_avos: r.declaredPaidAvos - r.expectedPaidAvos,
+      overpaid_avos: over,
+      underpaid_avos: under,
       house_result_avos: r.houseResultAvos,
       bet_count: r.lines.length,
       finding_count: r.findingIds.length,

@@ -11,8 +11,11 @@ const panel = (p: Omit<PanelQuery, 'variables'> & { variables?: readonly string[
 });
 
 // Money: the tables hold integer avos; panels show MOP (avos / 100) in columns named *_mop.
-const overpaid = (diff: string): string => `ifNull(sumIf(${diff}, ${diff} > 0), 0) / 100`;
-const underpaid = (diff: string): string => `-ifNull(sumIf(${diff}, ${diff} < 0), 0) / 100`;
+// Per bet, declared minus expected: rounds carry the sums of their bets' positive (overpaid_avos) and negative
+// (underpaid_avos, as a positive amount) differences, so a month of discrepancies is read from one row a round.
+const OVERPAID = 'sum(overpaid_avos) / 100';
+const UNDERPAID = 'sum(underpaid_avos) / 100';
+const DISCREPANT = '(overpaid_avos != 0 OR underpaid_avos != 0)';
 
 /** A shift of the Macau day, by the hour a round started in Macau time (interpretation of the casinos' rosters). */
 const macauHour = (time: string): string => `toHour(${time}, 'Asia/Macau')`;
@@ -93,12 +96,10 @@ const discrepanciesOverTime = panel({
     'give) and underpaid (less), in MOP, kept apart so they do not cancel out.',
   visualization: 'timeseries',
   format: 'timeseries',
-  sql: `SELECT $__timeInterval(round_start) AS time,
-  ${overpaid('difference_avos')} AS overpaid_mop,
-  ${underpaid('difference_avos')} AS underpaid_mop
-FROM bets FINAL
+  sql: `SELECT $__timeInterval(round_start) AS time, ${OVERPAID} AS overpaid_mop, ${UNDERPAID} AS underpaid_mop
+FROM rounds FINAL
 WHERE $__timeFilter(round_start)
-  AND difference_avos != 0
+  AND ${DISCREPANT}
   AND ${scope()}
 GROUP BY time
 ORDER BY time`,
@@ -121,9 +122,10 @@ const topTables = panel({
   any(b.overpaid_mop) AS overpaid_mop, any(b.underpaid_mop) AS underpaid_mop
 FROM findings AS f FINAL
 LEFT JOIN (
-  SELECT table_id, ${overpaid('difference_avos')} AS overpaid_mop, ${underpaid('difference_avos')} AS underpaid_mop
-  FROM bets FINAL
+  SELECT table_id, ${OVERPAID} AS overpaid_mop, ${UNDERPAID} AS underpaid_mop
+  FROM rounds FINAL
   WHERE $__timeFilter(round_start)
+    AND ${DISCREPANT}
   GROUP BY table_id
 ) AS b ON b.table_id = f.table_id
 WHERE $__timeFilter(f.event_time)
@@ -166,29 +168,42 @@ LIMIT 10`,
   ],
 });
 
-/** alert_states carries casino and table only: the scope reaches it through the alert's finding. */
-const ALERTS_IN_SCOPE = `finding_id IN (SELECT finding_id FROM findings WHERE ${scope()})`;
+/**
+ * Every finding not handled at the table is an alert (services/api), open until resolved; alert_states holds the
+ * alerts someone worked (projected from the API's Alert* events), so an alert without a row there is open.
+ * (LEFT JOIN without join_use_nulls: a finding with no alert row gets a.finding_id = ''.)
+ */
+const ALERTS = `findings AS f FINAL
+LEFT JOIN (
+  SELECT finding_id, state, assignee FROM alert_states FINAL
+  WHERE ${scope()}
+) AS a ON a.finding_id = f.finding_id
+WHERE NOT f.handled
+  AND (a.finding_id = '' OR a.state != 'resolved')
+  AND ${scope({ alias: 'f' })}`;
 
 const openAlertsByAge = panel({
   id: `${overview}.open-alerts-by-age`,
   title: 'Open alerts by age',
-  description: 'Alerts not yet resolved, by how long ago they were opened (now, not the time range).',
+  description:
+    'Alerts not yet resolved (every finding not handled at the table, open or acknowledged), by how long ago ' +
+    'the finding was raised (now, not the time range).',
   visualization: 'barchart',
   format: 'table',
   sql: `SELECT multiIf(age < 3600, 'under 1 h', age < 4 * 3600, '1–4 h', age < 86400, '4–24 h',
     age < 7 * 86400, '1–7 days', 'over 7 days') AS age_band,
-  count() AS open_alerts
+  count() AS open_alerts,
+  countIf(state = 'acknowledged') AS acknowledged
 FROM (
-  SELECT dateDiff('second', opened_at, now()) AS age
-  FROM alert_states FINAL
-  WHERE state != 'resolved'
-    AND ${ALERTS_IN_SCOPE}
+  SELECT dateDiff('second', f.event_time, now()) AS age, if(a.finding_id = '', 'open', toString(a.state)) AS state
+  FROM ${ALERTS}
 )
 GROUP BY age_band
 ORDER BY min(age)`,
   columns: [
     { name: 'age_band', type: types.string },
     { name: 'open_alerts', type: types.count },
+    { name: 'acknowledged', type: types.count },
   ],
 });
 
@@ -200,22 +215,18 @@ const alertQueue = panel({
   description: 'Open and acknowledged alerts, most severe and oldest first.',
   visualization: 'table',
   format: 'table',
-  sql: `SELECT a.finding_id AS finding_id, a.state AS state, a.severity AS severity, a.check_id AS check_id,
-  a.table_id AS table_id, f.round_id AS round_id, a.assignee AS assignee, a.opened_at AS opened_at,
-  dateDiff('second', a.opened_at, now()) AS age_s
-FROM alert_states AS a FINAL
-INNER JOIN (
-  SELECT finding_id, round_id FROM findings FINAL
-  WHERE ${scope()}
-) AS f ON f.finding_id = a.finding_id
-WHERE a.state != 'resolved'
-ORDER BY indexOf(['critical', 'high', 'medium', 'low'], severity), opened_at
+  sql: `SELECT f.finding_id AS finding_id, if(a.finding_id = '', 'open', toString(a.state)) AS state,
+  f.severity AS severity, f.check_id AS check_id, f.game AS game, f.table_id AS table_id, f.round_id AS round_id,
+  a.assignee AS assignee, f.event_time AS opened_at, dateDiff('second', f.event_time, now()) AS age_s
+FROM ${ALERTS}
+ORDER BY indexOf(['critical', 'high', 'medium', 'low'], severity), opened_at, finding_id
 LIMIT 500`,
   columns: [
     { name: 'finding_id', type: types.string },
-    { name: 'state', type: types.enum },
+    { name: 'state', type: types.string },
     { name: 'severity', type: types.string },
     { name: 'check_id', type: types.string },
+    { name: 'game', type: types.string },
     { name: 'table_id', type: types.string },
     { name: 'round_id', type: types.string },
     { name: 'assignee', type: types.string },
@@ -227,7 +238,9 @@ LIMIT 500`,
 const timeToAct = panel({
   id: `${compliance}.time-to-acknowledge-resolve`,
   title: 'Time to acknowledge and resolve',
-  description: 'Median and 90th percentile, by severity, of alerts opened in the time range.',
+  description:
+    'Median and 90th percentile, by severity, of the time from the finding to its (latest) acknowledgement and ' +
+    'resolution, over the alerts opened in the time range that someone worked.',
   visualization: 'table',
   format: 'table',
   sql: `SELECT severity,
@@ -238,7 +251,7 @@ const timeToAct = panel({
   quantileIf(0.9)(dateDiff('second', opened_at, resolved_at), resolved_at IS NOT NULL) AS resolve_p90_s
 FROM alert_states FINAL
 WHERE $__timeFilter(opened_at)
-  AND ${ALERTS_IN_SCOPE}
+  AND ${scope()}
 GROUP BY severity
 ORDER BY indexOf(['critical', 'high', 'medium', 'low'], severity)`,
   columns: [
@@ -291,12 +304,10 @@ const discrepancyPerShift = panel({
     '08:00–16:00, swing 16:00–24:00, Macau time.',
   visualization: 'barchart',
   format: 'table',
-  sql: `SELECT ${SHIFT('round_start')} AS shift,
-  ${overpaid('difference_avos')} AS overpaid_mop,
-  ${underpaid('difference_avos')} AS underpaid_mop
-FROM bets FINAL
+  sql: `SELECT ${SHIFT('round_start')} AS shift, ${OVERPAID} AS overpaid_mop, ${UNDERPAID} AS underpaid_mop
+FROM rounds FINAL
 WHERE $__timeFilter(round_start)
-  AND difference_avos != 0
+  AND ${DISCREPANT}
   AND ${scope()}
 GROUP BY shift
 ORDER BY min(${macauHour('round_start')})`,
@@ -392,7 +403,8 @@ const conduct = 'ta-conduct';
 const conductByKind = panel({
   id: `${conduct}.findings-by-kind`,
   title: 'Conduct findings by kind (art. 18.º)',
-  description: 'Findings of the conduct checks (F3CP.CONDUCT.*) in the time range.',
+  description:
+    'Findings of the conduct checks (<GAME>.CONDUCT.*, art. 18.º) of every game, in the time range.',
   visualization: 'barchart',
   format: 'table',
   sql: `SELECT check_id, count() AS findings
@@ -444,7 +456,7 @@ const bettingSystems = panel({
   id: `${conduct}.betting-system-players`,
   title: 'Betting-system players',
   description:
-    'Players whose stakes follow a betting system (F3CP.CONDUCT.BETTING_SYSTEM), with the finding.',
+    'Players whose stakes follow a betting system (<GAME>.CONDUCT.BETTING_SYSTEM), with the finding.',
   visualization: 'table',
   format: 'table',
   sql: `SELECT arrayJoin(players) AS player, table_id, casino, count() AS findings, any(summary) AS summary,

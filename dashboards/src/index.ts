@@ -8,3 +8,4 @@ export * from './scope.ts';
 export * from './variables.ts';
 export { renderReport, type ReportInput, type ReportSection } from './report/html.ts';
 export { morningReport, REPORT_INTERVAL_MS, ReportExistsError, writeNewFile } from './report/morning.ts';
+export * from './catalog.ts';

@@ -1,13 +1,20 @@
 // The analytics tables filled as the pipeline fills them: a simulated session (faults of every kind, a betting-
 // system table, a table of colluders) → ingest (plus input it must reject: an impossible bet from a file and a
-// negative payout from Kafka) → replay → the analytics projector into chDB. Alert states, which only the API
-// writes, are written for a few findings as the API will: one open, one acknowledged, one resolved.
+// negative payout from Kafka) → replay → alerts worked as the API works them (Alert* events appended to their
+// alert-<finding id> streams: acknowledged, assigned, resolved, reopened) → the analytics projector into chDB.
 import { join } from 'node:path';
 import { AnalyticsProjector, migrate, openAnalytics, type AnalyticsClient } from '@table-audit/analytics';
 import { runProcessor } from '@table-audit/eventstore';
 import { SqliteEventStore } from '@table-audit/eventstore/sqlite';
 import { IngestPipeline, type IngestInput } from '@table-audit/ingest';
 import { ReplayService } from '@table-audit/replay';
+import type {
+  AlertAcknowledged,
+  AlertAssigned,
+  AlertReopened,
+  AlertResolved,
+} from '@table-audit/schemas/events';
+import type { Finding } from '@table-audit/rules';
 import { ROUND_FAULTS, simulateSession } from '@table-audit/simulator';
 
 export interface SimulatedAnalytics {
@@ -21,6 +28,8 @@ export interface SimulatedAnalytics {
   readonly disputedRound: string;
   /** The check with the most findings on `date`. */
   readonly topCheckId: string;
+  /** The findings whose alerts were worked, by what was done to them. */
+  readonly worked: Readonly<Record<'acknowledged' | 'resolved' | 'reopened', Finding>>;
   close(): Promise<void>;
 }
 
@@ -66,6 +75,7 @@ export async function simulatedAnalytics(dir: string): Promise<SimulatedAnalytic
   const replay = new ReplayService({ store });
   await replay.catchUp();
   await replay.finish();
+  const worked = await workAlerts(store);
 
   const analyticsDir = join(dir, 'analytics');
   const analytics = await openAnalytics({ path: analyticsDir });
@@ -92,7 +102,6 @@ export async function simulatedAnalytics(dir: string): Promise<SimulatedAnalytic
     'SELECT check_id FROM findings FINAL WHERE macau_date = {date:Date} GROUP BY check_id ORDER BY count() DESC, check_id LIMIT 1',
     { date },
   );
-  await writeAlertStates(analytics, range.to);
   return {
     analytics,
     analyticsDir,
@@ -100,49 +109,69 @@ export async function simulatedAnalytics(dir: string): Promise<SimulatedAnalytic
     date,
     disputedRound,
     topCheckId,
+    worked,
     close: () => analytics.close(),
   };
 }
 
-/** Three findings worked as the API will work them: one left open, one acknowledged, one resolved. */
-async function writeAlertStates(analytics: AnalyticsClient, now: number): Promise<void> {
-  const findings = await (
-    await analytics.client.query({
-      query: `SELECT finding_id, check_id, severity, casino, table_id, event_time, macau_date
-        FROM findings FINAL WHERE NOT handled ORDER BY event_time, finding_id LIMIT 3`,
-      format: 'JSONEachRow',
-    })
-  ).json<{
-    finding_id: string;
-    check_id: string;
-    severity: string;
-    casino: string;
-    table_id: string;
-    event_time: string;
-    macau_date: string;
-  }>();
-  if (findings.length < 3) throw new Error('the simulated session has fewer than 3 findings to alert on');
-  const states = ['open', 'acknowledged', 'resolved'] as const;
-  const at = (ms: number): string => new Date(ms).toISOString().replace('T', ' ').replace('Z', '');
-  const rows = findings.map((f, i) => {
-    const opened = Date.parse(`${f.event_time.replace(' ', 'T')}Z`);
-    return {
-      finding_id: f.finding_id,
-      state: states[i]!,
-      assignee: i === 0 ? null : 'compliance.officer',
-      note: '',
-      changed_by: 'compliance.officer',
-      changed_at: at(now),
-      opened_at: at(opened),
-      acknowledged_at: i >= 1 ? at(opened + 20 * 60_000) : null,
-      resolved_at: i === 2 ? at(opened + 3 * HOUR) : null,
-      check_id: f.check_id,
-      severity: f.severity,
-      casino: f.casino,
-      table_id: f.table_id,
-      macau_date: f.macau_date,
-      version: 1,
-    };
+type AlertAppend =
+  | { type: 'AlertAcknowledged'; data: AlertAcknowledged }
+  | { type: 'AlertAssigned'; data: AlertAssigned }
+  | { type: 'AlertResolved'; data: AlertResolved }
+  | { type: 'AlertReopened'; data: AlertReopened };
+
+/**
+ * Three alerts worked as a compliance officer works them through the API (its decide gives exactly these events
+ * from an open alert): one acknowledged 20 minutes after its finding; one acknowledged, assigned and resolved
+ * (confirmed) 3 hours after; one resolved as a false positive and reopened by the inspector. Every other finding
+ * not handled at the table stays open.
+ */
+async function workAlerts(store: SqliteEventStore): Promise<SimulatedAnalytics['worked']> {
+  const open: Finding[] = [];
+  for await (const e of store.readAll())
+    if (e.type === 'FindingRaised' && !(e.data as Finding).handled) open.push(e.data as Finding);
+  if (open.length < 3) throw new Error('the simulated session has fewer than 3 findings to alert on');
+  const [acknowledged, resolved, reopened] = [open[0]!, open[Math.floor(open.length / 2)]!, open.at(-1)!];
+  const actor = (f: Finding, minutes: number, subject = 'compliance.officer') => ({
+    alertId: f.findingId,
+    actorSubject: subject,
+    actorRole: 'compliance_officer' as const,
+    actorConcessionaire: f.concessionaire,
+    time: f.eventTime + minutes * 60_000,
+    requestId: `sim-${f.findingId}-${minutes}`,
   });
-  await analytics.client.insert({ table: 'alert_states', values: rows, format: 'JSONEachRow' });
+  const work: [Finding, AlertAppend[]][] = [
+    [acknowledged, [{ type: 'AlertAcknowledged', data: { ...actor(acknowledged, 20), note: null } }]],
+    [
+      resolved,
+      [
+        { type: 'AlertAcknowledged', data: { ...actor(resolved, 10), note: 'looking at the camera' } },
+        { type: 'AlertAssigned', data: { ...actor(resolved, 12), assignee: 'pit.manager' } },
+        {
+          type: 'AlertResolved',
+          data: { ...actor(resolved, 180), disposition: 'confirmed', comment: 'paid short; corrected' },
+        },
+      ],
+    ],
+    [
+      reopened,
+      [
+        {
+          type: 'AlertResolved',
+          data: { ...actor(reopened, 30), disposition: 'false_positive', comment: 'bet withdrawn in time' },
+        },
+        {
+          type: 'AlertReopened',
+          data: { ...actor(reopened, 600, 'dicj.inspector'), actorRole: 'inspector', reason: 'see camera 4' },
+        },
+      ],
+    ],
+  ];
+  for (const [f, events] of work)
+    await store.append(
+      `alert-${f.findingId}`,
+      events.map((e, i) => ({ eventId: `alert:sim:${f.findingId}:${i}`, ...e })),
+      { expectedRevision: 'no-stream' },
+    );
+  return { acknowledged, resolved, reopened };
 }

@@ -4,3 +4,4 @@ export * from './migrate.ts';
 export * from './projector.ts';
 export * from './rows.ts';
 export * from './queries.ts';
+export * from './tsv.ts';

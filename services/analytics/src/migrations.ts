@@ -99,7 +99,8 @@ export const MIGRATIONS: readonly Migration[] = [
       PARTITION BY toYYYYMM(macau_date)
       ORDER BY (macau_date, code, source, reject_id)`,
 
-      // written by the API when an alert is worked; one row per change, the latest (version) is the state
+      // projected from the API's Alert* events (migration 3 adds columns); one row per change, the latest (version)
+      // is the state
       `CREATE TABLE IF NOT EXISTS alert_states (
         finding_id String,
         state Enum8('open' = 1, 'acknowledged' = 2, 'resolved' = 3),
@@ -219,6 +220,66 @@ export const MIGRATIONS: readonly Migration[] = [
       ) ENGINE = ReplacingMergeTree(position)
       PARTITION BY toYYYYMM(macau_date)
       ORDER BY (casino, macau_date, table_id, round_id, line_index)`,
+    ],
+  },
+  {
+    version: 3,
+    name: "alert workflow projected from the API's Alert* events",
+    statements: [
+      // the state of an alert: its finding's scope (so dashboards filter it like any table), the disposition it was
+      // resolved with, how often it was reopened and the event that last changed it
+      ...[
+        "concessionaire LowCardinality(String) DEFAULT ''",
+        "game LowCardinality(String) DEFAULT ''",
+        'round_id Nullable(String)',
+        'disposition LowCardinality(Nullable(String))',
+        'reopened UInt16 DEFAULT 0',
+        "last_event LowCardinality(String) DEFAULT ''",
+      ].map((c) => `ALTER TABLE alert_states ADD COLUMN IF NOT EXISTS ${c}`),
+      // one row per Alert* event: the state after it, so the state before any position can be read back
+      ...[
+        "opened_at DateTime64(3, 'UTC') DEFAULT 0",
+        "acknowledged_at Nullable(DateTime64(3, 'UTC'))",
+        "resolved_at Nullable(DateTime64(3, 'UTC'))",
+        'disposition LowCardinality(Nullable(String))',
+        'reopened UInt16 DEFAULT 0',
+        "last_event LowCardinality(String) DEFAULT ''",
+        "check_id LowCardinality(String) DEFAULT ''",
+        "severity LowCardinality(String) DEFAULT ''",
+        "concessionaire LowCardinality(String) DEFAULT ''",
+        "casino LowCardinality(String) DEFAULT ''",
+        "game LowCardinality(String) DEFAULT ''",
+        "table_id LowCardinality(String) DEFAULT ''",
+        'round_id Nullable(String)',
+        'macau_date Date DEFAULT 0',
+        'version UInt64 DEFAULT 0',
+      ].map((c) => `ALTER TABLE alert_state_changes ADD COLUMN IF NOT EXISTS ${c}`),
+    ],
+  },
+  {
+    version: 4,
+    name: 'over- and under-payment per round; bloom filters on round ids',
+    statements: [
+      // the bets' positive and negative differences summed per round (underpaid as a positive amount): the
+      // dashboards' discrepancy panels read the rounds (one row a round) instead of every bet under FINAL
+      'ALTER TABLE rounds ADD COLUMN IF NOT EXISTS overpaid_avos Int64 DEFAULT 0',
+      'ALTER TABLE rounds ADD COLUMN IF NOT EXISTS underpaid_avos Int64 DEFAULT 0',
+      // rounds projected before this migration: the same row again, same version, with its bets' sums (the later
+      // insert of an equal version is the one ReplacingMergeTree keeps)
+      `INSERT INTO rounds SELECT r.* REPLACE (b.over AS overpaid_avos, b.under AS underpaid_avos)
+        FROM rounds AS r FINAL
+        INNER JOIN (
+          SELECT round_id, ifNull(sumIf(difference_avos, difference_avos > 0), 0) AS over,
+            -ifNull(sumIf(difference_avos, difference_avos < 0), 0) AS under
+          FROM bets FINAL WHERE difference_avos != 0 GROUP BY round_id
+        ) AS b ON b.round_id = r.round_id`,
+      // the round drill-down and the API look a round up by id alone, outside the sort key's leading columns
+      'ALTER TABLE bets ADD INDEX IF NOT EXISTS round_id_bloom round_id TYPE bloom_filter GRANULARITY 1',
+      'ALTER TABLE rounds ADD INDEX IF NOT EXISTS round_id_bloom round_id TYPE bloom_filter GRANULARITY 1',
+      'ALTER TABLE findings ADD INDEX IF NOT EXISTS round_id_bloom round_id TYPE bloom_filter GRANULARITY 1',
+      'ALTER TABLE bets MATERIALIZE INDEX round_id_bloom SETTINGS mutations_sync = 2',
+      'ALTER TABLE rounds MATERIALIZE INDEX round_id_bloom SETTINGS mutations_sync = 2',
+      'ALTER TABLE findings MATERIALIZE INDEX round_id_bloom SETTINGS mutations_sync = 2',
     ],
   },
 ];

@@ -1,6 +1,7 @@
 /**
  * The analytics projector: a processor (runProcessor, packages/eventstore) that follows the event store from its
- * durable checkpoint and inserts each batch's rows into ClickHouse, one insert per table per batch.
+ * durable checkpoint and inserts each batch's rows into ClickHouse, one insert per table per batch, each one
+ * TabSeparated body (tsv.ts).
  *
  * Idempotency: every table is a ReplacingMergeTree versioned by the event's store position and read with FINAL.
  * A batch handed over again — the same events after a restart, or a crash after the insert and before the
@@ -9,7 +10,13 @@
  * A finding carries the dealer of its round and the game of its table, which the finding event itself does not
  * hold: they come from the table's RoundStarted and TableOpened, projected first (round_starts, tables) and kept
  * in bounded caches, looked up in ClickHouse on a miss (after a restart).
+ *
+ * The alert workflow (the API's Alert* events in `alert-<finding id>` streams) is folded into alert_states (the
+ * latest state, versioned by position) and alert_state_changes (one row per event, carrying the state after it).
+ * The state an event applies to is the one kept in memory when it is older than the event, else the latest
+ * history row before the batch read back from ClickHouse: a batch handed over again folds from the same state.
  */
+import { Readable } from 'node:stream';
 import type { ClickHouseClient } from '@clickhouse/client';
 import type { Processor, RecordedEvent } from '@table-audit/eventstore';
 import { REJECT_EVENT_TYPE, REJECTS_STREAM, type RejectData } from '@table-audit/ingest';
@@ -18,7 +25,16 @@ import { FINDING_EVENT_TYPE, ROUND_EVENT_TYPE } from '@table-audit/replay';
 import type { RoundDerived, TableEvent } from '@table-audit/schemas';
 import { findingStream, isTableStream, roundStream } from '@table-audit/schemas/streams';
 import {
+  ALERT_EVENT_TYPES,
+  ALERT_STREAM_PREFIX,
+  alertChangeRow,
+  alertFindingOf,
+  alertStateRow,
   findingRow,
+  unknownAlertFinding,
+  type AlertEvent,
+  type AlertFinding,
+  type AlertStateRow,
   rejectRow,
   roundRows,
   roundStartRow,
@@ -26,9 +42,17 @@ import {
   tableRow,
   type Row,
 } from './rows.ts';
+import { encodeTsv } from './tsv.ts';
 
 const FINDINGS_PREFIX = findingStream('');
 const ROUNDS_PREFIX = roundStream('');
+
+/**
+ * Events read per batch that the projection should be run with (runProcessor's batchSize): each batch costs one
+ * insert per table, and an insert into ClickHouse has a fixed cost (a new part), so larger batches project more rows
+ * per second (docs/analytics.md has the figures). 20,000 table events are about 5,000 rows, a few MB in memory.
+ */
+export const PROJECTION_BATCH_SIZE = 20_000;
 
 /** The processor's checkpoint name in the event store. */
 export const PROJECTOR_NAME = 'analytics';
@@ -42,6 +66,8 @@ const TABLES = [
   'table_health',
   'ingest_rejects',
   'findings',
+  'alert_states',
+  'alert_state_changes',
 ] as const;
 type ProjectedTable = (typeof TABLES)[number];
 
@@ -75,7 +101,8 @@ const relevant = (e: RecordedEvent): boolean =>
   isTableStream(e.stream) ||
   (e.type === FINDING_EVENT_TYPE && e.stream.startsWith(FINDINGS_PREFIX)) ||
   (e.type === ROUND_EVENT_TYPE && e.stream.startsWith(ROUNDS_PREFIX)) ||
-  (e.type === REJECT_EVENT_TYPE && e.stream === REJECTS_STREAM);
+  (e.type === REJECT_EVENT_TYPE && e.stream === REJECTS_STREAM) ||
+  (ALERT_EVENT_TYPES.has(e.type) && e.stream.startsWith(ALERT_STREAM_PREFIX));
 
 export class AnalyticsProjector implements Processor {
   readonly name: string;
@@ -88,6 +115,10 @@ export class AnalyticsProjector implements Processor {
   };
   private readonly games = new BoundedMap<string, string>(100_000);
   private readonly dealers: BoundedMap<string, string | null>;
+  /** what an alert's rows carry of its finding, by finding id */
+  private readonly alertFindings = new BoundedMap<string, AlertFinding>(200_000);
+  /** each alert's state after the last event projected (its version is that event's position) */
+  private readonly alertStates = new BoundedMap<string, AlertStateRow>(100_000);
 
   constructor(
     private readonly client: ClickHouseClient,
@@ -101,6 +132,7 @@ export class AnalyticsProjector implements Processor {
     const rows = Object.fromEntries(TABLES.map((t) => [t, [] as Row[]])) as Record<ProjectedTable, Row[]>;
     const findings: { e: RecordedEvent; f: Finding }[] = [];
     const tableEvents: { e: RecordedEvent; t: TableEvent }[] = [];
+    const alerts: { e: RecordedEvent; a: AlertEvent }[] = [];
     for (const e of batch) {
       if (isTableStream(e.stream)) {
         const t = { type: e.type, data: e.data } as TableEvent;
@@ -115,7 +147,8 @@ export class AnalyticsProjector implements Processor {
         const r = roundRows(e, e.data as RoundDerived);
         rows.rounds.push(r.round);
         rows.bets.push(...r.bets);
-      } else rows.ingest_rejects.push(rejectRow(e, e.data as RejectData));
+      } else if (e.type === REJECT_EVENT_TYPE) rows.ingest_rejects.push(rejectRow(e, e.data as RejectData));
+      else alerts.push({ e, a: { type: e.type, data: e.data } as AlertEvent });
     }
     await this.lookUp(
       tableEvents.map(({ t }) => t.data.header.tableId).concat(findings.map(({ f }) => f.tableId)),
@@ -128,20 +161,102 @@ export class AnalyticsProjector implements Processor {
       const health = tableHealthRow(e, t, game);
       if (health) rows.table_health.push(health);
     }
-    for (const { e, f } of findings)
-      rows.findings.push(
-        findingRow(e, f, {
-          game: this.games.get(f.tableId) ?? 'UNKNOWN',
-          dealerId: f.roundId === null ? null : (this.dealers.get(f.roundId) ?? null),
-        }),
-      );
+    for (const { e, f } of findings) {
+      const row = findingRow(e, f, {
+        game: this.games.get(f.tableId) ?? 'UNKNOWN',
+        dealerId: f.roundId === null ? null : (this.dealers.get(f.roundId) ?? null),
+      });
+      rows.findings.push(row);
+      this.alertFindings.set(f.findingId, alertFindingOf(row));
+    }
+    // the alert workflow, folded in store order; the states are kept only once their rows are inserted
+    const states = alerts.length ? await this.alertStatesBefore(alerts) : new Map<string, AlertStateRow>();
+    for (const { e, a } of alerts) {
+      const id = a.data.alertId;
+      const finding = this.alertFindings.get(id) ?? unknownAlertFinding(a.data.time);
+      const state = alertStateRow(e, a, states.get(id) ?? null, finding);
+      states.set(id, state);
+      rows.alert_states.push(state as unknown as Row);
+      rows.alert_state_changes.push(alertChangeRow(e, state));
+    }
     for (const table of TABLES) {
       if (rows[table].length === 0) continue;
-      await this.client.insert({ table, values: rows[table], format: 'JSONEachRow' });
+      const { columns, body } = encodeTsv(rows[table]);
+      await this.client.insert({
+        table,
+        values: Readable.from([body], { objectMode: false }),
+        format: 'TabSeparated',
+        columns: columns as [string, ...string[]],
+      });
       this.stats.rows[table] += rows[table].length;
     }
+    for (const [id, state] of states) this.alertStates.set(id, state);
     this.stats.batches++;
     this.stats.events += batch.length;
+  }
+
+  /**
+   * Each alert's state before its first event in this batch: from memory when the state kept is older than that
+   * event, else (after a restart, or a batch handed over again) the latest history row before it in ClickHouse —
+   * never a state that already includes this batch. The findings of alerts not in memory are looked up too.
+   */
+  private async alertStatesBefore(
+    alerts: readonly { e: RecordedEvent; a: AlertEvent }[],
+  ): Promise<Map<string, AlertStateRow>> {
+    const first = new Map<string, bigint>();
+    for (const { e, a } of alerts) if (!first.has(a.data.alertId)) first.set(a.data.alertId, e.position);
+    const states = new Map<string, AlertStateRow>();
+    const missing: string[] = [];
+    for (const [id, position] of first) {
+      const kept = this.alertStates.get(id);
+      if (kept && BigInt(kept.version) < position) states.set(id, kept);
+      else missing.push(id);
+    }
+    const before = alerts[0]!.e.position;
+    if (missing.length) {
+      this.stats.lookups += missing.length;
+      const result = await this.client.query({
+        query: `SELECT * EXCEPT (change_id, opened_at, changed_at, acknowledged_at, resolved_at),
+            toUnixTimestamp64Milli(opened_at) AS opened_at, toUnixTimestamp64Milli(changed_at) AS changed_at,
+            toUnixTimestamp64Milli(acknowledged_at) AS acknowledged_at,
+            toUnixTimestamp64Milli(resolved_at) AS resolved_at, toString(macau_date) AS macau_date
+          FROM alert_state_changes FINAL
+          WHERE finding_id IN {ids:Array(String)} AND version < {before:UInt64}
+          ORDER BY finding_id, version DESC
+          LIMIT 1 BY finding_id`,
+        query_params: { ids: missing, before: before.toString() },
+        format: 'JSONEachRow',
+      });
+      for (const r of await result.json<Record<string, unknown>>()) {
+        const ms = (v: unknown): number | null => (v === null ? null : Number(v));
+        states.set(r.finding_id as string, {
+          ...(r as unknown as AlertStateRow),
+          opened_at: Number(r.opened_at),
+          changed_at: Number(r.changed_at),
+          acknowledged_at: ms(r.acknowledged_at),
+          resolved_at: ms(r.resolved_at),
+          reopened: Number(r.reopened),
+          version: String(r.version),
+        });
+      }
+    }
+    const unknown = [...first.keys()].filter((id) => !this.alertFindings.has(id));
+    if (unknown.length) {
+      this.stats.lookups += unknown.length;
+      const result = await this.client.query({
+        query: `SELECT finding_id, check_id, severity, concessionaire, casino, game, table_id, round_id,
+            toUnixTimestamp64Milli(event_time) AS event_time, toString(macau_date) AS macau_date
+          FROM findings FINAL WHERE finding_id IN {ids:Array(String)}`,
+        query_params: { ids: unknown },
+        format: 'JSONEachRow',
+      });
+      for (const r of await result.json<Row>())
+        this.alertFindings.set(
+          r.finding_id as string,
+          alertFindingOf({ ...r, event_time: Number(r.event_time) }),
+        );
+    }
+    return states;
   }
 
   /** Fills the caches from ClickHouse for the tables and rounds this batch needs and they do not hold. */

@@ -7,19 +7,37 @@ import type { RecordedEvent } from '@table-audit/eventstore';
 import type { RejectData } from '@table-audit/ingest';
 import { macauDate, type Finding } from '@table-audit/rules';
 import type { RoundDerived, TableEvent } from '@table-audit/schemas';
+import type {
+  AlertAcknowledged,
+  AlertAssigned,
+  AlertCommented,
+  AlertReopened,
+  AlertResolved,
+} from '@table-audit/schemas/events';
 
 export type Row = Record<string, unknown>;
 
 /** The event-store position as the rows' version: UInt64 as decimal text (JSON numbers stop at 2^53). */
 const version = (e: RecordedEvent): string => e.position.toString();
 
+const DAY_MS = 86_400_000;
+const MACAU_OFFSET_MS = 8 * 3_600_000;
+/** Macau dates by day number since the epoch: a batch's events fall on a few days (bounded: cleared past 4,096). */
+const macauDays = new Map<number, string>();
 /** A Macau date for a time that may be out of any clock's range (a bad event is kept, not fatal). */
 function macauDay(utcMs: number): string {
+  const day = Math.floor((utcMs + MACAU_OFFSET_MS) / DAY_MS);
+  const known = Number.isFinite(day) ? macauDays.get(day) : undefined;
+  if (known !== undefined) return known;
+  let date: string;
   try {
-    return macauDate(utcMs);
+    date = macauDate(utcMs);
   } catch {
     return '1970-01-01';
   }
+  if (macauDays.size >= 4_096) macauDays.clear();
+  macauDays.set(day, date);
+  return date;
 }
 
 export const tableRow = (e: RecordedEvent, t: Extract<TableEvent, { type: 'TableOpened' }>): Row => {
@@ -208,6 +226,14 @@ export function rejectRow(e: RecordedEvent, r: RejectData): Row {
 
 /** A derived round: its row in `rounds` and one row per bet line in `bets`. */
 export function roundRows(e: RecordedEvent, r: RoundDerived): { round: Row; bets: Row[] } {
+  const position = version(e);
+  let over = 0;
+  let under = 0;
+  for (const l of r.lines)
+    if (l.differenceAvos !== null) {
+      if (l.differenceAvos > 0) over += l.differenceAvos;
+      else under -= l.differenceAvos;
+    }
   const shared = {
     round_id: r.roundId,
     table_id: r.tableId,
@@ -228,6 +254,8 @@ export function roundRows(e: RecordedEvent, r: RoundDerived): { round: Row; bets
       expected_paid_avos: r.expectedPaidAvos,
       declared_paid_avos: r.declaredPaidAvos,
       paid_difference_avos: r.declaredPaidAvos - r.expectedPaidAvos,
+      overpaid_avos: over,
+      underpaid_avos: under,
       house_result_avos: r.houseResultAvos,
       bet_count: r.lines.length,
       finding_count: r.findingIds.length,
@@ -236,8 +264,17 @@ export function roundRows(e: RecordedEvent, r: RoundDerived): { round: Row; bets
       store_event_id: e.eventId,
       position: version(e),
     },
+    // every property written out (no spread per line): a month projects millions of these
     bets: r.lines.map((l, i) => ({
-      ...shared,
+      round_id: r.roundId,
+      table_id: r.tableId,
+      casino: r.casino,
+      concessionaire: r.concessionaire,
+      game: r.game,
+      rule_set: r.ruleSetId,
+      macau_date: r.macauDate,
+      round_start: r.roundStartTime,
+      dealer_id: r.dealerId,
       line_index: i,
       seat: l.seat,
       bet_type: l.betType,
@@ -249,7 +286,153 @@ export function roundRows(e: RecordedEvent, r: RoundDerived): { round: Row; bets
       declared_payout_avos: l.declaredPayoutAvos,
       declared_net_avos: l.declaredNetAvos,
       difference_avos: l.differenceAvos,
-      position: version(e),
+      position,
     })),
   };
 }
+
+// ------------------------------------------------------------------------------------------------ alert workflow
+
+/** The alert workflow's event types (ta.audit.Alert*), written by the API to `alert-<finding id>` streams. */
+export const ALERT_EVENT_TYPES: ReadonlySet<string> = new Set([
+  'AlertAcknowledged',
+  'AlertAssigned',
+  'AlertCommented',
+  'AlertResolved',
+  'AlertReopened',
+]);
+export const ALERT_STREAM_PREFIX = 'alert-';
+
+export type AlertEvent =
+  | { type: 'AlertAcknowledged'; data: AlertAcknowledged }
+  | { type: 'AlertAssigned'; data: AlertAssigned }
+  | { type: 'AlertCommented'; data: AlertCommented }
+  | { type: 'AlertResolved'; data: AlertResolved }
+  | { type: 'AlertReopened'; data: AlertReopened };
+
+/** What an alert's rows carry of its finding (from the `findings` row of the same id). */
+export interface AlertFinding {
+  check_id: string;
+  severity: string;
+  concessionaire: string;
+  casino: string;
+  game: string;
+  table_id: string;
+  round_id: string | null;
+  /** the finding's event time, UTC ms: when the alert opened */
+  opened_at: number;
+  macau_date: string;
+}
+
+/** The finding of an alert the projection cannot find (its finding not projected): kept, marked UNKNOWN. */
+export const unknownAlertFinding = (time: number): AlertFinding => ({
+  check_id: 'UNKNOWN',
+  severity: 'UNKNOWN',
+  concessionaire: 'UNKNOWN',
+  casino: 'UNKNOWN',
+  game: 'UNKNOWN',
+  table_id: 'UNKNOWN',
+  round_id: null,
+  opened_at: time,
+  macau_date: macauDay(time),
+});
+
+export const alertFindingOf = (row: Row): AlertFinding => ({
+  check_id: row.check_id as string,
+  severity: row.severity as string,
+  concessionaire: row.concessionaire as string,
+  casino: row.casino as string,
+  game: row.game as string,
+  table_id: row.table_id as string,
+  round_id: row.round_id as string | null,
+  opened_at: row.event_time as number,
+  macau_date: row.macau_date as string,
+});
+
+/** An alert's state after an event: the `alert_states` row (and, with the change's id, its history row). */
+export interface AlertStateRow extends AlertFinding {
+  finding_id: string;
+  state: 'open' | 'acknowledged' | 'resolved';
+  assignee: string | null;
+  disposition: string | null;
+  note: string;
+  changed_by: string;
+  /** UTC ms */
+  changed_at: number;
+  acknowledged_at: number | null;
+  resolved_at: number | null;
+  reopened: number;
+  last_event: string;
+  /** the event store position of the event: the ReplacingMergeTree version (decimal text) */
+  version: string;
+}
+
+/**
+ * The workflow's fold, as the API's evolve (services/api/src/alerts.ts) and docs/api.md "Projection into ClickHouse"
+ * define it: acknowledged / resolved / reopened set the state, assigned and commented keep it; the assignee is set by
+ * an assignment only; acknowledged_at and resolved_at are the latest such event's time, both cleared by a reopen,
+ * as is the disposition. `before` is the state after the alert's previous event, null for its first.
+ */
+export function alertStateRow(
+  e: RecordedEvent,
+  a: AlertEvent,
+  before: AlertStateRow | null,
+  finding: AlertFinding,
+): AlertStateRow {
+  const d = a.data;
+  const prev = before ?? {
+    state: 'open' as const,
+    assignee: null,
+    disposition: null,
+    acknowledged_at: null,
+    resolved_at: null,
+    reopened: 0,
+  };
+  const base: AlertStateRow = {
+    ...finding,
+    finding_id: d.alertId,
+    state: prev.state,
+    assignee: prev.assignee,
+    disposition: prev.disposition,
+    note: '',
+    changed_by: d.actorSubject,
+    changed_at: d.time,
+    acknowledged_at: prev.acknowledged_at,
+    resolved_at: prev.resolved_at,
+    reopened: prev.reopened,
+    last_event: a.type,
+    version: version(e),
+  };
+  switch (a.type) {
+    case 'AlertAcknowledged':
+      return { ...base, state: 'acknowledged', acknowledged_at: d.time, note: a.data.note ?? '' };
+    case 'AlertAssigned':
+      return { ...base, assignee: a.data.assignee, note: a.data.assignee ?? '' };
+    case 'AlertCommented':
+      return { ...base, note: a.data.comment };
+    case 'AlertResolved':
+      return {
+        ...base,
+        state: 'resolved',
+        resolved_at: d.time,
+        disposition: a.data.disposition,
+        note: `${a.data.disposition}: ${a.data.comment}`,
+      };
+    case 'AlertReopened':
+      return {
+        ...base,
+        state: 'open',
+        acknowledged_at: null,
+        resolved_at: null,
+        disposition: null,
+        reopened: prev.reopened + 1,
+        note: a.data.reason,
+      };
+  }
+}
+
+/** The history row of a change: the state after it, with the event's id and type. */
+export const alertChangeRow = (e: RecordedEvent, s: AlertStateRow): Row => ({
+  ...s,
+  change_id: e.eventId,
+});

@@ -9,6 +9,7 @@ import {
   listFindings,
   migrate,
   openAnalytics,
+  PROJECTION_BATCH_SIZE,
   SEVERITIES,
   topFindings,
   type FindingFilter,
@@ -212,7 +213,7 @@ export async function projectForRun(store: EventStore, storeFile: string): Promi
   try {
     await migrate(analytics.client);
     const projector = new AnalyticsProjector(analytics.client);
-    await runProcessor(store, projector, { batchSize: 5_000 });
+    await runProcessor(store, projector, { batchSize: PROJECTION_BATCH_SIZE });
     const rows = Object.values(projector.stats.rows).reduce((a, b) => a + b, 0);
     const top = await topFindings(analytics.client, 5);
     const seconds = (performance.now() - t) / 1000;

@@ -14,7 +14,7 @@ describe('citations: the PT and ZH text of the provisions', () => {
     }
     assert.deepEqual(
       diplomas.map((d) => d.id),
-      ['89/2025', '94/2025'],
+      ['89/2025', '94/2025', 'Portaria 51/89/M', 'Portaria 52/89/M'],
     );
   });
 

@@ -1,4 +1,5 @@
 import f3cp2025 from './f3cp-2025.citations.json' with { type: 'json' };
+import portarias51and52 from './portarias-51-52-89-m.citations.json' with { type: 'json' };
 import { citationKey, type Citation } from './citation.ts';
 
 export * from './citation.ts';
@@ -32,7 +33,11 @@ interface CitationFile {
   discrepancies: { key: string; note: string }[];
 }
 
-const files: CitationFile[] = [f3cp2025 as unknown as CitationFile];
+const files: CitationFile[] = [
+  f3cp2025 as unknown as CitationFile,
+  // no Chinese text is held for the 1989 portarias: their zh fields are empty, and `cite` says so
+  portarias51and52 as unknown as CitationFile,
+];
 
 const byKey = new Map<string, Provision>();
 for (const file of files) for (const p of file.provisions) byKey.set(p.key, p);

@@ -4,3 +4,7 @@ export * from './arrangement.ts';
 export * from './score.ts';
 export * from './solver.ts';
 export * from './deal.ts';
+export * from './round.ts';
+export * from './settle.ts';
+export * from './checks/index.ts';
+export * from './simulation.ts';

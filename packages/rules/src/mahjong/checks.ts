@@ -2,7 +2,7 @@ import { cite } from '../citations/citation.ts';
 import { defineCheck, type FindingInput } from '../findings.ts';
 import { breakStack, DRAW_TURNS, HAND, RING, SEATS } from './deal.ts';
 import type { MahjongDeal, MahjongFact } from './round.ts';
-import { PORTARIA_52_89_M as D, tileSetProblems } from './tiles.ts';
+import { MAHJONG_1989_DIPLOMA as D, tileSetProblems } from './tiles.ts';
 
 /** The MAHJONG. checks of mahjong-1989-deal: the deal of art. 1.º–2.º only. */
 export const tileSet = defineCheck(

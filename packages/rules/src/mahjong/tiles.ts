@@ -4,7 +4,7 @@
  * WS South (nám), WW West (sai), WN North (pak); bamboos (sók chi) B1–B9, numbers (mán chi) N1–N9 and circles
  * (t'ông chi) C1–C9. Four of each: 12 + 16 + 108 = 136.
  */
-export const PORTARIA_52_89_M = 'Portaria 52/89/M';
+export const MAHJONG_1989_DIPLOMA = 'Portaria 52/89/M';
 
 export const TILE_KINDS: readonly string[] = [
   'DR',

@@ -2,7 +2,7 @@
  * The 13 Cards rule set: Regulamento Oficial do Jogo de 13 Cartas, annexed to Portaria n.º 51/89/M (Boletim
  * Oficial n.º 12, 1989-03-20). What the law leaves to the table (interpretation T2) is configuration here.
  */
-export const PORTARIA_51_89_M = 'Portaria 51/89/M';
+export const THIRTEEN_CARDS_1989_DIPLOMA = 'Portaria 51/89/M';
 
 /**
  * Art. 11.º, read under T2: "the player may bet in terms of 1, 2 or 3 points; a winner is paid half the stake,
@@ -43,7 +43,7 @@ export const THIRTEEN_CARDS_1989: ThirteenRuleSet = Object.freeze({
   id: 'thirteen-cards-1989',
   game: 'thirteen-cards',
   title: 'Jogo de 13 Cartas (Portaria n.º 51/89/M)',
-  diploma: PORTARIA_51_89_M,
+  diploma: THIRTEEN_CARDS_1989_DIPLOMA,
   arrangeMinutes: 5,
   minCutCards: 10,
   payout: DEFAULT_THIRTEEN_PAYOUT,

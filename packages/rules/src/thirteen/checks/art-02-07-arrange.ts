@@ -1,7 +1,7 @@
 import { cite } from '../../citations/citation.ts';
 import { defineCheck, type FindingInput } from '../../findings.ts';
 import { formatArrangement } from '../arrangement.ts';
-import { PORTARIA_51_89_M as D, type ThirteenRuleSet } from '../rule-set.ts';
+import { THIRTEEN_CARDS_1989_DIPLOMA as D, type ThirteenRuleSet } from '../rule-set.ts';
 import type { ThirteenRound } from '../round.ts';
 import type { SettledRound } from '../settle.ts';
 import { arrangeDeadline } from '../settle.ts';

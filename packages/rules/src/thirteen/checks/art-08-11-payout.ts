@@ -1,7 +1,7 @@
 import { cite } from '../../citations/citation.ts';
 import { defineCheck, type FindingInput } from '../../findings.ts';
 import { formatMop } from '../../present.ts';
-import { PORTARIA_51_89_M as D } from '../rule-set.ts';
+import { THIRTEEN_CARDS_1989_DIPLOMA as D } from '../rule-set.ts';
 import type { ThirteenRound } from '../round.ts';
 import type { SettledRound } from '../settle.ts';
 import { ev } from './evidence.ts';

@@ -8,3 +8,4 @@ export * from './round.ts';
 export * from './settle.ts';
 export * from './checks/index.ts';
 export * from './simulation.ts';
+export * from './explain.ts';

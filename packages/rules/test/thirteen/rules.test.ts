@@ -1,7 +1,11 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { seededRng } from '../../src/rng.ts';
 import {
   cardsNatural,
+  cleanThirteenRound,
+  explainThirteenRound,
+  THIRTEEN_CARDS_1989,
   dealOrder,
   DEFAULT_THIRTEEN_PAYOUT,
   firstPlace,
@@ -169,5 +173,26 @@ describe('13 Cards deal (art. 2.º b), T3)', () => {
     const order = dealOrder(6);
     assert.deepEqual(order.slice(0, 6), [1, 2, 3, 0, 1, 2]);
     for (let p = 0; p < 4; p++) assert.equal(order.filter((x) => x === p).length, 13);
+  });
+});
+
+describe('13 Cards disputed-hand explanation', () => {
+  it('shows each place’s arrangement beside the best one, and each bet expected beside declared', () => {
+    const r = cleanThirteenRound(seededRng(3), THIRTEEN_CARDS_1989, {
+      roundId: 'd1',
+      tableId: 'T',
+      start: Date.UTC(2026, 0, 1),
+    });
+    const e = explainThirteenRound(r, THIRTEEN_CARDS_1989);
+    assert.match(e.text, /Macau time/);
+    assert.match(e.text, /best legal arrangement: .* \(margin -?\d+; played -?\d+\)/);
+    for (const b of r.bets) assert.match(e.text, new RegExp(`bet ${b.betId} .* expected .* declared`));
+    // a correct table plays the solver's arrangement: the margins agree
+    for (const p of (
+      e.json as {
+        places: { result: { placePoints: number; bankerPoints: number }; best: { margin: number } }[];
+      }
+    ).places)
+      assert.equal(p.result.placePoints - p.result.bankerPoints, p.best.margin);
   });
 });

@@ -413,6 +413,104 @@ export const INTERPRETATIONS: readonly Interpretation[] = [
     articles: ['53/2010 art.5 n.2 al.3', '53/2010 art.5 n.2 al.6'],
     source: 'implementation',
   },
+  {
+    id: 'T1',
+    ruleSets: ['thirteen-cards-1989'],
+    question:
+      'Art. 8.º: how are "points" counted over the three tiers, when art. 9.º gives each formation its points?',
+    reading:
+      "Each tier is played against the banker's same tier; the winner of the tier scores that tier's points for its own formation (art. 9.º II); the place wins with more points over the three tiers than the banker, loses with fewer, ties with the same. A natural scores 3 against no points.",
+    alternative:
+      'Each tier won scores one point; or the points of both formations are added whatever the result.',
+    articles: ['Portaria 51/89/M art.8', 'Portaria 51/89/M art.9', 'Portaria 51/89/M art.10'],
+    source: 'spec',
+  },
+  {
+    id: 'T2',
+    ruleSets: ['thirteen-cards-1989'],
+    question:
+      'Art. 11.º: what do bets "in terms of 1, 2 or 3 points" mean, and is the 2% commission taken from the win or from the stake?',
+    reading:
+      'Table configuration (ThirteenPayout): by default the bet\'s amount is the whole sum at risk and its units are recorded; a table may set "stake-per-point" (sum at risk = amount × units). A winner is paid half the sum at risk, rounded down to whole avos, less the commission: by default 2% of that half (the win), rounded to the nearest avo, halves up; a table may set the stake as the base. A loser loses the sum at risk; a tie returns it.',
+    alternative:
+      'The units multiply the payment by the points difference; the commission is 2% of the stake.',
+    articles: ['Portaria 51/89/M art.11'],
+    source: 'spec',
+  },
+  {
+    id: 'T3',
+    ruleSets: ['thirteen-cards-1989'],
+    question:
+      'Art. 2.º b): the dice sum is "counted from the banker" counter-clockwise: does the banker count as one?',
+    reading:
+      "Yes: the banker's place is 1, so sums 1, 5, 9 … give the banker the first card, 2, 6, 10 … the first place counter-clockwise, and so on (place = (sum − 1) mod 4, places numbered 0 = banker, 1, 2, 3 counter-clockwise).",
+    alternative: 'The count starts at the place after the banker (place = sum mod 4).',
+    articles: ['Portaria 51/89/M art.2 al.2'],
+    source: 'implementation',
+  },
+  {
+    id: 'T4',
+    ruleSets: ['thirteen-cards-1989'],
+    question:
+      'Art. 7.º: the tiers must be in "ascending order". Is an equal front and middle a foul, and how does a 3-card tier compare with a 5-card one?',
+    reading:
+      'Equal tiers are not a foul (only a tier stronger than the one after it is). The 3-card front compares with the middle by formation (trio, pair, high card), then card by card over the cards it has; where those are equal it is the weaker (it has fewer cards).',
+    alternative: 'Strictly ascending: equal tiers are a foul.',
+    articles: [
+      'Portaria 51/89/M art.7',
+      'Portaria 51/89/M art.9 n.2 al.7',
+      'Portaria 51/89/M art.9 n.2 al.9',
+    ],
+    source: 'implementation',
+  },
+  {
+    id: 'T5',
+    ruleSets: ['thirteen-cards-1989'],
+    question:
+      'Three cards in the front tier of one suit or in sequence: are they a flush or straight, and do they count for the naturals "three flushes" and "three straights"?',
+    reading:
+      'In the front tier they rank by their cards (art. 9.º II knows flushes and straights of five cards and trios and pairs of three), but they count for the naturals of art. 9.º I, which ask for flushes or sequences "in all three tiers"; a three-card sequence may be A-2-3 or Q-K-A; a straight or royal flush counts as both a flush and a sequence.',
+    alternative: 'Three-card flushes and straights rank as such in the front tier.',
+    articles: [
+      'Portaria 51/89/M art.9 n.1',
+      'Portaria 51/89/M art.9 n.2 al.5',
+      'Portaria 51/89/M art.9 n.2 al.6',
+    ],
+    source: 'implementation',
+  },
+  {
+    id: 'T6',
+    ruleSets: ['thirteen-cards-1989'],
+    question:
+      'A fouled arrangement that would be a natural, and a fouled banker: what happens? (Art. 7.º says only that "the offending place" loses its bets.)',
+    reading:
+      "A fouled arrangement shows no natural and its place loses its bets (a dragon or six pairs and a half can always be arranged without a foul). When the banker's own tiers foul, the banker's place is the offending one: every place that did not foul and finished in time wins.",
+    alternative: 'A natural is judged whatever the tiers; a fouled banker re-arranges.',
+    articles: ['Portaria 51/89/M art.7', 'Portaria 51/89/M art.9 n.1'],
+    source: 'implementation',
+  },
+  {
+    id: 'M1',
+    ruleSets: ['mahjong-1989-deal'],
+    question:
+      "Art. 2.º: the dice decide the double row from which tiles are drawn, counting counter-clockwise from the banker; does the same sum also give the number of stacks set aside in that row, as in the law's example of 13?",
+    reading:
+      "Yes. The walls are numbered from the banker's counter-clockwise (0 East/the banker's, 1 South, 2 West, 3 North), the banker counting as one: the row is (sum − 1) mod 4, and that many stacks, counted from the row's right, are set aside; drawing starts at the next stack (ring position 17 × row + sum, modulo the 68 stacks; a sum above 17 runs into the next row). The law's example, 13, gives the banker's own row and 13 stacks.",
+    alternative: "The banker always counts from the banker's own row (the earlier digest).",
+    articles: ['Portaria 52/89/M art.2'],
+    source: 'implementation',
+  },
+  {
+    id: 'M2',
+    ruleSets: ['mahjong-1989-deal'],
+    question:
+      'Art. 2.º: after three rounds of two stacks, "the banker takes two more tiles, alternately, from the top row, each of the other three one tile in turn": in what order?',
+    reading:
+      "Three rounds of East, South, West, North taking two stacks (4 tiles) each; then East takes two tiles at East's turn and South, West and North one each, in that order: 14, 13, 13, 13. Which wall positions the two tiles come from is not checked.",
+    alternative: 'East takes one tile before and one after the others (E, S, W, N, E).',
+    articles: ['Portaria 52/89/M art.2'],
+    source: 'implementation',
+  },
 ];
 
 const byId = new Map(INTERPRETATIONS.map((i) => [i.id, i]));

@@ -89,6 +89,8 @@ export const RULE_SETS: readonly RuleSetEntry[] = [
     spec: 'craps-2010.md',
   },
   {
+    // the law is in packages/rules/src/thirteen (engine, solver, checks on round facts); not 'implemented' until
+    // ta.thirteen.* events and the replay's fold let the pipeline judge a table
     id: 'thirteen-cards-1989',
     game: 'thirteen-cards',
     diplomas: ['Portaria 51/89/M'],
@@ -99,6 +101,8 @@ export const RULE_SETS: readonly RuleSetEntry[] = [
     spec: 'thirteen-cards-1989.md',
   },
   {
+    // the deal only (art. 1.º–2.º): outcomes and payouts are out of scope until the rest of the regulation is
+    // available; the deal checks are in packages/rules/src/mahjong, not yet fed by events
     id: 'mahjong-1989-deal',
     game: 'mahjong',
     diplomas: ['Portaria 52/89/M'],
@@ -106,7 +110,7 @@ export const RULE_SETS: readonly RuleSetEntry[] = [
     to: null,
     status: 'not-implemented',
     rules: null,
-    spec: 'thirteen-cards-1989.md',
+    spec: 'mahjong-1989.md',
   },
 ];
 

@@ -14,7 +14,7 @@ describe('citations: the PT and ZH text of the provisions', () => {
     }
     assert.deepEqual(
       diplomas.map((d) => d.id),
-      ['89/2025', '94/2025', '78/2008', '97/2008', '53/2010'],
+      ['89/2025', '94/2025', '78/2008', '97/2008', '53/2010', 'Portaria 51/89/M', 'Portaria 52/89/M'],
     );
   });
 

@@ -23,12 +23,27 @@ import { CRAPS_CHECKS } from '../src/craps/checks/index.ts';
 import { F3CP_CHECKS } from '../src/f3cp/checks/index.ts';
 import { F3CP08 } from '../src/f3cp/checks/f3cp08-index.ts';
 import { F3CP_2008_DIPLOMA, F3CP_2025_DIPLOMA } from '../src/f3cp/rule-set.ts';
+import { MAHJONG_CHECKS } from '../src/mahjong/checks.ts';
+import { MAHJONG_1989_DIPLOMA } from '../src/mahjong/tiles.ts';
+import { THIRTEEN_CARDS_1989_DIPLOMA } from '../src/thirteen/rule-set.ts';
+import { THIRTEEN_CHECKS } from '../src/thirteen/checks/index.ts';
 
-const DIPLOMA_CONSTANTS: Record<string, string> = { F3CP_2025_DIPLOMA, F3CP_2008_DIPLOMA };
+const DIPLOMA_CONSTANTS: Record<string, string> = {
+  F3CP_2025_DIPLOMA,
+  F3CP_2008_DIPLOMA,
+  THIRTEEN_CARDS_1989_DIPLOMA,
+  MAHJONG_1989_DIPLOMA,
+};
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
 const rows = TRACEABILITY.flatMap((d) => d.rows);
-const checks = [...Object.values(F3CP_CHECKS), ...Object.values(F3CP08), ...Object.values(CRAPS_CHECKS)];
+const checks = [
+  ...Object.values(F3CP_CHECKS),
+  ...Object.values(F3CP08),
+  ...Object.values(CRAPS_CHECKS),
+  ...Object.values(THIRTEEN_CHECKS),
+  ...Object.values(MAHJONG_CHECKS),
+];
 
 /** A small seeded generator, so the sample of settled rounds is the same on every run. */
 function rng(seed: number): () => number {

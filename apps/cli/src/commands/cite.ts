@@ -71,7 +71,7 @@ export const citeCommand: Command = {
     if (values.json) out(json(p));
     else
       out(
-        `${p.key}\n\nPT: ${p.pt}\n\nZH: ${p.zh}${p.zh_derived ? '\n(ZH re-ordered from the published text: 94/2025 has no known ZH text)' : ''}`,
+        `${p.key}\n\nPT: ${p.pt}\n\nZH: ${p.zh || '(no Chinese text of this diploma is held; none is invented)'}${p.zh_derived ? '\n(ZH re-ordered from the published text: 94/2025 has no known ZH text)' : ''}`,
       );
     return 0;
   },

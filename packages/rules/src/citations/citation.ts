@@ -25,8 +25,11 @@ export function citationKey(c: Citation): string {
 
 /** Portuguese legal form: "Despacho n.º 89/2025, art. 13.º, alínea 4), (1)". */
 export function formatCitation(c: Citation): string {
-  const parts = [`Despacho n.º ${c.diploma}`];
-  parts.push(c.article === 0 ? 'despacho' : `art. ${c.article}.º`);
+  const portaria = c.diploma.startsWith('Portaria ');
+  const parts = [
+    portaria ? `Portaria n.º ${c.diploma.slice('Portaria '.length)}` : `Despacho n.º ${c.diploma}`,
+  ];
+  parts.push(c.article === 0 ? (portaria ? 'portaria' : 'despacho') : `art. ${c.article}.º`);
   if (c.numero !== undefined) parts.push(`n.º ${c.numero}`);
   if (c.alinea !== undefined) parts.push(`alínea ${c.alinea})`);
   if (c.subalinea !== undefined) parts.push(`(${c.subalinea})`);
@@ -44,6 +47,7 @@ const ORDINAL = String.raw`(?:\.?\s*[º°o])?`;
 const PARTS: readonly { field: 'article' | 'numero' | 'alinea' | 'subalinea'; re: RegExp }[] = [
   { field: 'article', re: new RegExp(String.raw`^(?:art\.?|artigo)\s*(\d+)${ORDINAL}`, 'i') },
   { field: 'article', re: /^despacho\b/i },
+  { field: 'article', re: /^portaria\b/i },
   { field: 'numero', re: /^(?:n\.?\s*[º°o]?|número)\s*(\d+)/i },
   { field: 'alinea', re: /^(?:al\.?|alínea)\s*(\d+)\)?/i },
   { field: 'subalinea', re: /^(?:sub\.?|subalínea)\s*(\d+)\)?/i },
@@ -71,9 +75,10 @@ export function parseCitation(text: string): Citation {
     wording = amended[1];
     rest = rest.slice(0, amended.index);
   }
-  const head = /^(?:Despacho\s+n\.?\s*[º°o]?\s*)?(\d+\/\d{4})/i.exec(rest);
-  if (!head) return fail('it does not start with a diploma such as 89/2025');
-  const diploma = head[1]!;
+  const portaria = /^Portaria\s+(?:n\.?\s*[º°o]?\s*)?(\d+\/\d{2}\/M)\b/i.exec(rest);
+  const head = portaria ?? /^(?:Despacho\s+n\.?\s*[º°o]?\s*)?(\d+\/\d{4})/i.exec(rest);
+  if (!head) return fail('it does not start with a diploma such as 89/2025 or Portaria 51/89/M');
+  const diploma = portaria ? `Portaria ${portaria[1]!.toUpperCase()}` : head[1]!;
   rest = rest.slice(head[0].length);
   const found: Partial<Record<(typeof ORDER)[number], number>> = {};
   let last = -1;

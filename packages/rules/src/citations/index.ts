@@ -1,6 +1,7 @@
 import craps2010 from './craps-2010.citations.json' with { type: 'json' };
 import f3cp2025 from './f3cp-2025.citations.json' with { type: 'json' };
 import f3cp2008 from './f3cp-2008.citations.json' with { type: 'json' };
+import portarias51and52 from './portarias-51-52-89-m.citations.json' with { type: 'json' };
 import { citationKey, type Citation } from './citation.ts';
 
 export * from './citation.ts';
@@ -38,6 +39,8 @@ const files: CitationFile[] = [
   f3cp2025 as unknown as CitationFile,
   f3cp2008 as unknown as CitationFile,
   craps2010 as unknown as CitationFile,
+  // no Chinese text is held for the 1989 portarias: their zh fields are empty, and `cite` says so
+  portarias51and52 as unknown as CitationFile,
 ];
 
 const byKey = new Map<string, Provision>();

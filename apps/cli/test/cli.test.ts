@@ -375,7 +375,9 @@ describe('table-audit command line', () => {
     const args = ['run', '--no-serve', '--dir', 'out', '--tables', '6', '--rounds', '20', '--seed', '3'];
     const r = run(args, { cwd });
     assert.equal(r.code, 0, r.stderr);
-    assert.match(r.stdout, /1\. simulator: 6 tables x 20 rounds/);
+    assert.match(r.stdout, /1\. simulator: 6 F3CP tables x 20 rounds .* and 1 CRAPS table\(s\) x 150 throws/);
+    // the CRAPS table's faults are found too, under their own check ids
+    assert.match(r.stdout, /CRAPS\.[A-Z_]+\.[A-Z_]+ +\d+/);
     assert.match(r.stdout, /2\. ingest: ([\d,]+) events appended to data\/events\.sqlite, 0 rejected/);
     assert.match(r.stdout, /3\. replay: [\d,]+ rounds re-derived, \d+ findings appended/);
     assert.match(r.stdout, /labelled faults missed: 0, findings on clean rounds: 0/);

@@ -279,10 +279,23 @@ export const runCommand: Command = {
         collusionTables: 1,
         collusionRounds: 400,
       });
+      // the morning's other games: CRAPS tables (Despacho 53/2010), judged throw by throw, with their own faults
+      const crapsTables = Math.max(1, Math.round(tables / 10));
+      const craps = simulateSession({
+        game: 'CRAPS',
+        seed: seed + 53,
+        tables: crapsTables,
+        roundsPerTable: 150,
+        faultRate: 0.1,
+        handledRate: 0.05,
+      });
+      session.events.push(...craps.events);
+      session.truth.push(...craps.truth);
+      session.tables.push(...craps.tables);
       const written = await writeSessionFile(file, session.events);
       writeFileSync(truthFile, json(session.truth));
       out(
-        `1. simulator: ${tables} tables x ${rounds} rounds (+1 table of 400 rounds with colluders), ${written.events.toLocaleString('en-US')} events → ${file}; ${session.truth.length} labelled faults → ${truthFile} (${ms(t)})`,
+        `1. simulator: ${tables} F3CP tables x ${rounds} rounds (+1 table of 400 rounds with colluders) and ${crapsTables} CRAPS table(s) x 150 throws, ${written.events.toLocaleString('en-US')} events → ${file}; ${session.truth.length} labelled faults → ${truthFile} (${ms(t)})`,
       );
 
       const opened = openStore(storeFile);

@@ -54,7 +54,11 @@ export interface SqliteEventStoreOptions {
   readOnly?: boolean;
   /** Refuse to create a new store file. */
   mustExist?: boolean;
-  /** How long an append waits for another process's write lock before failing. Default 5000 ms. */
+  /**
+   * How long an append waits for another process's write lock before failing. Default 30 s: ingest holds the lock
+   * for one transaction per batch, which on a loaded machine can take seconds, and a live replay beside it must wait
+   * for it, not fail.
+   */
   busyTimeoutMs?: number;
 }
 
@@ -415,7 +419,7 @@ export class SqliteEventStore implements EventStore {
       fileMustExist: readOnly || (options.mustExist ?? false),
     });
     try {
-      this.#db.pragma(`busy_timeout = ${options.busyTimeoutMs ?? 5000}`);
+      this.#db.pragma(`busy_timeout = ${options.busyTimeoutMs ?? 30_000}`);
       if (!readOnly) {
         // WAL: readers (subscriptions, verify, other processes) never block the writer, nor it them.
         this.#db.pragma('journal_mode = WAL');

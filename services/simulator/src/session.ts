@@ -11,7 +11,7 @@ import {
   type TableEvent,
 } from '@table-audit/rules';
 import { deliveryTimes, renumber, SimulatedClock } from './clock.ts';
-import { HANDLED_IRREGULARITIES, ROUND_FAULTS, type GroundTruth, type RoundFault } from './faults.ts';
+import { ROUND_FAULTS, type GroundTruth, type RoundFault } from './faults.ts';
 
 export interface SessionOptions {
   seed: number;
@@ -23,7 +23,10 @@ export interface SessionOptions {
   game: string;
   /** share of rounds given one of `faults` (assigned in turn, so every kind appears) */
   faultRate: number;
+  /** default: every round fault of the catalogue in force at `start` (GameSimulation.catalogueAt) */
   faults: readonly RoundFault[];
+  /** put before every table id, e.g. '2019-', so that sessions of two eras can share one store */
+  tableIdPrefix: string;
   /** share of rounds given an irregularity that the table handles correctly (must raise nothing) */
   handledRate: number;
   /** tables with one player who doubles the Ante after each loss */
@@ -41,6 +44,7 @@ export const DEFAULT_SESSION: SessionOptions = {
   game: GAME_MODULES.find((m) => m.simulation)!.tableGame,
   faultRate: 0,
   faults: ROUND_FAULTS,
+  tableIdPrefix: '',
   handledRate: 0,
   bettingSystemTables: 0,
   collusionTables: 0,
@@ -70,10 +74,15 @@ export function simulateSession(options: Partial<SessionOptions> = {}): Session 
   const game = gameModuleFor(o.game);
   const sim = game?.simulation;
   if (!game || !sim) throw new Error(`the simulator cannot play ${o.game}: no game module with a simulation`);
-  const checkIds = new Map(sim.roundFaults.map((f) => [f.name, f.checkIds]));
+  const catalogue = sim.catalogueAt?.(o.start) ?? sim;
+  if (options.faults === undefined) o.faults = catalogue.roundFaults.map((f) => f.name);
+  const checkIds = new Map(catalogue.roundFaults.map((f) => [f.name, f.checkIds]));
   const unknown = o.faults.filter((f) => !checkIds.has(f));
-  if (unknown.length) throw new Error(`${game.title} has no fault ${unknown.join(', ')}`);
-  const handledKinds = HANDLED_IRREGULARITIES.filter((h) => sim.handledIrregularities.includes(h));
+  if (unknown.length)
+    throw new Error(
+      `${game.title} has no fault ${unknown.join(', ')} under the rules in force at ${new Date(o.start).toISOString()}`,
+    );
+  const handledKinds = catalogue.handledIrregularities;
 
   const r = seededRng(o.seed);
   const truth: GroundTruth[] = [];
@@ -89,7 +98,7 @@ export function simulateSession(options: Partial<SessionOptions> = {}): Session 
           ? 'betting-system'
           : null;
     const [casino, concessionaire, code] = CASINOS[t % CASINOS.length]!;
-    const tableId = `${code}-${game.tableGame}-${String(t + 1).padStart(3, '0')}`;
+    const tableId = `${o.tableIdPrefix}${code}-${game.tableGame}-${String(t + 1).padStart(3, '0')}`;
     const clock = new SimulatedClock(r, o.start + t * 1_000, { casino, concessionaire, tableId });
     const table = sim.openTable({ tableId, rng: r, clock, conduct });
     const events = table.open();

@@ -75,4 +75,12 @@ describe('detection under the 2008 rules, proven on a labelled 2019 session', ()
     );
     for (const [id, c] of perCheck) assert.ok(c.injected > 0, `${id} exercised`);
   });
+
+  it('refuses a table-id prefix that could not start an id, and a fault the rules in force do not have', () => {
+    assert.throws(() => simulateSession({ start: START, tableIdPrefix: '2019/' }), /tableIdPrefix "2019\/"/);
+    assert.throws(
+      () => simulateSession({ faults: ['2008-bet-not-offered'] }),
+      /has no fault 2008-bet-not-offered under the rules in force at 2025-12-01T04:00:00.000Z/,
+    );
+  });
 });

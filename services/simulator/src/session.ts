@@ -74,6 +74,10 @@ export function simulateSession(options: Partial<SessionOptions> = {}): Session 
   const game = gameModuleFor(o.game);
   const sim = game?.simulation;
   if (!game || !sim) throw new Error(`the simulator cannot play ${o.game}: no game module with a simulation`);
+  if (!/^[A-Za-z0-9-]{0,16}$/.test(o.tableIdPrefix))
+    throw new Error(
+      `tableIdPrefix "${o.tableIdPrefix.slice(0, 40)}": up to 16 letters, digits or hyphens (it starts every table id)`,
+    );
   const catalogue = sim.catalogueAt?.(o.start) ?? sim;
   if (options.faults === undefined) o.faults = catalogue.roundFaults.map((f) => f.name);
   const checkIds = new Map(catalogue.roundFaults.map((f) => [f.name, f.checkIds]));

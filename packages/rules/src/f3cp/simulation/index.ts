@@ -24,6 +24,7 @@ export const F3CP_SIMULATION: GameSimulation = {
     return lookup.status === 'implemented' && lookup.rules.era === '2008'
       ? {
           roundFaults: labels(F3CP08_ROUND_FAULTS),
+          // a '-kept' irregularity sets up the fault after it (a shuffler kept after a malfunction): never alone
           handledIrregularities: F3CP08_HANDLED_IRREGULARITIES.filter((h) => !h.name.endsWith('-kept')).map(
             (h) => h.name,
           ),

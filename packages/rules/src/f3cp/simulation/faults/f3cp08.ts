@@ -6,6 +6,7 @@
  * its own fault here. Faults about what 2008 does not have (Six Card Bonus, Progressive Jackpot, community cards,
  * art. 18.º conduct) are left out.
  */
+import type { F3cpEvent } from '@table-audit/schemas/events';
 import { COUNTERPART_2008, F3CP08 } from '../../checks/f3cp08-definitions.ts';
 import {
   anteSeats,
@@ -17,10 +18,9 @@ import {
   misdealOrder,
   voided,
   withBets,
+  type EventContext,
   type F3cpFault,
 } from '../fault.ts';
-import type { F3cpEvent } from '@table-audit/schemas/events';
-import type { EventContext } from '../fault.ts';
 import { insertAfter } from '../transforms.ts';
 import { F3CP_HANDLED_IRREGULARITIES, F3CP_ROUND_FAULTS } from './index.ts';
 

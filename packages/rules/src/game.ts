@@ -178,5 +178,13 @@ export interface GameSimulation {
   readonly handledIrregularities: readonly string[];
   /** the check ids that must find each conduct over a session (a game without such checks names none) */
   readonly conduct: Readonly<Partial<Record<SessionConduct, FaultLabel>>>;
+  /**
+   * The catalogue in force for a table opened at `time` (UTC ms), when the game's rule sets differ in what a fault
+   * breaks (F3CP: the 2008 rules have their own check ids); `roundFaults`/`handledIrregularities` otherwise.
+   */
+  catalogueAt?(time: number): {
+    readonly roundFaults: readonly FaultLabel[];
+    readonly handledIrregularities: readonly string[];
+  };
   openTable(spec: SimulatedTableSpec): SimulatedTable;
 }

@@ -1,5 +1,11 @@
 import type { EventStore } from '@table-audit/eventstore';
-import { DEFAULT_REPLAY_OPTIONS, type DerivedUnit, type Finding, type TableEvent } from '@table-audit/rules';
+import {
+  DEFAULT_REPLAY_OPTIONS,
+  type DerivedUnit,
+  type Finding,
+  type ReplayOptions,
+  type TableEvent,
+} from '@table-audit/rules';
 import { tableStream } from './streams.ts';
 import { TableFolds, toTableEvent } from './tables.ts';
 
@@ -18,9 +24,14 @@ export interface RoundExplanation {
 /**
  * Rebuilds a round from the event store alone and explains it with its game's module: every event, every rule
  * applied with its article, expected beside declared, and the findings about it (those judged in the next round,
- * such as a Progressive bet not carried over, included).
+ * such as a Progressive bet not carried over, included). `options.alternatives`: interpretation ids read the
+ * alternative way (e.g. H1 for a 2008 round).
  */
-export async function explainRound(store: EventStore, roundId: string): Promise<RoundExplanation> {
+export async function explainRound(
+  store: EventStore,
+  roundId: string,
+  options: ReplayOptions = DEFAULT_REPLAY_OPTIONS,
+): Promise<RoundExplanation> {
   let tableId: string | null = null;
   for await (const e of store.readAll()) {
     const ev = toTableEvent(e);
@@ -30,7 +41,7 @@ export async function explainRound(store: EventStore, roundId: string): Promise<
     }
   }
   if (!tableId) throw new RoundNotFound(`no event of round "${roundId}" is in the store`);
-  const tables = new TableFolds(DEFAULT_REPLAY_OPTIONS);
+  const tables = new TableFolds(options);
   let target: DerivedUnit | null = null;
   const later: Finding[] = [];
   let roundsAfter = 0;

@@ -11,7 +11,7 @@ import {
   type TableEvent,
 } from '@table-audit/rules';
 import { deliveryTimes, renumber, SimulatedClock } from './clock.ts';
-import { HANDLED_IRREGULARITIES, ROUND_FAULTS, type GroundTruth, type RoundFault } from './faults.ts';
+import { ROUND_FAULTS, type GroundTruth, type RoundFault } from './faults.ts';
 
 export interface SessionOptions {
   seed: number;
@@ -23,7 +23,10 @@ export interface SessionOptions {
   game: string;
   /** share of rounds given one of `faults` (assigned in turn, so every kind appears) */
   faultRate: number;
+  /** default: every round fault of the catalogue in force at `start` (GameSimulation.catalogueAt) */
   faults: readonly RoundFault[];
+  /** put before every table id, e.g. '2019-', so that sessions of two eras can share one store */
+  tableIdPrefix: string;
   /** share of rounds given an irregularity that the table handles correctly (must raise nothing) */
   handledRate: number;
   /** tables with one player who doubles the Ante after each loss */
@@ -41,6 +44,7 @@ export const DEFAULT_SESSION: SessionOptions = {
   game: GAME_MODULES.find((m) => m.simulation)!.tableGame,
   faultRate: 0,
   faults: ROUND_FAULTS,
+  tableIdPrefix: '',
   handledRate: 0,
   bettingSystemTables: 0,
   collusionTables: 0,
@@ -70,12 +74,21 @@ export function simulateSession(options: Partial<SessionOptions> = {}): Session 
   const game = gameModuleFor(o.game);
   const sim = game?.simulation;
   if (!game || !sim) throw new Error(`the simulator cannot play ${o.game}: no game module with a simulation`);
-  // without a list of faults, the game's own (the default list is the default game's)
-  if (!options.faults) o.faults = sim.roundFaults.map((f) => f.name);
-  const checkIds = new Map(sim.roundFaults.map((f) => [f.name, f.checkIds]));
+  if (!/^[A-Za-z0-9-]{0,16}$/.test(o.tableIdPrefix))
+    throw new Error(
+      `tableIdPrefix "${o.tableIdPrefix.slice(0, 40)}": up to 16 letters, digits or hyphens (it starts every table id)`,
+    );
+  // without a list of faults, the catalogue of the game's rule set in force at the start (the default list is the
+  // default game's)
+  const catalogue = sim.catalogueAt?.(o.start) ?? sim;
+  if (options.faults === undefined) o.faults = catalogue.roundFaults.map((f) => f.name);
+  const checkIds = new Map(catalogue.roundFaults.map((f) => [f.name, f.checkIds]));
   const unknown = o.faults.filter((f) => !checkIds.has(f));
-  if (unknown.length) throw new Error(`${game.title} has no fault ${unknown.join(', ')}`);
-  const handledKinds = HANDLED_IRREGULARITIES.filter((h) => sim.handledIrregularities.includes(h));
+  if (unknown.length)
+    throw new Error(
+      `${game.title} has no fault ${unknown.join(', ')} under the rules in force at ${new Date(o.start).toISOString()}`,
+    );
+  const handledKinds = catalogue.handledIrregularities;
 
   const r = seededRng(o.seed);
   const truth: GroundTruth[] = [];
@@ -91,7 +104,7 @@ export function simulateSession(options: Partial<SessionOptions> = {}): Session 
           ? 'betting-system'
           : null;
     const [casino, concessionaire, code] = CASINOS[t % CASINOS.length]!;
-    const tableId = `${code}-${game.tableGame}-${String(t + 1).padStart(3, '0')}`;
+    const tableId = `${o.tableIdPrefix}${code}-${game.tableGame}-${String(t + 1).padStart(3, '0')}`;
     const clock = new SimulatedClock(r, o.start + t * 1_000, { casino, concessionaire, tableId });
     const conductLabel = conduct ? sim.conduct[conduct] : undefined;
     if (conduct && !conductLabel) throw new Error(`${game.title} has no ${conduct} conduct to simulate`);

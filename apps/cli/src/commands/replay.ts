@@ -8,12 +8,13 @@ import {
   shardCheckpoint,
   type ReplayStats,
 } from '@table-audit/replay';
-import type { Finding } from '@table-audit/rules';
+import { DEFAULT_REPLAY_OPTIONS, F3CP_ALTERNATIVE_READINGS, type Finding } from '@table-audit/rules';
 import { ANCHOR_OPTIONS_USAGE, configuredAnchorer, describeAnchor, signedCheckpoint } from './anchors.ts';
 import { json, out, UsageError, type Command } from './command.ts';
 import { openStore, progress, progressDone, storePath } from './store.ts';
 
-const usage = `Usage: table-audit replay ROUND_ID [--json] [--store PATH]     the disputed hand, step by step
+const usage = `Usage: table-audit replay ROUND_ID [--json] [--store PATH] [--alternative ID]...
+                                                           the disputed hand, step by step
        table-audit replay [--workers N] [--store PATH]             replay the store, append findings and round records
        table-audit replay --live [--store PATH]                    the same, then follow new events
 
@@ -22,6 +23,11 @@ article, each bet's expected settlement beside the declared one, and each findin
 from the replay's durable checkpoint and appends findings (findings-<table>) and one RoundDerived record per round
 (rounds-<table>); re-running appends nothing new; --live keeps following new events until interrupted.
 
+  --alternative ID  with a round id: read interpretation ID the alternative way instead of the register's chosen
+                reading (may be repeated); selectable: ${Object.entries(F3CP_ALTERNATIVE_READINGS)
+                  .map(([id, reading]) => `${id}, ${reading}`)
+                  .join('; ')}. Only rounds under a rule set that the
+                interpretation governs (H1: the 2008 rules) can be read so
   --workers N   replay in N worker threads, the tables sharded by a stable hash of their id, each shard under
                 its own checkpoint (replay/shard-I-of-N); default the machine's cores, at most ${MAX_DEFAULT_WORKERS}
                 (here ${defaultWorkers()}). 1 replays in this thread under the checkpoint "replay". Changing N starts the
@@ -48,8 +54,19 @@ export const replayCommand: Command = {
         'signing-key': { type: 'string' },
         'anchor-every': { type: 'string' },
         workers: { type: 'string' },
+        alternative: { type: 'string', multiple: true },
       },
     });
+    const alternatives = values.alternative ?? [];
+    for (const id of alternatives)
+      if (!(id in F3CP_ALTERNATIVE_READINGS))
+        throw new UsageError(
+          `--alternative: interpretation "${id}" has no alternative reading a replay can select; selectable: ${Object.keys(F3CP_ALTERNATIVE_READINGS).join(', ')}`,
+        );
+    if (alternatives.length && !positionals.length)
+      throw new UsageError(
+        '--alternative explains one disputed round under another reading: give the round id (the store replay keeps the chosen readings)',
+      );
     let workers = values.live ? 1 : defaultWorkers();
     if (values.workers !== undefined) {
       workers = Number(values.workers);
@@ -73,8 +90,18 @@ export const replayCommand: Command = {
     const store = opened.store;
     try {
       if (positionals.length) {
-        const x = await explainRound(store, positionals.join(' '));
-        out(values.json ? json(x.json) : x.text);
+        const x = await explainRound(store, positionals.join(' '), {
+          ...DEFAULT_REPLAY_OPTIONS,
+          alternatives,
+        });
+        // the reader is told, before anything else, which interpretations were read the alternative way
+        const readings = alternatives.map((id) => ({ id, reading: F3CP_ALTERNATIVE_READINGS[id]! }));
+        const said = readings.map((r) => `Alternative reading of ${r.id}: ${r.reading}\n`).join('');
+        out(
+          values.json
+            ? json(readings.length ? { ...x.json, alternatives: readings } : x.json)
+            : said + x.text,
+        );
         return 0;
       }
       const anchorer = configuredAnchorer(store, path, {

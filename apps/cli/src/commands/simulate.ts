@@ -3,7 +3,6 @@ import { FileSchemaRegistry } from '@table-audit/schemas';
 import {
   KafkajsEventProducer,
   publishEvents,
-  ROUND_FAULTS,
   simulateSession,
   writeSessionFile,
 } from '@table-audit/simulator';
@@ -18,7 +17,8 @@ Seeded, reproducible Fortune 3 Card Poker table sessions, with labelled faults.
   --tables N            tables, 1 to 999 (default 20)    --rounds N   rounds per table, 0 to 10000 (default 50)
   --seed S              seed, 0 to 4294967295 (default 1)
   --start ISO           first event time, UTC (default 2025-12-01T04:00:00Z = 12:00 Macau time)
-  --fault-rate R        share of rounds with a fault, 0 to 1 (default 0.1; every fault kind in turn)
+  --fault-rate R        share of rounds with a fault, 0 to 1 (default 0.1; every fault kind of the rules in
+                        force at --start in turn: a start before 2025-11-11 Macau plays the 2008 catalogue)
   --handled-rate R      share of rounds with a correctly handled irregularity, 0 to 1 (default 0.05)
   --betting-system N    tables with a doubling bettor (default 1)
   --collusion N         tables with three colluding players (default 0), each playing --collusion-rounds (400)
@@ -57,7 +57,6 @@ export const simulateCommand: Command = {
       roundsPerTable: wholeNumber('--rounds', values.rounds!, 0, 10_000),
       start,
       faultRate: share('--fault-rate', values['fault-rate']!),
-      faults: ROUND_FAULTS,
       handledRate: share('--handled-rate', values['handled-rate']!),
       bettingSystemTables: wholeNumber('--betting-system', values['betting-system']!, 0, 999),
       collusionTables: wholeNumber('--collusion', values.collusion!, 0, 999),

@@ -14,3 +14,4 @@ export * from './module.ts';
 export * from './simulation/index.ts';
 export * from './checks/index.ts';
 export { binomialUpperTail, CollusionTracker, warmCollusionTables } from './checks/art-18-collusion.ts';
+export { ALL_F3CP08_CHECK_IDS } from './checks/f3cp08-index.ts';

@@ -10,6 +10,7 @@ import { shuffledDeck, type Rng } from '../../rng.ts';
 import type { DealingMode } from '../events.ts';
 import type { EventContext, F3cpFault, RoundNeeds, SimulatedF3cpTable } from './fault.ts';
 import { F3CP_HANDLED_IRREGULARITIES, F3CP_ROUND_FAULTS } from './faults/index.ts';
+import { F3CP08_HANDLED_IRREGULARITIES, F3CP08_ROUND_FAULTS } from './faults/f3cp08.ts';
 import {
   CONDUCT_SEATING,
   PLAYER_KINDS,
@@ -28,8 +29,12 @@ import {
 import { voidCarriesProgressive } from './transforms.ts';
 import { ruleSetFor } from '../../registry.ts';
 
-const ROUND_FAULTS = new Map(F3CP_ROUND_FAULTS.map((f) => [f.name, f]));
-const HANDLED = new Map(F3CP_HANDLED_IRREGULARITIES.map((f) => [f.name, f]));
+const byName = (faults: readonly F3cpFault[]) => new Map(faults.map((f) => [f.name, f]));
+/** the faults and handled irregularities of each era, labelled with that era's check ids */
+const CATALOGUE = {
+  '2025': { faults: byName(F3CP_ROUND_FAULTS), handled: byName(F3CP_HANDLED_IRREGULARITIES) },
+  '2008': { faults: byName(F3CP08_ROUND_FAULTS), handled: byName(F3CP08_HANDLED_IRREGULARITIES) },
+};
 
 /** The settings every simulated table opens with (amounts in avos); the pool starts between MOP 200,000 and 690,000. */
 function settings(
@@ -106,8 +111,8 @@ export class F3cpSimulatedTable implements SimulatedTable {
   private nextRoundChange: ((plan: RoundPlan) => RoundPlan) | null = null;
   /**
    * The table opens under the 2008 rules (its first instant's Macau date is before 2025-11-11): it offers only
-   * Ante, Play and Pair Plus, and a player with a Pair Plus always plays (art. 9.º 3)). Its rounds are clean: the
-   * fault catalogue is the 2025 one, so no fault or handled irregularity is injected at a 2008 table yet.
+   * Ante, Play and Pair Plus, and a player with a Pair Plus always plays (art. 9.º 3)). Its faults and handled
+   * irregularities are the 2008 catalogue (faults/f3cp08.ts), labelled with F3CP08 check ids.
    */
   private readonly era2008: boolean;
 
@@ -150,25 +155,26 @@ export class F3cpSimulatedTable implements SimulatedTable {
   }
 
   canInject(fault: string, lastRound: boolean): boolean {
-    if (this.era2008) return false; // the faults are labelled with 2025 check ids (docs/games/f3cp-2008.md)
-    const f = ROUND_FAULTS.get(fault);
+    const { faults, handled } = this.catalogue;
+    const f = faults.get(fault);
     if (!f || this.carry.length) return false; // a round that re-states carried bets is kept clean
-    return [f, ...(f.preceded ?? []).map((h) => HANDLED.get(h)!)].every((x) =>
+    return [f, ...(f.preceded ?? []).map((h) => handled.get(h)!)].every((x) =>
       this.offers(x.needs, lastRound),
     );
   }
 
   canHandle(irregularity: string): boolean {
-    const h = HANDLED.get(irregularity);
-    return !this.era2008 && h !== undefined && !this.carry.length && this.offers(h.needs, false);
+    const h = this.catalogue.handled.get(irregularity);
+    return h !== undefined && !this.carry.length && this.offers(h.needs, false);
   }
 
   playRound(fault: string | null, handled: string | null): PlayedRounds {
-    const f = fault !== null ? ROUND_FAULTS.get(fault) : handled !== null ? HANDLED.get(handled) : undefined;
+    const { faults, handled: handledByName } = this.catalogue;
+    const f = fault !== null ? faults.get(fault) : handled !== null ? handledByName.get(handled) : undefined;
     if ((fault ?? handled) !== null && !f)
       throw new Error(`no F3CP fault or irregularity "${fault ?? handled}"`);
     const events: F3cpEvent[] = [];
-    for (const name of f?.preceded ?? []) events.push(...this.play(HANDLED.get(name)!).events);
+    for (const name of f?.preceded ?? []) events.push(...this.play(handledByName.get(name)!).events);
     const played = this.play(f);
     events.push(...played.events, ...this.seatChanges());
     const deliveredOutOfOrder = f?.delivery?.(played.events) ?? [];
@@ -180,6 +186,10 @@ export class F3cpSimulatedTable implements SimulatedTable {
   }
 
   // ---------------------------------------------------------------------------------------------------------------
+
+  private get catalogue() {
+    return CATALOGUE[this.era2008 ? '2008' : '2025'];
+  }
 
   private get dealingMode(): DealingMode {
     return this.shuffleMode === 'MANUAL' ? 'SHOE' : 'SHUFFLER';

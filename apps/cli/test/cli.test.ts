@@ -375,9 +375,14 @@ describe('table-audit command line', () => {
     const args = ['run', '--no-serve', '--dir', 'out', '--tables', '6', '--rounds', '20', '--seed', '3'];
     const r = run(args, { cwd });
     assert.equal(r.code, 0, r.stderr);
-    assert.match(r.stdout, /1\. simulator: 6 F3CP tables x 20 rounds .* and 1 CRAPS table\(s\) x 150 throws/);
+    assert.match(
+      r.stdout,
+      /1\. simulator: 6 F3CP tables x 20 rounds .*, 1 CRAPS table\(s\) x 150 throws and 1 F3CP table\(s\) of 2019 under the 2008 rules x 20 rounds/,
+    );
     // the CRAPS table's faults are found too, under their own check ids
     assert.match(r.stdout, /CRAPS\.[A-Z_]+\.[A-Z_]+ +\d+/);
+    // and the 2019 table's, under the 2008 rules' own check ids
+    assert.match(r.stdout, /F3CP08\.[A-Z_]+\.[A-Z_]+ +\d+/);
     assert.match(r.stdout, /2\. ingest: ([\d,]+) events appended to data\/events\.sqlite, 0 rejected/);
     assert.match(r.stdout, /3\. replay: [\d,]+ rounds re-derived, \d+ findings appended/);
     assert.match(r.stdout, /labelled faults missed: 0, findings on clean rounds: 0/);

@@ -279,6 +279,21 @@ export const runCommand: Command = {
         collusionTables: 1,
         collusionRounds: 400,
       });
+      // an older session, played and judged under the 2008 rules (78/2008, 97/2008): its table ids carry the
+      // year, so that they never collide with today's tables in one store
+      const olderTables = Math.max(1, Math.round(tables / 10));
+      const older = simulateSession({
+        seed: seed + 2008,
+        tables: olderTables,
+        roundsPerTable: rounds,
+        start: Date.parse('2019-06-01T04:00:00Z'),
+        faultRate: 0.1,
+        handledRate: 0.05,
+        tableIdPrefix: '2019-',
+      });
+      session.tables.push(...older.tables);
+      session.events.push(...older.events);
+      session.truth.push(...older.truth);
       // the morning's other games: CRAPS tables (Despacho 53/2010), judged throw by throw, with their own faults
       const crapsTables = Math.max(1, Math.round(tables / 10));
       const craps = simulateSession({
@@ -295,7 +310,7 @@ export const runCommand: Command = {
       const written = await writeSessionFile(file, session.events);
       writeFileSync(truthFile, json(session.truth));
       out(
-        `1. simulator: ${tables} F3CP tables x ${rounds} rounds (+1 table of 400 rounds with colluders) and ${crapsTables} CRAPS table(s) x 150 throws, ${written.events.toLocaleString('en-US')} events → ${file}; ${session.truth.length} labelled faults → ${truthFile} (${ms(t)})`,
+        `1. simulator: ${tables} F3CP tables x ${rounds} rounds (+1 table of 400 rounds with colluders), ${crapsTables} CRAPS table(s) x 150 throws and ${olderTables} F3CP table(s) of 2019 under the 2008 rules x ${rounds} rounds, ${written.events.toLocaleString('en-US')} events → ${file}; ${session.truth.length} labelled faults → ${truthFile} (${ms(t)})`,
       );
 
       const opened = openStore(storeFile);

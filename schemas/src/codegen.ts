@@ -27,6 +27,7 @@ export const NAMESPACE_RECORDS = {
   'ta.common': 'CommonRecords',
   'ta.f3cp': 'F3cpRecords',
   'ta.craps': 'CrapsRecords',
+  'ta.thirteen': 'ThirteenRecords',
   'ta.audit': 'AuditRecords',
 } as const;
 

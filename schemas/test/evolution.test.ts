@@ -32,12 +32,13 @@ import {
   SchemaNotResolvableError,
 } from '../src/index.ts';
 import { isJsonObject } from '../src/avro.ts';
-import { AUDIT_EXAMPLES, CRAPS_EXAMPLES, EXAMPLES, exampleEvents } from './examples.ts';
+import { AUDIT_EXAMPLES, CRAPS_EXAMPLES, EXAMPLES, THIRTEEN_EXAMPLES, exampleEvents } from './examples.ts';
 
 const FIXTURES = fileURLToPath(new URL('./fixtures/', import.meta.url));
 const ALL_EXAMPLES: { [K in ContractRecordType]: ContractRecords[K] } = {
   ...EXAMPLES,
   ...CRAPS_EXAMPLES,
+  ...THIRTEEN_EXAMPLES,
   ...AUDIT_EXAMPLES,
 };
 
@@ -345,8 +346,8 @@ describe('data written with every registered writer schema, read with the curren
     const schema = structuredClone(eventSchema('TableOpened'));
     const game = JSON.parse(
       JSON.stringify(schema).replace(
-        '"symbols":["F3CP","CRAPS","UNKNOWN"]',
-        '"symbols":["F3CP","CRAPS","UNKNOWN","THIRTEEN_CARDS","MAHJONG"]',
+        '"symbols":["F3CP","CRAPS","THIRTEEN_CARDS","UNKNOWN"]',
+        '"symbols":["F3CP","CRAPS","THIRTEEN_CARDS","UNKNOWN","MAHJONG"]',
       ),
     ) as JsonObject;
     const newer = avro.Type.forSchema(game as avro.Schema);

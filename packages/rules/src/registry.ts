@@ -1,5 +1,6 @@
 import { parseMacauDate } from './dates.ts';
 import { CRAPS_2010, type CrapsRuleSet } from './craps/rule-set.ts';
+import { THIRTEEN_CARDS_1989, type ThirteenRuleSet } from './thirteen/rule-set.ts';
 import { F3CP_2008, F3CP_2008A, F3CP_2025, F3CP_2025A, type F3cpRuleSet } from './f3cp/rule-set.ts';
 
 /**
@@ -19,7 +20,7 @@ export interface GameRules {
 export interface RulesByGame {
   f3cp: F3cpRuleSet;
   craps: CrapsRuleSet;
-  'thirteen-cards': GameRules;
+  'thirteen-cards': ThirteenRuleSet;
   mahjong: GameRules;
 }
 
@@ -89,15 +90,14 @@ export const RULE_SETS: readonly RuleSetEntry[] = [
     spec: 'craps-2010.md',
   },
   {
-    // the law is in packages/rules/src/thirteen (engine, solver, checks on round facts); not 'implemented' until
-    // ta.thirteen.* events and the replay's fold let the pipeline judge a table
+    // the law is in packages/rules/src/thirteen; ta.thirteen.* events fold into the round facts the checks judge
     id: 'thirteen-cards-1989',
     game: 'thirteen-cards',
     diplomas: ['Portaria 51/89/M'],
     from: '1989-03-20',
     to: null,
-    status: 'not-implemented',
-    rules: null,
+    status: 'implemented',
+    rules: THIRTEEN_CARDS_1989,
     spec: 'thirteen-cards-1989.md',
   },
   {

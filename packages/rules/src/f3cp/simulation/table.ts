@@ -43,6 +43,7 @@ function settings(
     return {
       game: 'F3CP',
       craps: null,
+      thirteenCards: null,
       seats,
       betLimits: [
         { betType: 'ANTE', minimum: 10_000, maximum: 2_000_000 },
@@ -57,6 +58,7 @@ function settings(
   return {
     game: 'F3CP',
     craps: null,
+    thirteenCards: null,
     seats,
     betLimits: [
       { betType: 'ANTE', minimum: 10_000, maximum: 2_000_000 },

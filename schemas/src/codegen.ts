@@ -28,6 +28,7 @@ export const NAMESPACE_RECORDS = {
   'ta.f3cp': 'F3cpRecords',
   'ta.craps': 'CrapsRecords',
   'ta.thirteen': 'ThirteenRecords',
+  'ta.mahjong': 'MahjongRecords',
   'ta.audit': 'AuditRecords',
 } as const;
 

@@ -257,7 +257,7 @@ export interface TableOpened {
 }
 
 /** The game played at the table. UNKNOWN is what a reader reads for a game added to the schema after its own version (its default): such a table is not audited by rules it does not know. */
-export type Game = 'F3CP' | 'CRAPS' | 'THIRTEEN_CARDS' | 'UNKNOWN';
+export type Game = 'F3CP' | 'CRAPS' | 'THIRTEEN_CARDS' | 'MAHJONG' | 'UNKNOWN';
 
 /** The table minimum and maximum of one bet type. */
 export interface BetLimit {
@@ -822,6 +822,37 @@ export interface ThirteenConductObserved {
 /** What the surveillance saw a 13 Cards player do (art. 3.º and 5.º): PLACE_CHANGED (moved to another place mid-round), CARDS_OFF_TABLE (held the cards away from the table), OTHER_PLACE_CARDS (handled another place's cards). UNKNOWN (the default): a symbol added after the reader's version; ingest refuses it. */
 export type ThirteenConduct = 'PLACE_CHANGED' | 'CARDS_OFF_TABLE' | 'OTHER_PLACE_CARDS' | 'UNKNOWN';
 
+/** The banker throws three dice; the sum says where the wall is broken (art. 2.º, interpretation M1). */
+export interface MahjongDiceThrown {
+  /** Identity, time, source and place of the event (common to every event); the header's roundId is the game's. */
+  header: EventHeader;
+  /** The three dice's faces, 1 to 6 each. */
+  faces: number[];
+}
+
+/** The tiles set out in the walls, as counted at the start of the game (Portaria 52/89/M art. 1.º: 136 tiles). */
+export interface MahjongTilesCounted {
+  /** Identity, time, source and place of the event (common to every event); the header's roundId is the game's. */
+  header: EventHeader;
+  /** Every tile set out. A tile as two characters: DR, DG, DW (dragons), WE, WS, WW, WN (winds), B1-B9 (bamboos), N1-N9 (numbers), C1-C9 (circles). */
+  tiles: string[];
+}
+
+/** One turn of the deal: a player takes tiles from the wall (art. 2.º, interpretation M2). */
+export interface MahjongTilesDrawn {
+  /** Identity, time, source and place of the event (common to every event); the header's roundId is the game's. */
+  header: EventHeader;
+  /** Who drew. */
+  seat: MahjongSeat;
+  /** The tiles taken in this turn. A tile as two characters: DR, DG, DW (dragons), WE, WS, WW, WN (winds), B1-B9 (bamboos), N1-N9 (numbers), C1-C9 (circles). */
+  tiles: string[];
+  /** The ring position (0 to 67) of the first stack touched: row w (0 East, 1 South, 2 West, 3 North) holds 17w to 17w + 16, counted from that row's right end. */
+  fromStack: number;
+}
+
+/** A player's seat by wind: E (East, always the banker), S (on the banker's right), W (opposite), N (on the left). UNKNOWN (the default) is what a reader reads for a symbol added after its own version; ingest refuses an event that holds it. */
+export type MahjongSeat = 'E' | 'S' | 'W' | 'N' | 'UNKNOWN';
+
 /** Something was read or exported through the API, or a workflow action was taken: who, what and when. Written to the api-access stream. */
 export interface AccessRecorded {
   /** Unique id of this record (the request id and the action). */
@@ -1170,6 +1201,13 @@ export interface ThirteenRecords {
   ThirteenConductObserved: ThirteenConductObserved;
 }
 
+/** The top-level event records of ta.mahjong, by name. */
+export interface MahjongRecords {
+  MahjongDiceThrown: MahjongDiceThrown;
+  MahjongTilesCounted: MahjongTilesCounted;
+  MahjongTilesDrawn: MahjongTilesDrawn;
+}
+
 /** The top-level records of ta.audit, by name. */
 export interface AuditRecords {
   AccessRecorded: AccessRecorded;
@@ -1229,6 +1267,9 @@ export const RECORD_FULL_NAMES = {
   ThirteenBetSettled: 'ta.thirteen.ThirteenBetSettled',
   ThirteenCardDealt: 'ta.thirteen.ThirteenCardDealt',
   ThirteenConductObserved: 'ta.thirteen.ThirteenConductObserved',
+  MahjongDiceThrown: 'ta.mahjong.MahjongDiceThrown',
+  MahjongTilesCounted: 'ta.mahjong.MahjongTilesCounted',
+  MahjongTilesDrawn: 'ta.mahjong.MahjongTilesDrawn',
   AccessRecorded: 'ta.audit.AccessRecorded',
   AlertAcknowledged: 'ta.audit.AlertAcknowledged',
   AlertAssigned: 'ta.audit.AlertAssigned',

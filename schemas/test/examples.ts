@@ -8,6 +8,7 @@ import {
   type AuditRecordType,
   type CrapsRecords,
   type ThirteenRecords,
+  type MahjongRecords,
   type EventHeader,
   type F3cpEvent,
   type F3cpEvents,
@@ -357,6 +358,28 @@ export const THIRTEEN_EXAMPLES: { readonly [K in keyof ThirteenRecords]: Thirtee
     betId: 'LP-13C-01/2025-11-20/12-b0',
     outcome: 'WIN',
     net: 24_500,
+  },
+};
+
+/** One example of every Mah-Jong deal event (ta.mahjong), on a Mah-Jong table of the same casino, game 3. */
+const mahjongHeader = (seconds: number, sequence: number): EventHeader =>
+  at(seconds, sequence, {
+    tableId: 'LP-MJ-01',
+    sourceDevice: 'tc-lp-mj-01',
+    roundId: 'LP-MJ-01/2025-11-20/3',
+    ...dealer,
+  });
+export const MAHJONG_EXAMPLES: { readonly [K in keyof MahjongRecords]: MahjongRecords[K] } = {
+  MahjongTilesCounted: {
+    header: mahjongHeader(-10, 701),
+    tiles: ['DR', 'DG', 'DW', 'WE', 'WS', 'WW', 'WN', 'B1', 'N5', 'C9'],
+  },
+  MahjongDiceThrown: { header: mahjongHeader(0, 702), faces: [3, 5, 2] },
+  MahjongTilesDrawn: {
+    header: mahjongHeader(2, 703),
+    seat: 'E',
+    tiles: ['B1', 'B2', 'C3', 'WN'],
+    fromStack: 44,
   },
 };
 

@@ -20,6 +20,7 @@ import {
   CRAPS_OWN_EVENT_TYPES,
   TABLE_EVENT_TYPE_LIST,
   THIRTEEN_OWN_EVENT_TYPES,
+  MAHJONG_OWN_EVENT_TYPES,
 } from '../src/events.ts';
 import { COMMITTED_REGISTRY_PATH, FileSchemaRegistry } from '../src/registry.ts';
 
@@ -105,7 +106,9 @@ describe('the .avsc files', () => {
               ? 'ta.craps'
               : (THIRTEEN_OWN_EVENT_TYPES as readonly string[]).includes(type)
                 ? 'ta.thirteen'
-                : 'ta.f3cp',
+                : (MAHJONG_OWN_EVENT_TYPES as readonly string[]).includes(type)
+                  ? 'ta.mahjong'
+                  : 'ta.f3cp',
         type,
       );
     // the table events every game shares do not depend on a game's own types, except TableOpened's F3CP settings
@@ -131,7 +134,7 @@ describe('the .avsc files', () => {
       for (const fullName of Object.keys(registry).filter((name) => !primitives.includes(name)))
         assert.match(
           fullName,
-          /^ta\.(common|f3cp|craps|thirteen|audit)\.[A-Z]\w+$/,
+          /^ta\.(common|f3cp|craps|thirteen|mahjong|audit)\.[A-Z]\w+$/,
           `${fullName} in ${type}`,
         );
     }

@@ -102,14 +102,18 @@ export const RULE_SETS: readonly RuleSetEntry[] = [
   },
   {
     // the deal only (art. 1.º–2.º): outcomes and payouts are out of scope until the rest of the regulation is
-    // available; the deal checks are in packages/rules/src/mahjong, not yet fed by events
+    // available; the deal checks are in packages/rules/src/mahjong, fed by ta.mahjong.* events
     id: 'mahjong-1989-deal',
     game: 'mahjong',
     diplomas: ['Portaria 52/89/M'],
     from: '1989-03-20',
     to: null,
-    status: 'not-implemented',
-    rules: null,
+    status: 'implemented',
+    rules: {
+      id: 'mahjong-1989-deal',
+      game: 'mahjong',
+      title: 'Mah-Jong, the deal (Portaria n.º 52/89/M art. 1.º–2.º)',
+    },
     spec: 'mahjong-1989.md',
   },
 ];

@@ -27,6 +27,8 @@ export const NAMESPACE_RECORDS = {
   'ta.common': 'CommonRecords',
   'ta.f3cp': 'F3cpRecords',
   'ta.craps': 'CrapsRecords',
+  'ta.thirteen': 'ThirteenRecords',
+  'ta.mahjong': 'MahjongRecords',
   'ta.audit': 'AuditRecords',
 } as const;
 

@@ -145,7 +145,7 @@ export class UnknownEventTypeError extends SchemasError {
   ) {
     super(
       `${JSON.stringify(typeName)} is not an event type${context}; the event types are TABLE_EVENT_TYPE_LIST (ta.common, ` +
-        `ta.f3cp, ta.craps) and the pipeline's records AUDIT_RECORD_TYPES (ta.audit), in schemas/src/events.ts`,
+        `ta.f3cp, ta.craps, ta.thirteen, ta.mahjong) and the pipeline's records AUDIT_RECORD_TYPES (ta.audit), in schemas/src/events.ts`,
     );
   }
 }

@@ -8,7 +8,14 @@
  * 2-9, T, J, Q, K, A, then suit c, d, h, s ("Th", "As"); seats are numbered from 1, the seat immediately left of
  * the banker, to the right.
  */
-import type { AuditRecords, CommonRecords, CrapsRecords, F3cpRecords } from './generated.ts';
+import type {
+  AuditRecords,
+  CommonRecords,
+  CrapsRecords,
+  F3cpRecords,
+  MahjongRecords,
+  ThirteenRecords,
+} from './generated.ts';
 
 export * from './generated.ts';
 
@@ -79,17 +86,85 @@ export const CRAPS_EVENT_TYPES = [
   ...CRAPS_OWN_EVENT_TYPES,
 ] as const satisfies readonly CrapsEventType[];
 
+/** Every event a 13 Cards table emits (Portaria 51/89/M): the common table events it uses and its own (ta.thirteen). */
+export interface ThirteenEvents extends CommonRecords, ThirteenRecords {}
+export type ThirteenEventType = keyof ThirteenEvents;
+export type ThirteenEvent = {
+  [K in ThirteenEventType]: { type: K; data: ThirteenEvents[K] };
+}[ThirteenEventType];
+
+/** 13 Cards' own event types (ta.thirteen), in the order their branches follow CRAPS's in an events file's union. */
+export const THIRTEEN_OWN_EVENT_TYPES = [
+  'ThirteenBetPlaced',
+  'ThirteenBetChanged',
+  'DeckCut',
+  'DiceShaken',
+  'ThirteenCardDealt',
+  'DealCancelled',
+  'BankerArranged',
+  'PlaceCardsTaken',
+  'PlaceArranged',
+  'ArrangeSignalGiven',
+  'ThirteenConductObserved',
+  'ThirteenBetSettled',
+] as const satisfies readonly (keyof ThirteenRecords)[];
+
+/** The common events a 13 Cards table emits, then its own. */
+export const THIRTEEN_EVENT_TYPES = [
+  'TableOpened',
+  'TableClosed',
+  'RoundStarted',
+  'RoundSettled',
+  'RoundVoided',
+  'SeatOccupied',
+  'SeatVacated',
+  'SurveillanceObservation',
+  'EventCorrected',
+  ...THIRTEEN_OWN_EVENT_TYPES,
+] as const satisfies readonly ThirteenEventType[];
+
+/** Every event a Mah-Jong table emits for its deal (Portaria 52/89/M art. 1.º–2.º): common events and its own. */
+export interface MahjongEvents extends CommonRecords, MahjongRecords {}
+export type MahjongEventType = keyof MahjongEvents;
+export type MahjongEvent = { [K in MahjongEventType]: { type: K; data: MahjongEvents[K] } }[MahjongEventType];
+
+/** Mah-Jong's own event types (ta.mahjong), in the order their branches follow 13 Cards' in an events file's union. */
+export const MAHJONG_OWN_EVENT_TYPES = [
+  'MahjongTilesCounted',
+  'MahjongDiceThrown',
+  'MahjongTilesDrawn',
+] as const satisfies readonly (keyof MahjongRecords)[];
+
+/** The common events a Mah-Jong table emits, then its own. */
+export const MAHJONG_EVENT_TYPES = [
+  'TableOpened',
+  'TableClosed',
+  'RoundStarted',
+  'RoundSettled',
+  'RoundVoided',
+  'SeatOccupied',
+  'SeatVacated',
+  'SurveillanceObservation',
+  'EventCorrected',
+  ...MAHJONG_OWN_EVENT_TYPES,
+] as const satisfies readonly MahjongEventType[];
+
 /**
  * A table event of any game: what ingest validates and stores in a table's stream, and what the replay folds
  * with the module of the table's game. A union of every game's events.
  */
-export type TableEvent = F3cpEvent | CrapsEvent;
+export type TableEvent = F3cpEvent | CrapsEvent | ThirteenEvent | MahjongEvent;
 export type TableEventType = TableEvent['type'];
 /**
  * Every table event type of every game, in the order of the branches of an events file's union: F3CP's (with the
  * common ones) first, then each later game's own at the end, so that existing branches keep their place.
  */
-export const TABLE_EVENT_TYPE_LIST = [...F3CP_EVENT_TYPES, ...CRAPS_OWN_EVENT_TYPES] as const;
+export const TABLE_EVENT_TYPE_LIST = [
+  ...F3CP_EVENT_TYPES,
+  ...CRAPS_OWN_EVENT_TYPES,
+  ...THIRTEEN_OWN_EVENT_TYPES,
+  ...MAHJONG_OWN_EVENT_TYPES,
+] as const;
 /** Every table event type of every game. */
 export const TABLE_EVENT_TYPES: ReadonlySet<string> = new Set<TableEventType>(TABLE_EVENT_TYPE_LIST);
 
@@ -111,7 +186,8 @@ export const AUDIT_RECORD_TYPES = [
 ] as const satisfies readonly AuditRecordType[];
 
 /** Every top-level record of the contract, events and audit records, by name. */
-export interface ContractRecords extends F3cpEvents, CrapsEvents, AuditRecords {}
+export interface ContractRecords
+  extends F3cpEvents, CrapsEvents, ThirteenEvents, MahjongEvents, AuditRecords {}
 export type ContractRecordType = keyof ContractRecords;
 
 // A schema added without its name here fails to compile on these lines (the lists above must be complete).

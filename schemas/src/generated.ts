@@ -252,10 +252,12 @@ export interface TableOpened {
   currency: string;
   /** The CRAPS settings (Despacho 53/2010) when game is CRAPS; null for every other game. */
   craps: TableSettings | null;
+  /** The 13 Cards payout settings (Portaria 51/89/M) when game is THIRTEEN_CARDS; null for every other game. */
+  thirteenCards: ThirteenTableSettings | null;
 }
 
 /** The game played at the table. UNKNOWN is what a reader reads for a game added to the schema after its own version (its default): such a table is not audited by rules it does not know. */
-export type Game = 'F3CP' | 'CRAPS' | 'UNKNOWN';
+export type Game = 'F3CP' | 'CRAPS' | 'THIRTEEN_CARDS' | 'MAHJONG' | 'UNKNOWN';
 
 /** The table minimum and maximum of one bet type. */
 export interface BetLimit {
@@ -318,6 +320,22 @@ export interface TableSettings {
   /** The names of the bets the DICJ authorised at this table beyond the regulation's (art. 7.º); a CrapsBetPlaced of type EXTRA names one of them. */
   authorisedExtraBets: string[];
 }
+
+/** The payout settings of a 13 Cards table (Portaria 51/89/M art. 11.º, read under interpretation T2), carried by its TableOpened. */
+export interface ThirteenTableSettings {
+  /** What a bet's units mean (T2). */
+  unitsMeaning: ThirteenUnits;
+  /** What the House's commission is taken from (T2). */
+  commissionBase: ThirteenCommissionBase;
+  /** The House's commission in percent (art. 11.º: 2). */
+  commissionPercent: number;
+}
+
+/** STAKE_PER_POINT: a bet's amount is a stake per point, the sum at risk amount × units; UNITS_RECORDED: the amount is the whole sum at risk, the units only recorded. UNKNOWN (the default): a symbol added after the reader's version; ingest refuses it. */
+export type ThirteenUnits = 'STAKE_PER_POINT' | 'UNITS_RECORDED' | 'UNKNOWN';
+
+/** WIN: the commission is taken from the half-stake won; STAKE: from the sum at risk. UNKNOWN (the default): a symbol added after the reader's version; ingest refuses it. */
+export type ThirteenCommissionBase = 'WIN' | 'STAKE' | 'UNKNOWN';
 
 /** A losing stake is taken by the house. */
 export interface BetCollected {
@@ -655,6 +673,186 @@ export interface ShooterChanged {
 /** Why the dice passed to a new shooter: FIRST_SHOOTER (the table's first, art. 2.º n.º 3), SEVEN_OUT (art. 4.º 2), interpretation C1), STOPPED_BETTING (art. 4.º 1)), DECLINED (the shooter declined the dice). UNKNOWN (the default) is what a reader reads for a symbol added after its own version of this schema; ingest refuses an event that holds it, so that it is never judged as something it is not. */
 export type ShooterChangeReason = 'FIRST_SHOOTER' | 'SEVEN_OUT' | 'STOPPED_BETTING' | 'DECLINED' | 'UNKNOWN';
 
+/** The signal that the places' time to arrange is over (art. 2.º d): five minutes after the banker showed). */
+export interface ArrangeSignalGiven {
+  /** Identity, time, source and place of the event (common to every event); the header's roundId is the round's. */
+  header: EventHeader;
+}
+
+/** The banker shows the arrangement of the banker's 13 cards (art. 2.º d)); a later one is a re-arrangement. */
+export interface BankerArranged {
+  /** Identity, time, source and place of the event (common to every event); the header's roundId is the round's. */
+  header: EventHeader;
+  /** The first tier, 3 cards. A card as two characters: rank 2-9, T, J, Q, K or A, then suit c, d, h or s. */
+  front: string[];
+  /** The second tier, 5 cards. A card as two characters: rank 2-9, T, J, Q, K or A, then suit c, d, h or s. */
+  middle: string[];
+  /** The third tier, 5 cards. A card as two characters: rank 2-9, T, J, Q, K or A, then suit c, d, h or s. */
+  back: string[];
+}
+
+/** The deal is cancelled because a misdeal could not be put right (art. 4.º); the cards are reshuffled and cut again (a DeckCut follows). */
+export interface DealCancelled {
+  /** Identity, time, source and place of the event (common to every event); the header's roundId is the round's. */
+  header: EventHeader;
+  /** The banker reshuffled the cards. */
+  reshuffledByBanker: boolean;
+  /** The cards went through the shuffling machine. */
+  reshuffledByMachine: boolean;
+}
+
+/** The deck is cut with the blank card before the deal (art. 2.º a)); after a DealCancelled, the cut that follows the reshuffle. */
+export interface DeckCut {
+  /** Identity, time, source and place of the event (common to every event); the header's roundId is the round's. */
+  header: EventHeader;
+  /** How many cards the cut took (at least ten, art. 2.º a)). */
+  cardCount: number;
+}
+
+/** The four dice are shaken (art. 2.º b)); their sum says which place the deal starts with. */
+export interface DiceShaken {
+  /** Identity, time, source and place of the event (common to every event); the header's roundId is the round's. */
+  header: EventHeader;
+  /** The four dice's faces, 1 to 6 each. */
+  faces: number[];
+  /** Who shook the dice (the highest bettor), or null when the table did not say. */
+  shakerPlayerId: string | null;
+}
+
+/** A place's arrangement as finished, at the time it was finished (art. 2.º d) and 7.º). */
+export interface PlaceArranged {
+  /** Identity, time, source and place of the event (common to every event); the header's roundId is the round's. */
+  header: EventHeader;
+  /** The place, 1 to 3. */
+  place: number;
+  /** The first tier, 3 cards. A card as two characters: rank 2-9, T, J, Q, K or A, then suit c, d, h or s. */
+  front: string[];
+  /** The second tier, 5 cards. A card as two characters: rank 2-9, T, J, Q, K or A, then suit c, d, h or s. */
+  middle: string[];
+  /** The third tier, 5 cards. A card as two characters: rank 2-9, T, J, Q, K or A, then suit c, d, h or s. */
+  back: string[];
+}
+
+/** The holder of a place first takes or looks at its cards (art. 2.º d) and 5.º). */
+export interface PlaceCardsTaken {
+  /** Identity, time, source and place of the event (common to every event); the header's roundId is the round's. */
+  header: EventHeader;
+  /** The place, 1 to 3. */
+  place: number;
+  /** Who holds the place's cards (the highest bettor on it, art. 5.º); null when the table did not say. */
+  holderPlayerId: string | null;
+}
+
+/** A bet withdrawn or moved to another place (art. 2.º c): only before the dice are shaken). */
+export interface ThirteenBetChanged {
+  /** Identity, time, source and place of the event (common to every event); the header's roundId is the round's. */
+  header: EventHeader;
+  /** The bet changed. */
+  betId: string;
+  /** Withdrawn or moved. */
+  change: ThirteenBetChange;
+  /** For MOVED: the place it went to (1 to 3); null otherwise. */
+  toPlace: number | null;
+}
+
+/** How a 13 Cards bet changed after it was placed: WITHDRAWN (taken back) or MOVED (to another place). UNKNOWN (the default) is what a reader reads for a symbol added after its own version; ingest refuses an event that holds it. */
+export type ThirteenBetChange = 'WITHDRAWN' | 'MOVED' | 'UNKNOWN';
+
+/** A bettor places a bet on one of the places 1 to 3 (art. 2.º and 11.º). */
+export interface ThirteenBetPlaced {
+  /** Identity, time, source and place of the event (common to every event); the header's roundId is the round's. */
+  header: EventHeader;
+  /** The id of this bet, unique at the table; its change and its settlement carry it. */
+  betId: string;
+  /** The place bet on: 1, 2 or 3, counter-clockwise from the banker (place 0). */
+  place: number;
+  /** The bettor, as identified by the table. */
+  playerId: string;
+  /** The stake in avos (1/100 MOP), a whole number, never a float; what it means beside units is the table's payout setting (T2). */
+  amount: number;
+  /** Art. 11.º: the bet's points, 1, 2 or 3. */
+  units: number;
+  /** True when the bettor is seated at the table. */
+  seated: boolean;
+}
+
+/** The table settles one bet (art. 11.º). */
+export interface ThirteenBetSettled {
+  /** Identity, time, source and place of the event (common to every event); the header's roundId is the round's. */
+  header: EventHeader;
+  /** The bet settled. */
+  betId: string;
+  /** Won, lost or tied against the banker. */
+  outcome: ThirteenOutcome;
+  /** What the bettor gained (positive) or lost (negative), in avos (1/100 MOP), a whole number, after the House's commission. */
+  net: number;
+}
+
+/** A 13 Cards bet's result against the banker (art. 8.º–11.º): WIN, LOSE or TIE. UNKNOWN (the default) is what a reader reads for a symbol added after its own version; ingest refuses an event that holds it. */
+export type ThirteenOutcome = 'WIN' | 'LOSE' | 'TIE' | 'UNKNOWN';
+
+/** One card of the deal (art. 2.º b) and 4.º), in the order dealt. */
+export interface ThirteenCardDealt {
+  /** Identity, time, source and place of the event (common to every event); the header's roundId is the round's. */
+  header: EventHeader;
+  /** A card as two characters: rank 2-9, T, J, Q, K or A, then suit c, d, h or s. */
+  card: string;
+  /** The place the card was dealt to: 0 (the banker) to 3. */
+  place: number;
+  /** True when the card was turned face up as it was dealt (the deal stays valid, art. 4.º). */
+  faceUp: boolean;
+  /** True when the table recorded the card as dealt to the wrong place (art. 4.º). */
+  misdeal: boolean;
+  /** For a misdealt card: the place the table then gave it to; null when the misdeal was not put right. */
+  correctedTo: number | null;
+}
+
+/** The surveillance records a player's conduct at a 13 Cards table (art. 3.º and 5.º). */
+export interface ThirteenConductObserved {
+  /** Identity, time, source and place of the event (common to every event); the header's roundId is the round's. */
+  header: EventHeader;
+  /** What was seen. */
+  conduct: ThirteenConduct;
+  /** The player seen. */
+  playerId: string;
+  /** The place concerned (1 to 3). */
+  place: number;
+}
+
+/** What the surveillance saw a 13 Cards player do (art. 3.º and 5.º): PLACE_CHANGED (moved to another place mid-round), CARDS_OFF_TABLE (held the cards away from the table), OTHER_PLACE_CARDS (handled another place's cards). UNKNOWN (the default): a symbol added after the reader's version; ingest refuses it. */
+export type ThirteenConduct = 'PLACE_CHANGED' | 'CARDS_OFF_TABLE' | 'OTHER_PLACE_CARDS' | 'UNKNOWN';
+
+/** The banker throws three dice; the sum says where the wall is broken (art. 2.º, interpretation M1). */
+export interface MahjongDiceThrown {
+  /** Identity, time, source and place of the event (common to every event); the header's roundId is the game's. */
+  header: EventHeader;
+  /** The three dice's faces, 1 to 6 each. */
+  faces: number[];
+}
+
+/** The tiles set out in the walls, as counted at the start of the game (Portaria 52/89/M art. 1.º: 136 tiles). */
+export interface MahjongTilesCounted {
+  /** Identity, time, source and place of the event (common to every event); the header's roundId is the game's. */
+  header: EventHeader;
+  /** Every tile set out. A tile as two characters: DR, DG, DW (dragons), WE, WS, WW, WN (winds), B1-B9 (bamboos), N1-N9 (numbers), C1-C9 (circles). */
+  tiles: string[];
+}
+
+/** One turn of the deal: a player takes tiles from the wall (art. 2.º, interpretation M2). */
+export interface MahjongTilesDrawn {
+  /** Identity, time, source and place of the event (common to every event); the header's roundId is the game's. */
+  header: EventHeader;
+  /** Who drew. */
+  seat: MahjongSeat;
+  /** The tiles taken in this turn. A tile as two characters: DR, DG, DW (dragons), WE, WS, WW, WN (winds), B1-B9 (bamboos), N1-N9 (numbers), C1-C9 (circles). */
+  tiles: string[];
+  /** The ring position (0 to 67) of the first stack touched: row w (0 East, 1 South, 2 West, 3 North) holds 17w to 17w + 16, counted from that row's right end. */
+  fromStack: number;
+}
+
+/** A player's seat by wind: E (East, always the banker), S (on the banker's right), W (opposite), N (on the left). UNKNOWN (the default) is what a reader reads for a symbol added after its own version; ingest refuses an event that holds it. */
+export type MahjongSeat = 'E' | 'S' | 'W' | 'N' | 'UNKNOWN';
+
 /** Something was read or exported through the API, or a workflow action was taken: who, what and when. Written to the api-access stream. */
 export interface AccessRecorded {
   /** Unique id of this record (the request id and the action). */
@@ -987,6 +1185,29 @@ export interface CrapsRecords {
   ShooterChanged: ShooterChanged;
 }
 
+/** The top-level event records of ta.thirteen, by name. */
+export interface ThirteenRecords {
+  ArrangeSignalGiven: ArrangeSignalGiven;
+  BankerArranged: BankerArranged;
+  DealCancelled: DealCancelled;
+  DeckCut: DeckCut;
+  DiceShaken: DiceShaken;
+  PlaceArranged: PlaceArranged;
+  PlaceCardsTaken: PlaceCardsTaken;
+  ThirteenBetChanged: ThirteenBetChanged;
+  ThirteenBetPlaced: ThirteenBetPlaced;
+  ThirteenBetSettled: ThirteenBetSettled;
+  ThirteenCardDealt: ThirteenCardDealt;
+  ThirteenConductObserved: ThirteenConductObserved;
+}
+
+/** The top-level event records of ta.mahjong, by name. */
+export interface MahjongRecords {
+  MahjongDiceThrown: MahjongDiceThrown;
+  MahjongTilesCounted: MahjongTilesCounted;
+  MahjongTilesDrawn: MahjongTilesDrawn;
+}
+
 /** The top-level records of ta.audit, by name. */
 export interface AuditRecords {
   AccessRecorded: AccessRecorded;
@@ -1034,6 +1255,21 @@ export const RECORD_FULL_NAMES = {
   DieChecked: 'ta.craps.DieChecked',
   DieLeftTable: 'ta.craps.DieLeftTable',
   ShooterChanged: 'ta.craps.ShooterChanged',
+  ArrangeSignalGiven: 'ta.thirteen.ArrangeSignalGiven',
+  BankerArranged: 'ta.thirteen.BankerArranged',
+  DealCancelled: 'ta.thirteen.DealCancelled',
+  DeckCut: 'ta.thirteen.DeckCut',
+  DiceShaken: 'ta.thirteen.DiceShaken',
+  PlaceArranged: 'ta.thirteen.PlaceArranged',
+  PlaceCardsTaken: 'ta.thirteen.PlaceCardsTaken',
+  ThirteenBetChanged: 'ta.thirteen.ThirteenBetChanged',
+  ThirteenBetPlaced: 'ta.thirteen.ThirteenBetPlaced',
+  ThirteenBetSettled: 'ta.thirteen.ThirteenBetSettled',
+  ThirteenCardDealt: 'ta.thirteen.ThirteenCardDealt',
+  ThirteenConductObserved: 'ta.thirteen.ThirteenConductObserved',
+  MahjongDiceThrown: 'ta.mahjong.MahjongDiceThrown',
+  MahjongTilesCounted: 'ta.mahjong.MahjongTilesCounted',
+  MahjongTilesDrawn: 'ta.mahjong.MahjongTilesDrawn',
   AccessRecorded: 'ta.audit.AccessRecorded',
   AlertAcknowledged: 'ta.audit.AlertAcknowledged',
   AlertAssigned: 'ta.audit.AlertAssigned',

@@ -32,12 +32,21 @@ import {
   SchemaNotResolvableError,
 } from '../src/index.ts';
 import { isJsonObject } from '../src/avro.ts';
-import { AUDIT_EXAMPLES, CRAPS_EXAMPLES, EXAMPLES, exampleEvents } from './examples.ts';
+import {
+  AUDIT_EXAMPLES,
+  CRAPS_EXAMPLES,
+  EXAMPLES,
+  MAHJONG_EXAMPLES,
+  THIRTEEN_EXAMPLES,
+  exampleEvents,
+} from './examples.ts';
 
 const FIXTURES = fileURLToPath(new URL('./fixtures/', import.meta.url));
 const ALL_EXAMPLES: { [K in ContractRecordType]: ContractRecords[K] } = {
   ...EXAMPLES,
   ...CRAPS_EXAMPLES,
+  ...THIRTEEN_EXAMPLES,
+  ...MAHJONG_EXAMPLES,
   ...AUDIT_EXAMPLES,
 };
 
@@ -345,13 +354,13 @@ describe('data written with every registered writer schema, read with the curren
     const schema = structuredClone(eventSchema('TableOpened'));
     const game = JSON.parse(
       JSON.stringify(schema).replace(
-        '"symbols":["F3CP","CRAPS","UNKNOWN"]',
-        '"symbols":["F3CP","CRAPS","UNKNOWN","THIRTEEN_CARDS","MAHJONG"]',
+        '"symbols":["F3CP","CRAPS","THIRTEEN_CARDS","MAHJONG","UNKNOWN"]',
+        '"symbols":["F3CP","CRAPS","THIRTEEN_CARDS","MAHJONG","UNKNOWN","BACCARAT"]',
       ),
     ) as JsonObject;
     const newer = avro.Type.forSchema(game as avro.Schema);
     const current = avro.Type.forSchema(eventSchema('TableOpened') as avro.Schema);
-    const written = newer.toBuffer({ ...EXAMPLES.TableOpened, game: 'MAHJONG' });
+    const written = newer.toBuffer({ ...EXAMPLES.TableOpened, game: 'BACCARAT' });
     const read = current.fromBuffer(written, current.createResolver(newer)) as F3cpEvents['TableOpened'];
     assert.equal(read.game, 'UNKNOWN');
     assert.equal(eventTypeOf('ta.f3cp.TableOpened'), 'TableOpened');

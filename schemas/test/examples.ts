@@ -7,6 +7,8 @@ import {
   type AuditRecords,
   type AuditRecordType,
   type CrapsRecords,
+  type ThirteenRecords,
+  type MahjongRecords,
   type EventHeader,
   type F3cpEvent,
   type F3cpEvents,
@@ -67,6 +69,7 @@ export const EXAMPLES: { readonly [K in F3cpEventType]: F3cpEvents[K] } = {
     ],
     shuffleMode: 'AUTOMATIC',
     craps: null,
+    thirteenCards: null,
     jackpot: {
       fixedAmounts: {
         royalFlush: 100_000_000,
@@ -289,6 +292,94 @@ export const CRAPS_EXAMPLES: { readonly [K in keyof CrapsRecords]: CrapsRecords[
     betId: 'LP-CRAPS-02/2025-11-20/B-31',
     outcome: 'WIN',
     payout: 10_000,
+  },
+};
+
+/** One example of every 13 Cards event (ta.thirteen), on a 13 Cards table of the same casino, round 12. */
+const thirteenHeader = (
+  seconds: number,
+  sequence: number,
+  overrides: Partial<EventHeader> = {},
+): EventHeader =>
+  at(seconds, sequence, {
+    tableId: 'LP-13C-01',
+    sourceDevice: 'tc-lp-13c-01',
+    roundId: 'LP-13C-01/2025-11-20/12',
+    ...overrides,
+  });
+const tiers = {
+  front: ['2c', '2d', '9h'],
+  middle: ['3c', '3d', '5h', '5s', 'Kd'],
+  back: ['Ac', 'Ad', 'As', '7h', '8h'],
+};
+export const THIRTEEN_EXAMPLES: { readonly [K in keyof ThirteenRecords]: ThirteenRecords[K] } = {
+  ThirteenBetPlaced: {
+    header: thirteenHeader(-60, 601),
+    betId: 'LP-13C-01/2025-11-20/12-b0',
+    place: 2,
+    playerId: 'P-88120',
+    amount: 50_000,
+    units: 2,
+    seated: true,
+  },
+  ThirteenBetChanged: {
+    header: thirteenHeader(-50, 602),
+    betId: 'LP-13C-01/2025-11-20/12-b0',
+    change: 'MOVED',
+    toPlace: 3,
+  },
+  DeckCut: { header: thirteenHeader(-40, 603, dealer), cardCount: 17 },
+  DiceShaken: { header: thirteenHeader(-30, 604), faces: [2, 5, 6, 1], shakerPlayerId: 'P-88120' },
+  ThirteenCardDealt: {
+    header: thirteenHeader(-20, 605, dealer),
+    card: 'Th',
+    place: 1,
+    faceUp: false,
+    misdeal: false,
+    correctedTo: null,
+  },
+  DealCancelled: {
+    header: thirteenHeader(-19, 606, dealer),
+    reshuffledByBanker: true,
+    reshuffledByMachine: true,
+  },
+  BankerArranged: { header: thirteenHeader(0, 607, dealer), ...tiers },
+  PlaceCardsTaken: { header: thirteenHeader(3, 608), place: 2, holderPlayerId: 'P-88120' },
+  PlaceArranged: { header: thirteenHeader(90, 609), place: 2, ...tiers },
+  ArrangeSignalGiven: { header: thirteenHeader(300, 610, dealer) },
+  ThirteenConductObserved: {
+    header: thirteenHeader(120, 611, { sourceKind: 'SURVEILLANCE' }),
+    conduct: 'CARDS_OFF_TABLE',
+    playerId: 'P-88120',
+    place: 2,
+  },
+  ThirteenBetSettled: {
+    header: thirteenHeader(310, 612, dealer),
+    betId: 'LP-13C-01/2025-11-20/12-b0',
+    outcome: 'WIN',
+    net: 24_500,
+  },
+};
+
+/** One example of every Mah-Jong deal event (ta.mahjong), on a Mah-Jong table of the same casino, game 3. */
+const mahjongHeader = (seconds: number, sequence: number): EventHeader =>
+  at(seconds, sequence, {
+    tableId: 'LP-MJ-01',
+    sourceDevice: 'tc-lp-mj-01',
+    roundId: 'LP-MJ-01/2025-11-20/3',
+    ...dealer,
+  });
+export const MAHJONG_EXAMPLES: { readonly [K in keyof MahjongRecords]: MahjongRecords[K] } = {
+  MahjongTilesCounted: {
+    header: mahjongHeader(-10, 701),
+    tiles: ['DR', 'DG', 'DW', 'WE', 'WS', 'WW', 'WN', 'B1', 'N5', 'C9'],
+  },
+  MahjongDiceThrown: { header: mahjongHeader(0, 702), faces: [3, 5, 2] },
+  MahjongTilesDrawn: {
+    header: mahjongHeader(2, 703),
+    seat: 'E',
+    tiles: ['B1', 'B2', 'C3', 'WN'],
+    fromStack: 44,
   },
 };
 

@@ -15,7 +15,13 @@ import {
   type Json,
   type JsonObject,
 } from '../src/avro.ts';
-import { AUDIT_RECORD_TYPES, CRAPS_OWN_EVENT_TYPES, TABLE_EVENT_TYPE_LIST } from '../src/events.ts';
+import {
+  AUDIT_RECORD_TYPES,
+  CRAPS_OWN_EVENT_TYPES,
+  TABLE_EVENT_TYPE_LIST,
+  THIRTEEN_OWN_EVENT_TYPES,
+  MAHJONG_OWN_EVENT_TYPES,
+} from '../src/events.ts';
 import { COMMITTED_REGISTRY_PATH, FileSchemaRegistry } from '../src/registry.ts';
 
 interface FieldVisit {
@@ -98,7 +104,11 @@ describe('the .avsc files', () => {
             ? 'ta.common'
             : (CRAPS_OWN_EVENT_TYPES as readonly string[]).includes(type)
               ? 'ta.craps'
-              : 'ta.f3cp',
+              : (THIRTEEN_OWN_EVENT_TYPES as readonly string[]).includes(type)
+                ? 'ta.thirteen'
+                : (MAHJONG_OWN_EVENT_TYPES as readonly string[]).includes(type)
+                  ? 'ta.mahjong'
+                  : 'ta.f3cp',
         type,
       );
     // the table events every game shares do not depend on a game's own types, except TableOpened's F3CP settings
@@ -122,7 +132,11 @@ describe('the .avsc files', () => {
       avro.Type.forSchema(schema as avro.Schema, { registry });
       const primitives = ['null', 'boolean', 'int', 'long', 'float', 'double', 'bytes', 'string'];
       for (const fullName of Object.keys(registry).filter((name) => !primitives.includes(name)))
-        assert.match(fullName, /^ta\.(common|f3cp|craps|audit)\.[A-Z]\w+$/, `${fullName} in ${type}`);
+        assert.match(
+          fullName,
+          /^ta\.(common|f3cp|craps|thirteen|mahjong|audit)\.[A-Z]\w+$/,
+          `${fullName} in ${type}`,
+        );
     }
   });
 

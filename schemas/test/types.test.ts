@@ -153,7 +153,7 @@ describe('generated.ts', () => {
         generateTypeScript(
           mutate((d) => d.set('ta.poker.X', { type: 'enum', name: 'X', namespace: 'ta.poker' })),
         ),
-      /ta\.poker\.X: the namespaces are ta\.common, ta\.f3cp, ta\.craps, ta\.audit/,
+      /ta\.poker\.X: the namespaces are ta\.common, ta\.f3cp, ta\.craps, ta\.thirteen, ta\.mahjong, ta\.audit/,
     );
     const clash = mutate((d) => {
       const copy = structuredClone(d.get('ta.f3cp.BetType')!);
@@ -271,7 +271,13 @@ describe('generated.ts', () => {
             `${node.name.text} in events.ts is a record type: put it in an .avsc file`,
           );
       });
-      assert.deepEqual(declared.sort(), ['ContractRecords', 'CrapsEvents', 'F3cpEvents']);
+      assert.deepEqual(declared.sort(), [
+        'ContractRecords',
+        'CrapsEvents',
+        'F3cpEvents',
+        'MahjongEvents',
+        'ThirteenEvents',
+      ]);
     });
   });
 });

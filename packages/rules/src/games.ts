@@ -1,9 +1,16 @@
 import { CRAPS_MODULE } from './craps/module.ts';
 import { F3CP_MODULE } from './f3cp/module.ts';
 import type { GameModule } from './game.ts';
+import { MAHJONG_MODULE } from './mahjong/module.ts';
+import { THIRTEEN_MODULE } from './thirteen/module.ts';
 
 /** Every game module, by the symbol a table declares in TableOpened.game. */
-export const GAME_MODULES: readonly GameModule[] = [F3CP_MODULE, CRAPS_MODULE];
+export const GAME_MODULES: readonly GameModule[] = [
+  F3CP_MODULE,
+  CRAPS_MODULE,
+  THIRTEEN_MODULE,
+  MAHJONG_MODULE,
+];
 
 const BY_TABLE_GAME = new Map(GAME_MODULES.map((m) => [m.tableGame, m]));
 

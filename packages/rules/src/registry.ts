@@ -1,5 +1,6 @@
 import { parseMacauDate } from './dates.ts';
 import { CRAPS_2010, type CrapsRuleSet } from './craps/rule-set.ts';
+import { THIRTEEN_CARDS_1989, type ThirteenRuleSet } from './thirteen/rule-set.ts';
 import { F3CP_2008, F3CP_2008A, F3CP_2025, F3CP_2025A, type F3cpRuleSet } from './f3cp/rule-set.ts';
 
 /**
@@ -19,7 +20,7 @@ export interface GameRules {
 export interface RulesByGame {
   f3cp: F3cpRuleSet;
   craps: CrapsRuleSet;
-  'thirteen-cards': GameRules;
+  'thirteen-cards': ThirteenRuleSet;
   mahjong: GameRules;
 }
 
@@ -89,27 +90,30 @@ export const RULE_SETS: readonly RuleSetEntry[] = [
     spec: 'craps-2010.md',
   },
   {
-    // the law is in packages/rules/src/thirteen (engine, solver, checks on round facts); not 'implemented' until
-    // ta.thirteen.* events and the replay's fold let the pipeline judge a table
+    // the law is in packages/rules/src/thirteen; ta.thirteen.* events fold into the round facts the checks judge
     id: 'thirteen-cards-1989',
     game: 'thirteen-cards',
     diplomas: ['Portaria 51/89/M'],
     from: '1989-03-20',
     to: null,
-    status: 'not-implemented',
-    rules: null,
+    status: 'implemented',
+    rules: THIRTEEN_CARDS_1989,
     spec: 'thirteen-cards-1989.md',
   },
   {
     // the deal only (art. 1.º–2.º): outcomes and payouts are out of scope until the rest of the regulation is
-    // available; the deal checks are in packages/rules/src/mahjong, not yet fed by events
+    // available; the deal checks are in packages/rules/src/mahjong, fed by ta.mahjong.* events
     id: 'mahjong-1989-deal',
     game: 'mahjong',
     diplomas: ['Portaria 52/89/M'],
     from: '1989-03-20',
     to: null,
-    status: 'not-implemented',
-    rules: null,
+    status: 'implemented',
+    rules: {
+      id: 'mahjong-1989-deal',
+      game: 'mahjong',
+      title: 'Mah-Jong, the deal (Portaria n.º 52/89/M art. 1.º–2.º)',
+    },
     spec: 'mahjong-1989.md',
   },
 ];

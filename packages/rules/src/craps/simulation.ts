@@ -125,6 +125,7 @@ class CrapsSimTable implements SimulatedTable {
           dieIds: DICE,
           authorisedExtraBets: [AUTHORISED_EXTRA],
         },
+        thirteenCards: null,
       },
     });
     emit(

@@ -3,3 +3,7 @@ export * from './deal.ts';
 export * from './round.ts';
 export * from './checks.ts';
 export * from './simulation.ts';
+export * from './events.ts';
+export * from './table.ts';
+export * from './validate.ts';
+export * from './module.ts';

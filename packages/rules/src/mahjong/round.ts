@@ -3,7 +3,7 @@ import type { Seat } from './deal.ts';
 /**
  * The facts of one Mah-Jong deal, as the checks judge them; every fact names the event it comes from. Only the
  * deal: the rules for winning hands and payouts are not in the text held (Portaria 52/89/M art. 1.º–2.º only),
- * so outcomes are out of scope. NOT FINISHED: ta.mahjong.* events and their fold into these facts.
+ * so outcomes are out of scope. events.ts translates ta.mahjong.* events into these facts; table.ts is the fold.
  */
 export interface MahjongFact {
   readonly eventId: string;

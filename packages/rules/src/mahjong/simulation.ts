@@ -6,7 +6,7 @@ import { fullTileSet } from './tiles.ts';
 
 /**
  * Labelled Mah-Jong deals at the level of facts: a correct deal under M1/M2 and each fault kind with the check
- * ids that must find it. NOT FINISHED: the simulator service does not emit ta.mahjong.* events yet.
+ * ids that must find it. module.ts plays them as ta.mahjong.* events for the simulator service.
  */
 export function cleanMahjongDeal(
   rng: Rng,

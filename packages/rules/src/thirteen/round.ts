@@ -7,8 +7,7 @@ import type { Outcome } from './score.ts';
  * it did it. Every fact names the event it comes from (evidence). Times are UTC milliseconds. Places are 0 (the
  * banker) and 1, 2, 3 counter-clockwise from the banker (art. 3.º).
  *
- * NOT FINISHED: the translation from ta.thirteen.* events into these facts (the table fold) is not written yet;
- * the checks, the settlement and the labelled simulation work on the facts directly.
+ * The translation from ta.thirteen.* events into these facts, and back, is events.ts; the table fold is table.ts.
  */
 export interface Fact {
   readonly eventId: string;

@@ -12,7 +12,7 @@ import { arrangeAlone, bestArrangementAgainst } from './solver.ts';
  * Labelled 13 Cards rounds at the level of facts: a correct table (dice, counter-clockwise deal, the banker
  * arranging and showing first, every place arranging like a sensible player with the solver within the five
  * minutes, art. 11.º settlement), and each fault kind as a change to such a round with the check ids that must
- * find it. NOT FINISHED: the simulator service does not yet emit these rounds as ta.thirteen.* events.
+ * find it. sim-events.ts plays these rounds as ta.thirteen.* events for the simulator service.
  */
 export interface ThirteenSimOptions {
   readonly roundId: string;

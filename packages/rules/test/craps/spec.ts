@@ -80,6 +80,7 @@ export class CrapsScript {
         dieIds: ['D1', 'D2', 'D3', 'D4', 'D5'],
         authorisedExtraBets: this.o.authorised ?? ['Fire Bet'],
       },
+      thirteenCards: null,
     });
     return this.shooter(firstShooter, null, 'FIRST_SHOOTER');
   }

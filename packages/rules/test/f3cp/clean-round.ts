@@ -172,6 +172,7 @@ export class TableBuilder {
     this.config = this.emit('TableOpened', null, {
       game: 'F3CP',
       craps: null,
+      thirteenCards: null,
       currency: 'MOP',
       seats: c.seats ?? 7,
       betLimits: c.betLimits ?? DEFAULT_LIMITS,

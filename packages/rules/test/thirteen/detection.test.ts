@@ -13,8 +13,8 @@ import {
 /**
  * The labelled detection proof for 13 Cards, at the level of round facts: every fault kind the simulation
  * injects is found under its check ids, clean rounds and correctly handled irregularities raise nothing, and
- * every THIRTEEN. check id is exercised. (The same proof over ta.thirteen.* events through ingest and replay is
- * not finished: there is no table fold for 13 Cards yet.)
+ * every THIRTEEN. check id is exercised. The same proof over ta.thirteen.* events through the replay is
+ * services/replay/test/thirteen-detection.test.ts.
  */
 const rules = THIRTEEN_CARDS_1989;
 const rng = seededRng(5189);

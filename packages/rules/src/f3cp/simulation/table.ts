@@ -48,6 +48,7 @@ function settings(
     return {
       game: 'F3CP',
       craps: null,
+      thirteenCards: null,
       seats,
       betLimits: [
         { betType: 'ANTE', minimum: 10_000, maximum: 2_000_000 },
@@ -62,6 +63,7 @@ function settings(
   return {
     game: 'F3CP',
     craps: null,
+    thirteenCards: null,
     seats,
     betLimits: [
       { betType: 'ANTE', minimum: 10_000, maximum: 2_000_000 },

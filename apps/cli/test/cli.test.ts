@@ -377,12 +377,15 @@ describe('table-audit command line', () => {
     assert.equal(r.code, 0, r.stderr);
     assert.match(
       r.stdout,
-      /1\. simulator: 6 F3CP tables x 20 rounds .*, 1 CRAPS table\(s\) x 150 throws and 1 F3CP table\(s\) of 2019 under the 2008 rules x 20 rounds/,
+      /1\. simulator: 6 F3CP tables x 20 rounds .*, 1 CRAPS table\(s\) x 150 throws, 1 13 Cards table\(s\) x 60 rounds, 1 Mah-Jong table\(s\) x 40 deals and 1 F3CP table\(s\) of 2019 under the 2008 rules x 20 rounds/,
     );
     // the CRAPS table's faults are found too, under their own check ids
     assert.match(r.stdout, /CRAPS\.[A-Z_]+\.[A-Z_]+ +\d+/);
     // and the 2019 table's, under the 2008 rules' own check ids
     assert.match(r.stdout, /F3CP08\.[A-Z_]+\.[A-Z_]+ +\d+/);
+    // and those of the 13 Cards and Mah-Jong tables
+    assert.match(r.stdout, /THIRTEEN\.[A-Z_.]+ +\d+/);
+    assert.match(r.stdout, /MAHJONG\.[A-Z_.]+ +\d+/);
     assert.match(r.stdout, /2\. ingest: ([\d,]+) events appended to data\/events\.sqlite, 0 rejected/);
     assert.match(r.stdout, /3\. replay: [\d,]+ rounds re-derived, \d+ findings appended/);
     assert.match(r.stdout, /labelled faults missed: 0, findings on clean rounds: 0/);

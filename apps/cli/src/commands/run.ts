@@ -307,10 +307,35 @@ export const runCommand: Command = {
       session.events.push(...craps.events);
       session.truth.push(...craps.truth);
       session.tables.push(...craps.tables);
+      // 13 Cards (Portaria 51/89/M) and the Mah-Jong deal (Portaria 52/89/M; its outcomes are out of scope)
+      const thirteenTables = Math.max(1, Math.round(tables / 15));
+      const thirteen = simulateSession({
+        game: 'THIRTEEN_CARDS',
+        seed: seed + 51,
+        tables: thirteenTables,
+        roundsPerTable: 60,
+        faultRate: 0.1,
+        handledRate: 0.05,
+      });
+      const mahjongTables = Math.max(1, Math.round(tables / 20));
+      // the deal has no irregularity the law tells the table how to handle: no handled cases to play
+      const mahjong = simulateSession({
+        game: 'MAHJONG',
+        seed: seed + 52,
+        tables: mahjongTables,
+        roundsPerTable: 40,
+        faultRate: 0.1,
+        handledRate: 0,
+      });
+      for (const other of [thirteen, mahjong]) {
+        session.events.push(...other.events);
+        session.truth.push(...other.truth);
+        session.tables.push(...other.tables);
+      }
       const written = await writeSessionFile(file, session.events);
       writeFileSync(truthFile, json(session.truth));
       out(
-        `1. simulator: ${tables} F3CP tables x ${rounds} rounds (+1 table of 400 rounds with colluders), ${crapsTables} CRAPS table(s) x 150 throws and ${olderTables} F3CP table(s) of 2019 under the 2008 rules x ${rounds} rounds, ${written.events.toLocaleString('en-US')} events → ${file}; ${session.truth.length} labelled faults → ${truthFile} (${ms(t)})`,
+        `1. simulator: ${tables} F3CP tables x ${rounds} rounds (+1 table of 400 rounds with colluders), ${crapsTables} CRAPS table(s) x 150 throws, ${thirteenTables} 13 Cards table(s) x 60 rounds, ${mahjongTables} Mah-Jong table(s) x 40 deals and ${olderTables} F3CP table(s) of 2019 under the 2008 rules x ${rounds} rounds, ${written.events.toLocaleString('en-US')} events → ${file}; ${session.truth.length} labelled faults → ${truthFile} (${ms(t)})`,
       );
 
       const opened = openStore(storeFile);

@@ -3,6 +3,7 @@
  * art. 5.º and what art. 6.º pays on each, as data the engine reads. "X para Y" pays X for every Y staked, the
  * stake returned besides.
  */
+import type { CrapsBetType } from '@table-audit/schemas/events';
 import type { Citation } from '../citations/citation.ts';
 import type { Ratio } from '../money.ts';
 
@@ -14,28 +15,8 @@ const c = (article: number, numero?: number, alinea?: number): Citation => ({
   ...(alinea === undefined ? {} : { alinea }),
 });
 
-/** A bet of art. 5.º (the schema's CrapsBetType without EXTRA and UNKNOWN). */
-export type CrapsBetKind =
-  | 'PASS_LINE'
-  | 'PASS_ODDS'
-  | 'DONT_PASS'
-  | 'DONT_PASS_ODDS'
-  | 'COME'
-  | 'COME_ODDS'
-  | 'DONT_COME'
-  | 'DONT_COME_ODDS'
-  | 'ANY_CRAPS'
-  | 'ANY_SEVEN'
-  | 'ELEVEN'
-  | 'ACE_DEUCE'
-  | 'ACES'
-  | 'BOXCARS'
-  | 'HORN'
-  | 'FIELD'
-  | 'BIG'
-  | 'SMALL'
-  | 'HARD_WAY'
-  | 'BIG_NUMBER';
+/** A bet of art. 5.º: the schema's CrapsBetType without EXTRA (art. 7.º) and UNKNOWN. */
+export type CrapsBetKind = Exclude<CrapsBetType, 'EXTRA' | 'UNKNOWN'>;
 
 export type CrapsFamily = 'line' | 'odds' | 'one-throw' | 'multi-throw';
 

@@ -3,6 +3,7 @@ import { describe, it } from 'node:test';
 import { roundFaultsOf, simulateSession } from '@table-audit/simulator';
 import { ALL_THIRTEEN_CHECK_IDS, THIRTEEN_HANDLED } from '@table-audit/rules/thirteen';
 import { replayEvents } from '../src/replay-events.ts';
+import { labelledDetection } from './labelled-detection.ts';
 
 /**
  * The labelled 13 Cards simulation (Portaria 51/89/M) through the real replay: 12 tables × 40 rounds as
@@ -21,12 +22,7 @@ describe('13 Cards detection, proven on a labelled simulation through the replay
     handledRate: 0.1,
   });
   const result = replayEvents(session.events);
-  const truthOf = new Map<string, Set<string>>();
-  for (const t of session.truth)
-    if (t.roundId) truthOf.set(t.roundId, new Set([...(truthOf.get(t.roundId) ?? []), ...t.checkIds]));
-  const perCheck = new Map(
-    ALL_THIRTEEN_CHECK_IDS.map((id) => [id, { injected: 0, found: 0, falsePositives: 0 }]),
-  );
+  const detection = labelledDetection(session.truth, result.findings, ALL_THIRTEEN_CHECK_IDS);
 
   it('injects every 13 Cards fault kind and handles irregularities, on 480 rounds', () => {
     const kinds = new Set(session.truth.map((t) => t.fault));
@@ -48,36 +44,17 @@ describe('13 Cards detection, proven on a labelled simulation through the replay
   });
 
   it('finds every injected fault under its check id, on its round', () => {
-    const missed: string[] = [];
-    for (const t of session.truth)
-      for (const checkId of t.checkIds) {
-        const c = perCheck.get(checkId)!;
-        c.injected++;
-        if (result.findings.some((f) => f.roundId === t.roundId && f.checkId === checkId)) c.found++;
-        else missed.push(`${t.fault} ${t.roundId}: ${checkId}`);
-      }
-    assert.deepEqual(missed, []);
+    assert.deepEqual(detection.missed, []);
   });
 
   it('raises nothing on clean rounds, and nothing but the injected check on faulty ones', () => {
-    const unexpected: string[] = [];
-    for (const f of result.findings)
-      if (!(f.roundId && truthOf.get(f.roundId)?.has(f.checkId))) {
-        const c = perCheck.get(f.checkId);
-        if (c) c.falsePositives++;
-        unexpected.push(`${f.checkId} ${f.roundId ?? f.tableId}: ${f.summary}`);
-      }
-    assert.deepEqual(unexpected, []);
+    assert.deepEqual(detection.unexpected, []);
   });
 
   it('exercises every THIRTEEN. check id, and reports per check id', () => {
-    const rows = [...perCheck].map(
-      ([id, c]) =>
-        `${id.padEnd(40)} injected ${String(c.injected).padStart(4)}  found ${String(c.found).padStart(4)}  false positives ${c.falsePositives}`,
-    );
     console.log(
-      `13 Cards detection per check id (${result.rounds.length} rounds, ${session.events.length} events, ${result.findings.length} findings):\n${rows.join('\n')}`,
+      `13 Cards detection per check id (${result.rounds.length} rounds, ${session.events.length} events, ${result.findings.length} findings):\n${detection.report(40)}`,
     );
-    for (const [id, c] of perCheck) assert.ok(c.injected > 0, `${id} exercised`);
+    for (const [id, c] of detection.perCheck) assert.ok(c.injected > 0, `${id} exercised`);
   });
 });

@@ -45,9 +45,10 @@ interface GroupStats {
   rounds: number;
   informative: number;
   followedGroup: number;
-  evidence: { eventId: string; eventTime: number }[];
-  /** the rounds of the informative decisions, in the order first seen */
-  informativeRounds: Set<string>;
+  /** null until the group's first informative decision (most groups of a table have few or none) */
+  evidence: { eventId: string; eventTime: number }[] | null;
+  /** the rounds of the informative decisions, in the order first seen (null until the first) */
+  informativeRounds: Set<string> | null;
   ctx: FindingContext;
   reported: boolean;
 }
@@ -152,7 +153,8 @@ export class CollusionTracker {
           if (own === group) continue;
           g.informative++;
           if (m.plays === group) g.followedGroup++;
-          g.informativeRounds.add(view.roundId);
+          (g.informativeRounds ??= new Set()).add(view.roundId);
+          g.evidence ??= [];
           if (g.evidence.length < EVIDENCE_KEPT) {
             const decision = view.decisions.get(m.seat)!;
             g.evidence.push({ eventId: decision.header.eventId, eventTime: decision.header.eventTime });
@@ -183,8 +185,8 @@ export class CollusionTracker {
         rounds: 0,
         informative: 0,
         followedGroup: 0,
-        evidence: [],
-        informativeRounds: new Set(),
+        evidence: null,
+        informativeRounds: null,
         ctx: null!,
         reported: false,
       };
@@ -226,9 +228,9 @@ export class CollusionTracker {
               roundsTogether: g.rounds,
               informativeDecisions: n,
               followedGroupCards: k,
-              rounds: [...g.informativeRounds],
+              rounds: [...(g.informativeRounds ?? [])],
             },
-            evidence: g.evidence.slice(),
+            evidence: g.evidence ? g.evidence.slice() : [],
           },
         ),
       );

@@ -5,7 +5,8 @@
  *   and what one shard's read costs (readForShard: the store reads only the shard's streams) beside the raw read;
  *   rounds/s and events/s, beside the raw read of the same store (readAll, every event decoded, nothing else)
  *   measured in the same run: replay events/s ÷ raw read events/s, target ≥ 0.30; peak resident memory of each
- *   (the process's, workers included: they are threads of it); the pure in-memory replay for comparison;
+ *   (the process's, workers included: they are threads of it); the N workers' speed-up over one, in the same run;
+ *   the pure in-memory replay for comparison;
  * - live: lag from the event time of the event that completes a finding (stamped with the wall clock as it is
  *   submitted) to the finding being durable, p50/p99, while events arrive at 10,000 events/s through the ingest
  *   pipeline; target p99 under 1 s.
@@ -14,7 +15,7 @@
  *   BENCH_TABLES=400 BENCH_ROUNDS=50 BENCH_WORKERS=2 BENCH_LIVE_SECONDS=10 (the defaults)
  */
 import { copyFileSync, mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SqliteEventStore } from '@table-audit/eventstore/sqlite';
 import { IngestPipeline } from '@table-audit/ingest';
@@ -202,6 +203,9 @@ console.log(
       nWorkers: bulk(many, {
         findingsAppended: many.value.stats.findingsAppended,
         roundRecordsAppended: many.value.stats.roundRecordsAppended,
+        // the baseline of the shards is the same replay in one thread, in the same run
+        speedUpOverOneWorker: Number((one.seconds / many.seconds).toFixed(2)),
+        cores: availableParallelism(),
       }),
       targetRatio: 0.3,
     },

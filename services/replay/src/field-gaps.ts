@@ -18,6 +18,23 @@ interface Gap {
 /** Rounds followed at a time (a round is forgotten once it completes; the oldest first beyond this). */
 const OPEN_ROUNDS = 10_000;
 
+/** The event types named by a game's field dependencies (`BetPlaced.playerId` → BetPlaced), once per game. */
+const DEPENDENT_TYPES = new WeakMap<object, ReadonlySet<string>>();
+function typesWithDependencies(
+  dependencies: Readonly<Record<string, readonly string[]>>,
+): ReadonlySet<string> {
+  let types = DEPENDENT_TYPES.get(dependencies);
+  if (!types) {
+    types = new Set(
+      Object.entries(dependencies)
+        .filter(([, checks]) => checks.length > 0)
+        .map(([key]) => (key.includes('.') ? key.slice(0, key.indexOf('.')) : key)),
+    );
+    DEPENDENT_TYPES.set(dependencies, types);
+  }
+  return types;
+}
+
 /**
  * Follows, per round, the events whose writer schema lacked a field some check depends on (ingest keeps the
  * fields read as defaults in the stored metadata, `defaultedFields`), and reports those checks for the round once
@@ -28,10 +45,13 @@ export class FieldGaps {
 
   /** Notes an event's defaulted fields that a check of its table's game depends on. */
   note(stored: RecordedEvent, e: TableEvent, game: string | null): void {
-    const defaulted = stored.metadata?.['defaultedFields'];
-    if (!Array.isArray(defaulted) || defaulted.length === 0 || game === null) return;
+    if (game === null) return;
     const dependencies = gameModuleFor(game)?.fieldDependencies;
-    if (!dependencies) return;
+    // the metadata is read only for the event types some check depends on a field of: a store that decodes it
+    // lazily never decodes it for the others
+    if (!dependencies || !typesWithDependencies(dependencies).has(e.type)) return;
+    const defaulted = stored.metadata?.['defaultedFields'];
+    if (!Array.isArray(defaulted) || defaulted.length === 0) return;
     const h = e.data.header;
     const key = `${h.tableId}\u0000${h.roundId ?? ''}`;
     for (const field of defaulted) {

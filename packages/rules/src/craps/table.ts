@@ -41,6 +41,7 @@ import { resolveThrow, winningsOf, type Resolution } from './engine.ts';
 import { crapsExplanation, crapsExplanationText } from './explain.ts';
 import { crapsThrowRecord } from './round-record.ts';
 import { CRAPS_BETS, POINT_NUMBERS, type CrapsBetKind, type CrapsRuleSet } from './rule-set.ts';
+import { UnassignedEvents } from '../unassigned.ts';
 
 /** A bet on the layout. */
 export interface ActiveBet {
@@ -100,8 +101,8 @@ export class CrapsTable implements TableFold<CrapsThrowUnit> {
   private readonly diceOut = new Map<string, Evidence>();
   private pending: FindingInput[] = [];
   private open: OpenThrow | null = null;
-  /** events that belong to no throw and change no state the checks read (kept, never dropped) */
-  readonly unassigned: CrapsEvent[] = [];
+  /** events that belong to no throw and change no state the checks read (counted, the first ones kept; the store keeps them all) */
+  readonly unassigned = new UnassignedEvents<CrapsEvent>();
 
   constructor(readonly tableId: string) {}
 

@@ -29,6 +29,7 @@ import { f3cpRoundRecord } from './round-record.ts';
 import { as2008 } from './checks/f3cp08-index.ts';
 import { checkShufflerNotReplaced } from './checks/f3cp08-art-11-irregularities.ts';
 import { ruleSetFor } from '../registry.ts';
+import { UnassignedEvents } from '../unassigned.ts';
 
 /** Whether a round at this instant falls under the 2008 rules (Despacho 78/2008). */
 function under2008(eventTime: number): boolean {
@@ -124,10 +125,12 @@ export class F3cpTable implements TableFold<ReplayedRound> {
   private readonly lastSequence = new Map<string, number>();
   /** the source of the last event (the last key of lastSequence) */
   private newestSource: string | null = null;
+  /** the sequence number of the newest source's last event (lastSequence holds it only once another follows) */
+  private newestSequence = 0;
   private readonly bettingSystem: BettingSystemTracker;
   private readonly collusion: CollusionTracker;
-  /** events that belong to no round and to no table state (kept, never dropped) */
-  readonly unassigned: F3cpEvent[] = [];
+  /** events that belong to no round and to no table state (kept in the store, counted here; the first ones kept in memory) */
+  readonly unassigned = new UnassignedEvents<F3cpEvent>();
 
   constructor(
     readonly tableId: string,
@@ -199,16 +202,22 @@ export class F3cpTable implements TableFold<ReplayedRound> {
    */
   private followSequence(e: F3cpEvent): { previous: number; kind: SequenceKind } | null {
     const { sourceDevice, sequence } = e.data.header;
-    const previous = this.lastSequence.get(sourceDevice);
-    // the map's order is the order sources were last seen; a source seen last already keeps its place (most
-    // events follow one from the same source), so only a change of source pays for moving it to the end
-    if (sourceDevice !== this.newestSource) {
+    let previous: number | undefined;
+    if (sourceDevice === this.newestSource) {
+      // most events follow one from the same source: its number is kept in a field, and the map, whose order is
+      // the order sources were last seen, already has it last (its number there is written back on a change)
+      previous = this.newestSequence;
+      this.newestSequence = sequence;
+    } else {
+      if (this.newestSource !== null) this.lastSequence.set(this.newestSource, this.newestSequence);
+      previous = this.lastSequence.get(sourceDevice);
       this.lastSequence.delete(sourceDevice);
+      this.lastSequence.set(sourceDevice, sequence);
       this.newestSource = sourceDevice;
+      this.newestSequence = sequence;
+      if (this.lastSequence.size > SOURCE_MEMORY)
+        this.lastSequence.delete(this.lastSequence.keys().next().value!);
     }
-    this.lastSequence.set(sourceDevice, sequence);
-    if (this.lastSequence.size > SOURCE_MEMORY)
-      this.lastSequence.delete(this.lastSequence.keys().next().value!);
     if (previous === undefined || sequence === previous + 1) return null;
     return { previous, kind: sequence === previous ? 'repeat' : sequence > previous ? 'gap' : 'backwards' };
   }

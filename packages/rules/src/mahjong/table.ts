@@ -2,7 +2,7 @@
  * The Mah-Jong fold: one table's events into games (RoundStarted … RoundSettled or RoundVoided), each deal judged
  * by the MAHJONG. checks of mahjong-1989-deal. Only the deal is judged: the text held (Portaria 52/89/M art.
  * 1.º–2.º) has no rules for winning hands or payments, so a game's outcome is out of scope and its record has no
- * bet lines. Events of no open game are kept in `unassigned`, never dropped.
+ * bet lines. Events of no open game are counted in `unassigned` (the first ones kept), never dropped from the store.
  */
 import type { MahjongEvent, RoundDerived } from '@table-audit/schemas/events';
 import { makeFinding, type Finding } from '../findings.ts';
@@ -11,6 +11,7 @@ import { macauDate, ruleSetFor } from '../registry.ts';
 import { judgeMahjongDeal } from './checks.ts';
 import { dealFromEvents } from './events.ts';
 import type { MahjongDeal } from './round.ts';
+import { UnassignedEvents } from '../unassigned.ts';
 
 export interface MahjongGameUnit extends DerivedUnit {
   readonly deal: MahjongDeal | null;
@@ -24,7 +25,7 @@ export const MAHJONG_OUT_OF_SCOPE =
 
 export class MahjongTable implements TableFold<MahjongGameUnit> {
   private open: { roundId: string; events: MahjongEvent[] } | null = null;
-  readonly unassigned: MahjongEvent[] = [];
+  readonly unassigned = new UnassignedEvents<MahjongEvent>();
 
   constructor(readonly tableId: string) {}
 

@@ -1,8 +1,8 @@
 /**
  * The 13 Cards fold: one table's events, in order, into rounds (RoundStarted … RoundSettled or RoundVoided), each
  * translated into its facts (events.ts) and judged by every THIRTEEN. check under thirteen-cards-1989 with the
- * table's payout settings (TableOpened.thirteenCards, interpretation T2). Events of no open round are kept in
- * `unassigned`, never dropped.
+ * table's payout settings (TableOpened.thirteenCards, interpretation T2). Events of no open round are counted in
+ * `unassigned` (the first ones kept in memory); the store keeps them all.
  */
 import type { TableOpened, ThirteenEvent } from '@table-audit/schemas/events';
 import { makeFinding, type Finding, type FindingContext } from '../findings.ts';
@@ -15,6 +15,7 @@ import { thirteenRoundRecord } from './round-record.ts';
 import type { ThirteenRuleSet } from './rule-set.ts';
 import type { ThirteenRound } from './round.ts';
 import { settleThirteenRound, type SettledRound } from './settle.ts';
+import { UnassignedEvents } from '../unassigned.ts';
 
 /** A judged 13 Cards round. */
 export interface ThirteenRoundUnit extends DerivedUnit {
@@ -36,7 +37,7 @@ export class ThirteenTable implements TableFold<ThirteenRoundUnit> {
   private config: TableOpened | null = null;
   private open: { roundId: string; events: ThirteenEvent[] } | null = null;
   /** events that belong to no open round (kept, never dropped) */
-  readonly unassigned: ThirteenEvent[] = [];
+  readonly unassigned = new UnassignedEvents<ThirteenEvent>();
 
   constructor(readonly tableId: string) {}
 

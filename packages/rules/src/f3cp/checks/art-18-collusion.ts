@@ -31,21 +31,24 @@ export interface CollusionOptions {
   evaluateEvery: number;
 }
 
-interface Decision {
-  roundId: string;
-  player: string;
-  seat: number;
-  own: boolean;
-  group: boolean;
-  actual: boolean;
-  evidence: { eventId: string; eventTime: number };
-}
+/** A finding names at most this many decisions as its evidence (the first ones). */
+const EVIDENCE_KEPT = 200;
 
+/**
+ * What a group keeps of its informative decisions (those where its own cards and the group's called for different
+ * plays): how many, how many followed the group's cards, the first EVIDENCE_KEPT as evidence and the rounds they
+ * were in, not one record per decision. Once the group is reported it records none.
+ */
 interface GroupStats {
   players: string[];
   seats: number[];
   rounds: number;
-  informative: Decision[];
+  informative: number;
+  followedGroup: number;
+  /** null until the group's first informative decision (most groups of a table have few or none) */
+  evidence: { eventId: string; eventTime: number }[] | null;
+  /** the rounds of the informative decisions, in the order first seen (null until the first) */
+  informativeRounds: Set<string> | null;
   ctx: FindingContext;
   reported: boolean;
 }
@@ -133,6 +136,7 @@ export class CollusionTracker {
         if (g.rounds === this.options.minRounds) this.tested++;
         if (!g.reported && g.rounds >= this.options.minRounds && g.rounds % this.options.evaluateEvery === 0)
           this.due.push(g);
+        if (g.reported) continue; // reported once: its later decisions change nothing
         for (let k = 0; k < w; k++) {
           const m = members[i + k]!;
           if (!m.flips) continue;
@@ -147,16 +151,14 @@ export class CollusionTracker {
           const own = m.own;
           const group = oracle.playsKnowing(m.cards, others, n);
           if (own === group) continue;
-          const decision = view.decisions.get(m.seat)!;
-          g.informative.push({
-            roundId: view.roundId,
-            player: m.player,
-            seat: m.seat,
-            own,
-            group,
-            actual: m.plays,
-            evidence: { eventId: decision.header.eventId, eventTime: decision.header.eventTime },
-          });
+          g.informative++;
+          if (m.plays === group) g.followedGroup++;
+          (g.informativeRounds ??= new Set()).add(view.roundId);
+          g.evidence ??= [];
+          if (g.evidence.length < EVIDENCE_KEPT) {
+            const decision = view.decisions.get(m.seat)!;
+            g.evidence.push({ eventId: decision.header.eventId, eventTime: decision.header.eventTime });
+          }
         }
       }
     }
@@ -181,7 +183,10 @@ export class CollusionTracker {
         players: [...players],
         seats: members.slice(i, i + w).map((m) => m.seat),
         rounds: 0,
-        informative: [],
+        informative: 0,
+        followedGroup: 0,
+        evidence: null,
+        informativeRounds: null,
         ctx: null!,
         reported: false,
       };
@@ -200,8 +205,8 @@ export class CollusionTracker {
     this.due = [];
     for (const g of candidates) {
       if (g.reported) continue;
-      const n = g.informative.length;
-      const k = g.informative.filter((x) => x.actual === x.group).length;
+      const n = g.informative;
+      const k = g.followedGroup;
       if (n === 0) continue;
       const p = binomialUpperTail(n, k);
       if (p * this.tested >= this.options.alpha) continue;
@@ -223,9 +228,9 @@ export class CollusionTracker {
               roundsTogether: g.rounds,
               informativeDecisions: n,
               followedGroupCards: k,
-              rounds: [...new Set(g.informative.map((x) => x.roundId))],
+              rounds: [...(g.informativeRounds ?? [])],
             },
-            evidence: g.informative.slice(0, 200).map((x) => x.evidence),
+            evidence: g.evidence ? g.evidence.slice() : [],
           },
         ),
       );

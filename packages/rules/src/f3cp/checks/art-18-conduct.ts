@@ -147,9 +147,12 @@ export class BettingSystemTracker {
       if (run.lastResult === 'lose') run.doublings++;
       run.lastStake = stake;
       run.lastResult = result;
+      // a run already reported keeps only its counts: its evidence and rounds are in the finding, and are read
+      // again only after a new run replaces them
+      if (run.reported) continue;
       run.evidence.push(evidence);
       run.rounds.push(r.view.roundId);
-      if (run.reported || run.steps < this.options.run || run.doublings < this.options.doublings) continue;
+      if (run.steps < this.options.run || run.doublings < this.options.doublings) continue;
       run.reported = true;
       out.push(
         makeFinding(ctx, {

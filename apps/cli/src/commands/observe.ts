@@ -9,12 +9,14 @@ import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import Database from 'better-sqlite3';
 import type { EventStore } from '@table-audit/eventstore';
+import type { IngestPipeline, KafkaBatchReport } from '@table-audit/ingest';
 import { readForShard, shardCheckpoint, type ReplayStats, type Shard } from '@table-audit/replay';
 import type { Finding } from '@table-audit/rules';
 import {
   Counter,
   createLogger,
   Gauge,
+  Histogram,
   createRegistry,
   parsePort,
   startHealthServer,
@@ -352,6 +354,94 @@ export function observeReplay(
     close: () => {
       probe?.close();
       probe = null;
+    },
+  };
+}
+
+/**
+ * Kafka ingest's metrics: messages and events in (accepted, already stored, rejected), rejects by reason code,
+ * consumer lag per partition (as of each batch's fetch), the append's latency, and the consumer's own counts.
+ */
+export function observeIngest(
+  registry: Registry,
+  pipeline: IngestPipeline,
+  consumerStats: Readonly<Record<string, number>> | null,
+): { batch(report: KafkaBatchReport): void } {
+  const messages = new Counter({
+    name: 'table_audit_ingest_messages_total',
+    help: 'Kafka messages handled (stored, already stored or kept as rejects)',
+    registers: [registry],
+  });
+  const outcomes: [string, (t: IngestPipeline['totals']) => number][] = [
+    ['accepted', (t) => t.accepted],
+    ['already_stored', (t) => t.alreadyStored],
+    ['rejected', (t) => t.rejected],
+  ];
+  const seenOutcome = new Map<string, number>();
+  new Counter({
+    name: 'table_audit_ingest_events_total',
+    help: 'Inputs by outcome: accepted (newly stored), already_stored (a redelivery), rejected (kept in ingest-rejects)',
+    labelNames: ['outcome'],
+    registers: [registry],
+    collect() {
+      for (const [outcome, of] of outcomes) {
+        const now = of(pipeline.totals);
+        const before = seenOutcome.get(outcome) ?? 0;
+        if (now > before) this.inc({ outcome }, now - before);
+        else if (before === 0) this.inc({ outcome }, 0);
+        seenOutcome.set(outcome, now);
+      }
+    },
+  });
+  const seenReason = new Map<string, number>();
+  new Counter({
+    name: 'table_audit_ingest_rejects_total',
+    help: 'Inputs kept in the stream ingest-rejects, by reason code (INVALID_EVENT, UNDECODABLE, …)',
+    labelNames: ['reason'],
+    registers: [registry],
+    collect() {
+      for (const [reason, now] of pipeline.totals.byReason) {
+        const before = seenReason.get(reason) ?? 0;
+        if (now > before) this.inc({ reason }, now - before);
+        seenReason.set(reason, now);
+      }
+    },
+  });
+  const lag = new Gauge({
+    name: 'table_audit_ingest_consumer_lag_messages',
+    help: "Messages in the partition after the last one stored, as of that batch's fetch (high watermark − next offset)",
+    labelNames: ['topic', 'partition'],
+    registers: [registry],
+  });
+  const append = new Histogram({
+    name: 'table_audit_ingest_append_seconds',
+    help: "A batch's validation and durable append to the event store",
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    registers: [registry],
+  });
+  const decode = new Histogram({
+    name: 'table_audit_ingest_decode_seconds',
+    help: "Decoding a batch's messages (Confluent wire format, Avro)",
+    buckets: [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1],
+    registers: [registry],
+  });
+  if (consumerStats)
+    new Gauge({
+      name: 'table_audit_ingest_kafka_consumer',
+      help: "The Kafka consumer's own counts since start: batches, commits, groupJoins, rebalances, crashes, adapterRestarts, …",
+      labelNames: ['count'],
+      registers: [registry],
+      collect() {
+        for (const [count, n] of Object.entries(consumerStats)) this.set({ count }, n);
+      },
+    });
+  return {
+    batch(r) {
+      messages.inc(r.messages.length);
+      append.observe(r.appendMs / 1000);
+      decode.observe(r.decodeMs / 1000);
+      for (const p of r.partitions)
+        if (p.lag !== null) lag.set({ topic: p.topic, partition: String(p.partition) }, p.lag);
     },
   };
 }

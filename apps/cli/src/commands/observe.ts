@@ -198,9 +198,9 @@ export const SHARD_LAG_COUNT_LIMIT = 100_000;
 
 /**
  * The live replay's metrics, read from its stats at each scrape: position (its checkpoint), the store's head, the
- * lag behind it in events and seconds, rounds derived, events read, findings by check and severity. Unsharded, the
- * lag in events is the head's position minus the checkpoint (one position is one event on SQLite); a shard counts
- * its own tables' events after its checkpoint, reading through readForShard, up to SHARD_LAG_COUNT_LIMIT.
+ * lag behind it in events and seconds, rounds derived, events read, findings by check and severity. The lag
+ * counts the table events (a shard: its own tables' events) stored after the checkpoint, reading through
+ * readForShard up to SHARD_LAG_COUNT_LIMIT: the replay's own findings and round records, stored after it, are not.
  */
 export function observeReplay(
   registry: Registry,
@@ -219,7 +219,8 @@ export function observeReplay(
   let stats: ReplayStats | null = null;
   let caughtUp = false;
   let probe: SqliteStoreProbe | null = null;
-  const view = shard ? readForShard(store, shard) : store;
+  // the table events it has not replayed (its own findings and round records, stored after its checkpoint, are not)
+  const view = readForShard(store, shard ?? { index: 0, count: 1 });
   const lag = async (): Promise<{
     position: bigint | null;
     head: StoreHead | null;
@@ -230,10 +231,6 @@ export function observeReplay(
     probe ??= new SqliteStoreProbe(storeFile);
     const position = stats?.lastPosition ?? (await store.loadCheckpoint(checkpoint));
     const head = probe.head();
-    if (!shard) {
-      const l = lagBehind(probe, position);
-      return { position, head, events: Number(l.events), seconds: l.seconds, capped: false };
-    }
     let events = 0;
     let oldest: number | null = null;
     for await (const e of view.readAll({
@@ -307,9 +304,7 @@ export function observeReplay(
   });
   new Gauge({
     name: 'table_audit_replay_lag_events',
-    help: shard
-      ? `Events of this shard's tables stored after its checkpoint (counted up to ${SHARD_LAG_COUNT_LIMIT})`
-      : "Events stored after the replay's checkpoint",
+    help: `Table events${shard ? " of this shard's tables" : ''} stored after the replay's checkpoint (counted up to ${SHARD_LAG_COUNT_LIMIT})`,
     labelNames: ['checkpoint'],
     registers: [registry],
     async collect() {

@@ -6,7 +6,7 @@
  * switches the readers only when complete, keeping the replaced tables and leaving alone a table it did not make.
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -172,6 +172,41 @@ describe('status and re-projection', { timeout: 60_000 }, () => {
     assert.ok(
       s.checkpoints.some((c) => c.name === `analytics/reproject-${report.built}` && c.lagEvents === 0),
     );
+  });
+
+  it('status reports the last signed anchor (not verifying it), and says when the last line is not one', async () => {
+    const anchors = join(dir, 'anchors');
+    mkdirSync(anchors);
+    const line = (sequence: number, time: number) =>
+      JSON.stringify({
+        format: 'x',
+        sequence,
+        time,
+        position: String(100 + sequence),
+        keyId: 'ed25519:abcd',
+        checkpoints: { replay: '7' },
+      });
+    writeFileSync(
+      join(anchors, 'anchors.jsonl'),
+      `${line(0, Date.UTC(2025, 11, 1, 4))}\n${line(1, Date.UTC(2025, 11, 1, 5))}\n`,
+    );
+    const s = await status('--no-analytics', '--anchors', anchors);
+    assert.deepEqual(s.anchors, {
+      dir: anchors,
+      sequence: 1,
+      time: Date.UTC(2025, 11, 1, 5),
+      position: '101',
+      keyId: 'ed25519:abcd',
+      checkpoints: { replay: '7' },
+    });
+    const text = await run(statusCommand, ['--store', storeFile, '--no-analytics', '--anchors', anchors]);
+    assert.match(
+      text.text,
+      /last signed 2025-12-01 13:00:00\.000 Macau time \(UTC\+8\) \(anchor 1, position 101.*not verified here/,
+    );
+    writeFileSync(join(anchors, 'anchors.jsonl'), '{"not":"an anchor"}\n');
+    const bad = await status('--no-analytics', '--anchors', anchors);
+    assert.match((bad.anchors as { error: string }).error, /is not an anchor/);
   });
 
   it('refuses what it should: an unknown subcommand, a bad database name, flags of the other subcommand', async () => {

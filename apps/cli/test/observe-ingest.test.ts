@@ -13,7 +13,7 @@ import {
   type EventConsumer,
   type EventMessage,
 } from '@table-audit/ingest';
-import { createRegistry } from '@table-audit/observability';
+import * as lib from '@table-audit/observability';
 import { encodeEvent, FileSchemaRegistry } from '@table-audit/schemas';
 import { simulateSession } from '@table-audit/simulator';
 import { observeIngest } from '../src/commands/observe.ts';
@@ -88,9 +88,9 @@ test('ingest metrics: events by outcome, rejects by reason, consumer lag per par
   const store = new SqliteEventStore(':memory:');
   try {
     const pipeline = new IngestPipeline(store, () => 0);
-    const metricsRegistry = createRegistry('ingest');
+    const metricsRegistry = lib.createRegistry('ingest');
     const stats = { batches: 3, crashes: 0 };
-    const metrics = observeIngest(metricsRegistry, pipeline, stats);
+    const metrics = observeIngest({ lib, registry: metricsRegistry }, pipeline, stats);
     await new KafkaIngest(consumer, registry, pipeline, undefined, {
       onBatchDone: (r) => metrics.batch(r),
     }).start();

@@ -13,9 +13,16 @@ import {
   type ProjectionStats,
 } from '@table-audit/analytics';
 import { runProcessor, type EventStore, type Processor } from '@table-audit/eventstore';
-import { Counter, Gauge, type Readiness, type Registry } from '@table-audit/observability';
+import type { Readiness } from '@table-audit/observability';
 import { out, UsageError, type Command } from './command.ts';
-import { lagBehind, observe, OBSERVE_OPTIONS, OBSERVE_USAGE, SqliteStoreProbe } from './observe.ts';
+import {
+  lagBehind,
+  observe,
+  OBSERVE_OPTIONS,
+  OBSERVE_USAGE,
+  SqliteStoreProbe,
+  type Observed,
+} from './observe.ts';
 import { openStore, progress, progressDone, storePath } from './store.ts';
 
 type ClickHouseClient = AnalyticsClient['client'];
@@ -100,7 +107,7 @@ export const analyticsCommand: Command = {
       process.env,
       values.analytics ?? (process.env.TABLE_AUDIT_ANALYTICS || DEFAULT_ANALYTICS_DIR),
     );
-    const observed = values.follow ? observe('analytics', values) : null;
+    const observed = values.follow ? await observe('analytics', values) : null;
     const path = storePath(values.store);
     const opened = openStore(path, { mustExist: true });
     try {
@@ -130,7 +137,7 @@ export const analyticsCommand: Command = {
           position: (await opened.store.loadCheckpoint(projector.name)) as bigint | null,
           caughtUp: false,
         };
-        const metrics = observeProjection(o.registry, projector, path, state);
+        const metrics = observeProjection(o, projector, path, state);
         const abort = new AbortController();
         process.once('SIGINT', () => abort.abort());
         process.once('SIGTERM', () => abort.abort());
@@ -197,11 +204,12 @@ const describeRows = (s: ProjectionStats): string =>
  * store's head in events and seconds (the age of the oldest event not projected yet).
  */
 function observeProjection(
-  registry: Registry,
+  { lib, registry }: Pick<Observed, 'lib' | 'registry'>,
   projector: AnalyticsProjector,
   storeFile: string,
   state: { position: bigint | null; caughtUp: boolean },
 ): { readiness(): Readiness; close(): void } {
+  const { Counter, Gauge } = lib;
   const checkpoint = projector.name;
   let probe: SqliteStoreProbe | null = null;
   const lag = () => lagBehind((probe ??= new SqliteStoreProbe(storeFile)), state.position);

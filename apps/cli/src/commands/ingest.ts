@@ -60,7 +60,7 @@ export const ingestCommand: Command = {
     if (!values.kafka)
       for (const flag of ['metrics-port', 'metrics-host', 'log-level'] as const)
         if (values[flag] !== undefined) throw new UsageError(`--${flag} is for the long-running --kafka`);
-    const observed = values.kafka ? observe('ingest', values) : null;
+    const observed = values.kafka ? await observe('ingest', values) : null;
     const path = storePath(values.store);
     const opened = openStore(path);
     const store = opened.store;
@@ -105,7 +105,7 @@ export const ingestCommand: Command = {
         onCrash: (err, restartedBy) =>
           log.warn({ err, restartedBy }, 'the Kafka consumer crashed; restarted by ' + restartedBy),
       });
-      const metrics = observeIngest(observed!.registry, pipeline, consumer.stats);
+      const metrics = observeIngest(observed!, pipeline, consumer.stats);
       let last = Date.now();
       let seen = 0;
       let running = false;

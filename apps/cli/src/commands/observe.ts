@@ -12,19 +12,11 @@ import type { EventStore } from '@table-audit/eventstore';
 import type { IngestPipeline, KafkaBatchReport } from '@table-audit/ingest';
 import { readForShard, shardCheckpoint, type ReplayStats, type Shard } from '@table-audit/replay';
 import type { Finding } from '@table-audit/rules';
-import {
-  Counter,
-  createLogger,
-  Gauge,
-  Histogram,
-  createRegistry,
-  parsePort,
-  startHealthServer,
-  type HealthServer,
-  type Logger,
-  type Readiness,
-  type Registry,
-} from '@table-audit/observability';
+// loaded only by the long-running forms (observe()): every other command starts without pino and prom-client
+import type { HealthServer, Logger, Readiness, Registry } from '@table-audit/observability';
+
+/** The observability package, loaded when a long-running command starts. */
+export type ObservabilityLib = typeof import('@table-audit/observability');
 import { UsageError } from './command.ts';
 // sets SQLITE_USE_URI before better-sqlite3's addon loads, so that a "file:" name opens a store immutable
 import './store.ts';
@@ -48,6 +40,7 @@ export interface ObserveValues {
 }
 
 export interface Observed {
+  readonly lib: ObservabilityLib;
   readonly logger: Logger;
   readonly registry: Registry;
   /** the health server, once start() ran with a port given */
@@ -58,10 +51,11 @@ export interface Observed {
 }
 
 /** The logger and registry of a long-running command; its flags are checked here (a usage error names the flag). */
-export function observe(service: string, values: ObserveValues): Observed {
+export async function observe(service: string, values: ObserveValues): Promise<Observed> {
+  const lib = await import('@table-audit/observability');
   let port: number | null = null;
   if (values['metrics-port'] !== undefined) {
-    const p = parsePort(values['metrics-port'], '--metrics-port');
+    const p = lib.parsePort(values['metrics-port'], '--metrics-port');
     if (typeof p === 'string') throw new UsageError(p);
     port = p;
   }
@@ -70,18 +64,19 @@ export function observe(service: string, values: ObserveValues): Observed {
   if (values['metrics-host'] === '') throw new UsageError('--metrics-host needs an address, e.g. 0.0.0.0');
   let logger: Logger;
   try {
-    logger = createLogger({ service, level: values['log-level'] });
+    logger = lib.createLogger({ service, level: values['log-level'] });
   } catch (e) {
     throw new UsageError((e as Error).message);
   }
-  const registry = createRegistry(service);
+  const registry = lib.createRegistry(service);
   const o: Observed = {
+    lib,
     logger,
     registry,
     server: null,
     async start(ready) {
       if (port === null) return;
-      o.server = await startHealthServer({
+      o.server = await lib.startHealthServer({
         port,
         host: values['metrics-host'] ?? '127.0.0.1',
         registry,
@@ -203,7 +198,7 @@ export const SHARD_LAG_COUNT_LIMIT = 100_000;
  * readForShard up to SHARD_LAG_COUNT_LIMIT: the replay's own findings and round records, stored after it, are not.
  */
 export function observeReplay(
-  registry: Registry,
+  { lib, registry }: Pick<Observed, 'lib' | 'registry'>,
   store: EventStore,
   storeFile: string,
   shard: Shard | undefined,
@@ -214,6 +209,7 @@ export function observeReplay(
   readiness(): Promise<Readiness>;
   close(): void;
 } {
+  const { Counter, Gauge } = lib;
   const checkpoint = shard ? shardCheckpoint(shard) : 'replay';
   const labels = { checkpoint };
   let stats: ReplayStats | null = null;
@@ -358,10 +354,11 @@ export function observeReplay(
  * consumer lag per partition (as of each batch's fetch), the append's latency, and the consumer's own counts.
  */
 export function observeIngest(
-  registry: Registry,
+  { lib, registry }: Pick<Observed, 'lib' | 'registry'>,
   pipeline: IngestPipeline,
   consumerStats: Readonly<Record<string, number>> | null,
 ): { batch(report: KafkaBatchReport): void } {
+  const { Counter, Gauge, Histogram } = lib;
   const messages = new Counter({
     name: 'table_audit_ingest_messages_total',
     help: 'Kafka messages handled (stored, already stored or kept as rejects)',

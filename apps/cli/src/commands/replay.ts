@@ -110,7 +110,7 @@ export const replayCommand: Command = {
     if (!values.live)
       for (const flag of ['metrics-port', 'metrics-host', 'log-level'] as const)
         if (values[flag] !== undefined) throw new UsageError(`--${flag} is for the long-running --live`);
-    const observed = values.live ? observe('replay', values) : null;
+    const observed = values.live ? await observe('replay', values) : null;
     let every = 10_000;
     if (values['anchor-every'] !== undefined) {
       every = Number(values['anchor-every']);
@@ -143,7 +143,7 @@ export const replayCommand: Command = {
         signingKey: values['signing-key'],
       });
       const findings: Finding[] = [];
-      const metrics = observed ? observeReplay(observed.registry, store, path, shard) : null;
+      const metrics = observed ? observeReplay(observed, store, path, shard) : null;
       const service = new ReplayService({
         store,
         onFinding: (f) => {

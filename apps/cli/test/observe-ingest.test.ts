@@ -124,3 +124,31 @@ test('ingest metrics: events by outcome, rejects by reason, consumer lag per par
     await store.close();
   }
 });
+
+test('a metrics hook that throws does not fail a durable batch: it is told, and the batch is done', async () => {
+  const registry = await FileSchemaRegistry.open(undefined, { readOnly: true });
+  const store = new SqliteEventStore(':memory:');
+  try {
+    const pipeline = new IngestPipeline(store, () => 0);
+    const errors: unknown[] = [];
+    let handled = 0;
+    const consumer: EventConsumer = {
+      async run(handler) {
+        await handler([{ topic: 't', partition: 0, offset: '0', key: null, value: null }]);
+        handled++;
+      },
+      stop: async () => undefined,
+    };
+    await new KafkaIngest(consumer, registry, pipeline, undefined, {
+      onBatchDone: () => {
+        throw new Error('metrics broken');
+      },
+      onHookError: (e) => errors.push(e),
+    }).start();
+    assert.equal(handled, 1, 'the handler resolved: its offsets would be committed');
+    assert.equal(pipeline.totals.rejected, 1);
+    assert.match(String(errors[0]), /metrics broken/);
+  } finally {
+    await store.close();
+  }
+});

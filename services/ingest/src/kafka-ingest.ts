@@ -83,6 +83,8 @@ export interface KafkaBatchReport {
 export interface KafkaIngestHooks {
   /** after each batch is durable (before its offsets are committed) */
   onBatchDone?: (report: KafkaBatchReport) => void;
+  /** told when onBatchDone threw: the batch is durable all the same, and its offsets are committed */
+  onHookError?: (error: unknown) => void;
 }
 
 /** Per topic and partition of a batch, the last message's offset and what the partition held after it. */
@@ -117,13 +119,18 @@ export class KafkaIngest {
       const result = await this.pipeline.submit(inputs);
       const t2 = performance.now();
       this.onBatch?.(messages.length, result, t2 - t0);
-      this.hooks.onBatchDone?.({
-        messages,
-        result,
-        decodeMs: t1 - t0,
-        appendMs: t2 - t1,
-        partitions: partitionLags(messages),
-      });
+      try {
+        this.hooks.onBatchDone?.({
+          messages,
+          result,
+          decodeMs: t1 - t0,
+          appendMs: t2 - t1,
+          partitions: partitionLags(messages),
+        });
+      } catch (err) {
+        // reporting must never make a durable batch be delivered again
+        this.hooks.onHookError?.(err);
+      }
     });
   }
 

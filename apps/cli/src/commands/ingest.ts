@@ -130,6 +130,7 @@ export const ingestCommand: Command = {
             if (r.result.rejected) log.warn(fields, 'batch stored, with rejects kept in ingest-rejects');
             else log.debug(fields, 'batch stored');
           },
+          onHookError: (err) => log.error({ err }, 'recording a stored batch in the metrics failed'),
         },
       );
       await observed!.start(() =>

@@ -10,7 +10,14 @@ import { createRequire } from 'node:module';
 import { join, relative } from 'node:path';
 import { Ajv, type ValidateFunction } from 'ajv';
 import { parseAllDocuments, parseDocument } from 'yaml';
-import { CONFIGURATION, environmentProblems, roleOfCommand, type ConfigVariable } from './configuration.ts';
+import {
+  CONFIGURATION,
+  environmentProblems,
+  METRICS_PORTS,
+  roleOfCommand,
+  type ConfigVariable,
+  type Role,
+} from './configuration.ts';
 
 export const ROOT = new URL('../../', import.meta.url).pathname;
 const MAX_FILE = 1024 * 1024;
@@ -233,10 +240,18 @@ export function composeProblems(doc: unknown, file: string, envExample: string):
     if (!ours(service.image)) continue;
     const role = roleOfCommand(commandList(service.command));
     if (!role) {
-      problems.push(`${where}: a table-audit container whose command is neither ingest, replay nor serve`);
+      problems.push(
+        `${where}: a table-audit container whose command is neither ingest, replay, analytics nor serve`,
+      );
       continue;
     }
     problems.push(...environmentProblems(where, role, given));
+    problems.push(...metricsFlagProblems(where, role, commandList(service.command)));
+    const test = isObject(service.healthcheck) ? commandList(service.healthcheck.test).join(' ') : '';
+    if (!test.includes(`127.0.0.1:${METRICS_PORTS[role]}/health/ready`))
+      problems.push(
+        `${where}.healthcheck: does not ask http://127.0.0.1:${METRICS_PORTS[role]}/health/ready (the ${role}'s readiness)`,
+      );
   }
   if (isObject(doc.services.grafana)) {
     const given = envNames(doc.services.grafana.environment);
@@ -343,8 +358,21 @@ export async function k8sProblems(docs: { file: string; doc: unknown }[]): Promi
       workloadsOfOurs++;
       const role = roleOfCommand([...(c.command ?? []), ...(c.args ?? [])]);
       if (!role) {
-        problems.push(`${at}: a table-audit container whose command is neither ingest, replay nor serve`);
+        problems.push(
+          `${at}: a table-audit container whose command is neither ingest, replay, analytics nor serve`,
+        );
         continue;
+      }
+      problems.push(...metricsFlagProblems(at, role, [...(c.command ?? []), ...(c.args ?? [])]));
+      if (role !== 'api') {
+        if (c.livenessProbe?.httpGet?.path !== '/health/live')
+          problems.push(`${at}: the liveness probe is not an HTTP GET of /health/live`);
+        if (c.readinessProbe?.httpGet?.path !== '/health/ready')
+          problems.push(`${at}: the readiness probe is not an HTTP GET of /health/ready`);
+        if (!scrapedPorts(docs).has(METRICS_PORTS[role]))
+          problems.push(
+            `${at}: no Service annotated for Prometheus (prometheus.io/scrape, prometheus.io/port "${METRICS_PORTS[role]}", prometheus.io/path /metrics) scrapes the ${role}'s metrics`,
+          );
       }
       // variables only expanded by Kubernetes into the command line ($(NAME)) are flags, not read by the code
       const expanded = new Set(
@@ -443,4 +471,31 @@ export function k8sDocuments(dir = join(ROOT, 'infra/k8s')): { file: string; doc
     if (/\.ya?ml$/.test(name))
       for (const doc of readYaml(join(dir, name))) out.push({ file: `infra/k8s/${name}`, doc });
   return out;
+}
+
+/** A long-running process other than the API serves its health and metrics on its port, on every address. */
+function metricsFlagProblems(where: string, role: Role, command: readonly string[]): string[] {
+  if (role === 'api') return [];
+  const port = command[command.indexOf('--metrics-port') + 1];
+  const host = command[command.indexOf('--metrics-host') + 1];
+  const problems: string[] = [];
+  if (!command.includes('--metrics-port') || port !== String(METRICS_PORTS[role]))
+    problems.push(`${where}: the ${role} is not given --metrics-port ${METRICS_PORTS[role]}`);
+  if (!command.includes('--metrics-host') || host !== '0.0.0.0')
+    problems.push(
+      `${where}: the ${role} is not given --metrics-host 0.0.0.0 (its probes and Prometheus come from outside)`,
+    );
+  return problems;
+}
+
+/** The ports Services annotated for Prometheus's annotation-based discovery scrape at /metrics. */
+function scrapedPorts(docs: readonly { doc: unknown }[]): Set<number> {
+  const ports = new Set<number>();
+  for (const { doc } of docs) {
+    if (!isObject(doc) || doc.kind !== 'Service' || !isObject(doc.metadata)) continue;
+    const a = isObject(doc.metadata.annotations) ? doc.metadata.annotations : {};
+    if (a['prometheus.io/scrape'] === 'true' && a['prometheus.io/path'] === '/metrics')
+      ports.add(Number(a['prometheus.io/port']));
+  }
+  return ports;
 }

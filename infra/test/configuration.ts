@@ -8,7 +8,7 @@
  */
 
 /** The long-running table-audit processes of a deployment, each one `table-audit <command>`. */
-export type Role = 'ingest' | 'replay' | 'api';
+export type Role = 'ingest' | 'replay' | 'analytics' | 'api';
 
 export interface ConfigVariable {
   readonly name: string;
@@ -29,8 +29,8 @@ export const CONFIGURATION: readonly ConfigVariable[] = [
     name: 'TABLE_AUDIT_STORE',
     meaning: 'the SQLite event store file (default data/events.sqlite, relative to the working directory)',
     readIn: ['apps/cli/src/commands/store.ts'],
-    readBy: ['ingest', 'replay', 'api'],
-    requiredBy: ['ingest', 'replay', 'api'],
+    readBy: ['ingest', 'replay', 'analytics', 'api'],
+    requiredBy: ['ingest', 'replay', 'analytics', 'api'],
   },
   {
     name: 'TABLE_AUDIT_ANCHORS',
@@ -57,9 +57,14 @@ export const CONFIGURATION: readonly ConfigVariable[] = [
   },
   {
     name: 'TABLE_AUDIT_ANALYTICS',
-    meaning: 'the chDB data directory read by `findings` and written by `run` (not read by `serve`)',
-    readIn: ['apps/cli/src/commands/findings.ts'],
-    readBy: [],
+    meaning:
+      'the chDB data directory read by `findings` and `status`, written by `run` and `analytics project` when CLICKHOUSE_URL is unset (not read by `serve`)',
+    readIn: [
+      'apps/cli/src/commands/findings.ts',
+      'apps/cli/src/commands/status.ts',
+      'apps/cli/src/commands/analytics.ts',
+    ],
+    readBy: ['analytics'],
     requiredBy: [],
   },
   {
@@ -67,14 +72,15 @@ export const CONFIGURATION: readonly ConfigVariable[] = [
     meaning:
       'a ClickHouse server (http://user:password@host:8123/database); unset, the embedded chDB in data/analytics',
     readIn: ['services/analytics/src/client.ts'],
-    readBy: ['api'],
-    requiredBy: [],
+    readBy: ['analytics', 'api'],
+    // the projector following the store writes there; the API reads there (unset, it would keep its own chDB)
+    requiredBy: ['analytics'],
   },
   {
     name: 'LOG_LEVEL',
-    meaning: "the API's pino log level (default info)",
-    readIn: ['apps/cli/src/commands/serve.ts'],
-    readBy: ['api'],
+    meaning: 'the pino log level of every long-running process (default info)',
+    readIn: ['apps/cli/src/commands/serve.ts', 'packages/observability/src/index.ts'],
+    readBy: ['ingest', 'replay', 'analytics', 'api'],
     requiredBy: [],
   },
   {
@@ -120,6 +126,7 @@ export const SET_BY_THE_CODE: readonly string[] = ['SQLITE_USE_URI'];
 /** The role of a container from its command line (`… serve …` is the API), or null for one that is not ours. */
 export function roleOfCommand(command: readonly string[]): Role | null {
   if (command.includes('serve')) return 'api';
+  if (command.includes('analytics')) return 'analytics';
   if (command.includes('replay')) return 'replay';
   if (command.includes('ingest')) return 'ingest';
   return null;
@@ -153,4 +160,17 @@ export function environmentProblems(
   return problems;
 }
 
-const commandOf = (role: Role): string => (role === 'api' ? 'table-audit serve' : `table-audit ${role}`);
+const commandOf = (role: Role): string =>
+  role === 'api'
+    ? 'table-audit serve'
+    : role === 'analytics'
+      ? 'table-audit analytics project --follow'
+      : `table-audit ${role}`;
+
+/** The port each long-running role serves /health/live, /health/ready and /metrics on, in the deployment files. */
+export const METRICS_PORTS: Readonly<Record<Role, number>> = {
+  ingest: 9464,
+  replay: 9465,
+  analytics: 9466,
+  api: 8080,
+};

@@ -95,6 +95,7 @@ describe('infra/compose/compose.yaml', () => {
     assert.deepEqual(services.ingest?.command?.slice(0, 2), ['ingest', '--kafka']);
     assert.deepEqual(services.replay?.command?.slice(0, 2), ['replay', '--live']);
     assert.equal(services.api?.command?.[0], 'serve');
+    assert.deepEqual(services.analytics?.command?.slice(0, 3), ['analytics', 'project', '--follow']);
     for (const s of ['kafka', 'schema-registry', 'clickhouse', 'grafana', 'kurrentdb'])
       assert.ok(services[s], s);
   });
@@ -124,6 +125,20 @@ describe('infra/compose/compose.yaml', () => {
       problems,
       /\$\{NOT_IN_EXAMPLE\} is interpolated from \.env but \.env\.example does not list it/,
     );
+  });
+
+  it('fails when a long-running process serves no health and metrics, or its healthcheck does not ask them', () => {
+    const doc = compose();
+    doc.services.replay.command = ['replay', '--live'];
+    doc.services.ingest.healthcheck.test = ['CMD', 'test', '-s', '/var/lib/table-audit/data/events.sqlite'];
+    doc.services.analytics.command = ['analytics', 'project', '--follow', '--metrics-port', '9466'];
+    const problems = composeProblems(doc, composeFile, envExample).join('\n');
+    assert.match(problems, /services\.replay: the replay is not given --metrics-port 9465/);
+    assert.match(
+      problems,
+      /services\.ingest\.healthcheck: does not ask http:\/\/127\.0\.0\.1:9464\/health\/ready/,
+    );
+    assert.match(problems, /services\.analytics: the analytics is not given --metrics-host 0\.0\.0\.0/);
   });
 
   it('mounts the generated Grafana provisioning and dashboards, read-only', () => {
@@ -170,5 +185,23 @@ describe('infra/k8s', () => {
       problems,
       /Secret nobody-makes-this is used but neither defined in infra\/k8s nor made in docs\/deployment\.md/,
     );
+  });
+});
+
+describe('infra/k8s observability', () => {
+  it('fails on a process without probes on its metrics port, or whose metrics no annotated Service scrapes', async () => {
+    const docs = structuredClone(k8sDocuments()).filter(
+      (d) => (d.doc as { metadata: { name: string } }).metadata.name !== 'table-audit-replay-metrics',
+    );
+    const pipeline = docs.find(
+      (d) => (d.doc as { kind: string; metadata: { name: string } }).metadata.name === 'table-audit-pipeline',
+    )!.doc as any; // eslint-disable-line @typescript-eslint/no-explicit-any
+    const containers = pipeline.spec.template.spec.containers as any[]; // eslint-disable-line @typescript-eslint/no-explicit-any
+    delete containers.find((c) => c.name === 'ingest').livenessProbe;
+    containers.find((c) => c.name === 'analytics').args = ['analytics', 'project', '--follow'];
+    const problems = (await k8sProblems(docs)).join('\n');
+    assert.match(problems, /container ingest: the liveness probe is not an HTTP GET of \/health\/live/);
+    assert.match(problems, /container replay: no Service annotated for Prometheus .* "9465"/);
+    assert.match(problems, /container analytics: the analytics is not given --metrics-port 9466/);
   });
 });

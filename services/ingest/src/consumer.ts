@@ -7,6 +7,8 @@ export interface EventMessage {
   offset: string;
   key: Buffer | null;
   value: Buffer | null;
+  /** the partition's high watermark when the batch was fetched (the offset after its last message), for the lag */
+  highWatermark?: string;
 }
 
 /**
@@ -161,6 +163,7 @@ export class KafkajsEventConsumer implements EventConsumer {
           offset: m.offset,
           key: m.key,
           value: m.value,
+          highWatermark: batch.highWatermark,
         }));
         await this.handler!(messages); // durable when it resolves
         this.stats.batches++;

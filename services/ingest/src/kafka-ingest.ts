@@ -65,6 +65,42 @@ export async function decodeMessages(
   return out;
 }
 
+/** What a batch did, once it is durable: for logs and metrics (observability). */
+export interface KafkaBatchReport {
+  messages: readonly EventMessage[];
+  result: IngestResult;
+  /** decoding the batch's messages, in ms */
+  decodeMs: number;
+  /** the pipeline's validation and append (durable when it returns), in ms */
+  appendMs: number;
+  /**
+   * per partition of the batch: the last offset stored and how many messages the partition held after it when
+   * the batch was fetched (its high watermark minus the next offset); absent when the consumer gave no watermark
+   */
+  partitions: { topic: string; partition: number; offset: string; lag: number | null }[];
+}
+
+export interface KafkaIngestHooks {
+  /** after each batch is durable (before its offsets are committed) */
+  onBatchDone?: (report: KafkaBatchReport) => void;
+  /** told when onBatchDone threw: the batch is durable all the same, and its offsets are committed */
+  onHookError?: (error: unknown) => void;
+}
+
+/** Per topic and partition of a batch, the last message's offset and what the partition held after it. */
+export function partitionLags(messages: readonly EventMessage[]): KafkaBatchReport['partitions'] {
+  const last = new Map<string, EventMessage>();
+  for (const m of messages) last.set(`${m.topic}\u0000${m.partition}`, m);
+  return [...last.values()].map((m) => {
+    let lag: number | null = null;
+    if (m.highWatermark !== undefined && /^\d+$/.test(m.highWatermark) && /^\d+$/.test(m.offset)) {
+      const behind = BigInt(m.highWatermark) - (BigInt(m.offset) + 1n);
+      lag = Number(behind < 0n ? 0n : behind);
+    }
+    return { topic: m.topic, partition: m.partition, offset: m.offset, lag };
+  });
+}
+
 /** Kafka → event store: runs until stopped; offsets follow durable appends only. */
 export class KafkaIngest {
   constructor(
@@ -72,13 +108,29 @@ export class KafkaIngest {
     private readonly registry: SchemaRegistry,
     private readonly pipeline: IngestPipeline,
     private readonly onBatch?: (messages: number, result: IngestResult, ms: number) => void,
+    private readonly hooks: KafkaIngestHooks = {},
   ) {}
 
   start(): Promise<void> {
     return this.consumer.run(async (messages) => {
       const t0 = performance.now();
-      const result = await this.pipeline.submit(await decodeMessages(this.registry, messages));
-      this.onBatch?.(messages.length, result, performance.now() - t0);
+      const inputs = await decodeMessages(this.registry, messages);
+      const t1 = performance.now();
+      const result = await this.pipeline.submit(inputs);
+      const t2 = performance.now();
+      this.onBatch?.(messages.length, result, t2 - t0);
+      try {
+        this.hooks.onBatchDone?.({
+          messages,
+          result,
+          decodeMs: t1 - t0,
+          appendMs: t2 - t1,
+          partitions: partitionLags(messages),
+        });
+      } catch (err) {
+        // reporting must never make a durable batch be delivered again
+        this.hooks.onHookError?.(err);
+      }
     });
   }
 

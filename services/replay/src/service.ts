@@ -106,6 +106,11 @@ export interface ReplayServiceOptions {
    * forward in the store then hides no event from it (re-replaying is idempotent).
    */
   signedCheckpoint?: () => Promise<bigint | null | undefined>;
+  /**
+   * Told once everything stored when the run started is replayed (before following live), with the checkpoint
+   * then: health and metrics (observability), progress.
+   */
+  onCaughtUp?: (position: bigint | null) => void;
 }
 
 /**
@@ -168,6 +173,7 @@ export class ReplayService {
       savesCheckpoint: true,
       handle: (batch, context) => this.handle(batch, context.checkpoint),
       onCheckpoint: (position) => void (this.stats.lastPosition = position),
+      ...(this.o.onCaughtUp ? { onCaughtUp: ({ position }) => this.o.onCaughtUp!(position) } : {}),
     };
     try {
       // a shard reads its own tables' events only (readForShard: the one place its read is narrowed)

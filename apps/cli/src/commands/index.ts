@@ -1,3 +1,4 @@
+import { analyticsCommand } from './analytics.ts';
 import { citeCommand } from './cite.ts';
 import { findingsCommand } from './findings.ts';
 import type { Command } from './command.ts';
@@ -11,6 +12,7 @@ import { runCommand } from './run.ts';
 import { serveCommand } from './serve.ts';
 import { settleCommand } from './settle.ts';
 import { simulateCommand } from './simulate.ts';
+import { statusCommand } from './status.ts';
 import { storeCommand } from './store.ts';
 import { tokenCommand } from './token.ts';
 import { verifyCommand } from './verify.ts';
@@ -23,6 +25,8 @@ export const commands: readonly Command[] = [
   ingestCommand,
   replayCommand,
   findingsCommand,
+  analyticsCommand,
+  statusCommand,
   reportCommand,
   verifyCommand,
   storeCommand,

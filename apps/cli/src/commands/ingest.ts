@@ -11,6 +11,7 @@ import {
 import { ANCHOR_OPTIONS_USAGE, configuredAnchorer, describeAnchor } from './anchors.ts';
 import { out, UsageError, type Command } from './command.ts';
 import { DEFAULT_STORE, openStore, progress, progressDone, storePath } from './store.ts';
+import { observe, observeIngest, OBSERVE_OPTIONS, OBSERVE_USAGE } from './observe.ts';
 
 const usage = `Usage: table-audit ingest FILE.avro… [--store PATH]
        table-audit ingest --kafka BROKERS [--topic TOPIC] [--group GROUP] [--idle-exit MS] [--store PATH]
@@ -25,7 +26,10 @@ it created is then removed if nothing was appended to it), 2 for a usage error. 
 milliseconds without a message (otherwise it runs until interrupted).
 
 ${ANCHOR_OPTIONS_USAGE}
-                       (with --anchors, an anchor is signed at the end of every batch, once it is durable)`;
+                       (with --anchors, an anchor is signed at the end of every batch, once it is durable)
+
+From Kafka (long-running): JSON log lines on stderr; with --metrics-port, health and Prometheus metrics:
+${OBSERVE_USAGE}`;
 
 export const ingestCommand: Command = {
   name: 'ingest',
@@ -43,6 +47,7 @@ export const ingestCommand: Command = {
         'idle-exit': { type: 'string' },
         anchors: { type: 'string' },
         'signing-key': { type: 'string' },
+        ...OBSERVE_OPTIONS,
       },
     });
     if (!positionals.length === !values.kafka) throw new UsageError('give Avro files, or --kafka BROKERS');
@@ -52,6 +57,10 @@ export const ingestCommand: Command = {
       if (!Number.isSafeInteger(idle) || idle < 1)
         throw new UsageError(`--idle-exit takes whole milliseconds from 1 up, got "${values['idle-exit']}"`);
     }
+    if (!values.kafka)
+      for (const flag of ['metrics-port', 'metrics-host', 'log-level'] as const)
+        if (values[flag] !== undefined) throw new UsageError(`--${flag} is for the long-running --kafka`);
+    const observed = values.kafka ? await observe('ingest', values) : null;
     const path = storePath(values.store);
     const opened = openStore(path);
     const store = opened.store;
@@ -88,19 +97,60 @@ export const ingestCommand: Command = {
         return r.rejected ? 1 : 0;
       }
       const registry = await FileSchemaRegistry.open(undefined, { readOnly: true });
+      const log = observed!.logger;
       const consumer = new KafkajsEventConsumer({
         brokers: values.kafka!.split(','),
         groupId: values.group!,
         topics: [values.topic!],
+        onCrash: (err, restartedBy) =>
+          log.warn({ err, restartedBy }, 'the Kafka consumer crashed; restarted by ' + restartedBy),
       });
+      const metrics = observeIngest(observed!, pipeline, consumer.stats);
       let last = Date.now();
       let seen = 0;
-      const ingest = new KafkaIngest(consumer, registry, pipeline, (n) => {
-        seen += n;
-        last = Date.now();
-        progress(`${seen.toLocaleString('en-US')} messages`);
-      });
+      let running = false;
+      const ingest = new KafkaIngest(
+        consumer,
+        registry,
+        pipeline,
+        (n) => {
+          seen += n;
+          last = Date.now();
+          progress(`${seen.toLocaleString('en-US')} messages`);
+        },
+        {
+          onBatchDone: (r) => {
+            metrics.batch(r);
+            const fields = {
+              messages: r.messages.length,
+              ...r.result,
+              appendMs: Math.round(r.appendMs),
+              partitions: r.partitions,
+            };
+            if (r.result.rejected) log.warn(fields, 'batch stored, with rejects kept in ingest-rejects');
+            else log.debug(fields, 'batch stored');
+          },
+          onHookError: (err) => log.error({ err }, 'recording a stored batch in the metrics failed'),
+        },
+      );
+      await observed!.start(() =>
+        running
+          ? { ready: true, details: { messages: seen, groupJoins: consumer.stats.groupJoins } }
+          : { ready: false, reason: 'not consuming: joining the consumer group, or stopping' },
+      );
+      log.info(
+        {
+          store: path,
+          brokers: values.kafka,
+          topic: values.topic,
+          group: values.group,
+          ...(observed!.server ? { metrics: observed!.server.url } : {}),
+        },
+        'ingest joining the consumer group',
+      );
       await ingest.start();
+      running = true;
+      log.info('ingest consuming');
       last = Date.now(); // the idle clock starts once the group is joined, not before
       let timer: NodeJS.Timeout | undefined;
       let stop: (() => void) | undefined;
@@ -115,15 +165,27 @@ export const ingestCommand: Command = {
       clearInterval(timer);
       process.removeListener('SIGINT', stop!);
       process.removeListener('SIGTERM', stop!);
+      running = false;
       await ingest.stop();
+      await observed!.close();
       progressDone();
       const t = pipeline.totals;
+      log.info(
+        {
+          accepted: t.accepted,
+          alreadyStored: t.alreadyStored,
+          rejected: t.rejected,
+          byReason: Object.fromEntries(t.byReason),
+        },
+        'ingest stopped',
+      );
       out(`accepted ${t.accepted}, already stored ${t.alreadyStored}, rejected ${t.rejected}`);
       reportSequences(pipeline);
       anchored();
       failed = false;
       return t.rejected ? 1 : 0;
     } finally {
+      await observed?.close();
       await opened.close(failed);
     }
   },

@@ -7,16 +7,25 @@ import {
   ReplayService,
   shardCheckpoint,
   type ReplayStats,
+  type Shard,
 } from '@table-audit/replay';
 import { DEFAULT_REPLAY_OPTIONS, F3CP_ALTERNATIVE_READINGS, type Finding } from '@table-audit/rules';
-import { ANCHOR_OPTIONS_USAGE, configuredAnchorer, describeAnchor, signedCheckpoint } from './anchors.ts';
+import {
+  ANCHOR_OPTIONS_USAGE,
+  anchorsDir,
+  configuredAnchorer,
+  describeAnchor,
+  signedCheckpoint,
+} from './anchors.ts';
 import { json, out, UsageError, type Command } from './command.ts';
 import { openStore, progress, progressDone, storePath } from './store.ts';
+import { observeReplay, OBSERVE_OPTIONS, OBSERVE_USAGE, observe } from './observe.ts';
 
 const usage = `Usage: table-audit replay ROUND_ID [--json] [--store PATH] [--alternative ID]...
                                                            the disputed hand, step by step
        table-audit replay [--workers N] [--store PATH]             replay the store, append findings and round records
        table-audit replay --live [--store PATH]                    the same, then follow new events
+       table-audit replay --live --shard K/N [--metrics-port P]    one shard of N, in this process, following
 
 With a round id: rebuilds the round from the event store alone and prints each event, each rule applied with its
 article, each bet's expected settlement beside the declared one, and each finding. Without: replays every table
@@ -33,6 +42,13 @@ from the replay's durable checkpoint and appends findings (findings-<table>) and
                 (here ${defaultWorkers()}). 1 replays in this thread under the checkpoint "replay". Changing N starts the
                 new shards from the beginning of the store: they append nothing already stored. --live runs in
                 one thread
+  --shard K/N   replay only shard K of N (K from 0 to N-1: the tables whose stable hash is K mod N), in this
+                thread, under the shard's own checkpoint (replay/shard-K-of-N): production runs N processes,
+                one per shard, each with --shard. Not with --workers, nor --anchors (the anchors are one chain
+                with one writer: sign them from a process that is not a shard)
+
+Long-running (--live): JSON log lines on stderr; with --metrics-port, health and Prometheus metrics:
+${OBSERVE_USAGE}
 
 ${ANCHOR_OPTIONS_USAGE}
                        (with --anchors: the replay resumes from the signed checkpoint when the store's differs, and
@@ -55,6 +71,8 @@ export const replayCommand: Command = {
         'anchor-every': { type: 'string' },
         workers: { type: 'string' },
         alternative: { type: 'string', multiple: true },
+        shard: { type: 'string' },
+        ...OBSERVE_OPTIONS,
       },
     });
     const alternatives = values.alternative ?? [];
@@ -74,9 +92,25 @@ export const replayCommand: Command = {
         throw new UsageError(`--workers takes a whole number from 1 to 64, got "${values.workers}"`);
       if (values.live && workers > 1)
         throw new UsageError(
-          `--live replays in one thread (a live shard per process is not built yet): leave out --workers ${workers}`,
+          `--live replays in one thread: leave out --workers ${workers}; to follow the store in N shards, run N processes with --live --shard K/N`,
         );
     }
+    let shard: Shard | undefined;
+    if (values.shard !== undefined) {
+      shard = parseShard(values.shard);
+      if (positionals.length) throw new UsageError('--shard replays the store: leave out the round id');
+      if (values.workers !== undefined)
+        throw new UsageError('--shard runs one shard in this thread: leave out --workers');
+      if (anchorsDir(values.anchors) !== undefined)
+        throw new UsageError(
+          '--shard does not sign anchors (--anchors or TABLE_AUDIT_ANCHORS): the anchors are one chain with one writer; sign them from a process that is not a shard (ingest --anchors, or a replay without --shard)',
+        );
+      workers = 1;
+    }
+    if (!values.live)
+      for (const flag of ['metrics-port', 'metrics-host', 'log-level'] as const)
+        if (values[flag] !== undefined) throw new UsageError(`--${flag} is for the long-running --live`);
+    const observed = values.live ? await observe('replay', values) : null;
     let every = 10_000;
     if (values['anchor-every'] !== undefined) {
       every = Number(values['anchor-every']);
@@ -109,9 +143,22 @@ export const replayCommand: Command = {
         signingKey: values['signing-key'],
       });
       const findings: Finding[] = [];
+      const metrics = observed ? observeReplay(observed, store, path, shard) : null;
       const service = new ReplayService({
         store,
-        onFinding: (f) => findings.push(f),
+        onFinding: (f) => {
+          findings.push(f);
+          metrics?.finding(f);
+        },
+        ...(shard ? { shard } : {}),
+        ...(metrics
+          ? {
+              onCaughtUp: (position: bigint | null) => {
+                metrics.caughtUp(position);
+                observed!.logger.info({ position }, 'caught up; following new events');
+              },
+            }
+          : {}),
         ...(anchorer ? { signedCheckpoint: () => signedCheckpoint(anchorer, 'replay') } : {}),
       });
       let stats: ReplayStats = service.stats;
@@ -134,6 +181,18 @@ export const replayCommand: Command = {
         const abort = new AbortController();
         process.once('SIGINT', () => abort.abort());
         process.once('SIGTERM', () => abort.abort());
+        const log = observed!.logger;
+        metrics!.follow(service.stats);
+        await observed!.start(() => metrics!.readiness());
+        log.info(
+          {
+            store: path,
+            checkpoint: shard ? shardCheckpoint(shard) : 'replay',
+            ...(shard ? { shard: `${shard.index}/${shard.count}` } : {}),
+            ...(observed!.server ? { metrics: observed!.server.url } : {}),
+          },
+          'replay following the store',
+        );
         const timer = setInterval(
           () =>
             progress(
@@ -146,8 +205,17 @@ export const replayCommand: Command = {
         );
         try {
           await service.live(abort.signal);
+          log.info(
+            { events: service.stats.events, rounds: service.stats.rounds, findings: findings.length },
+            'replay stopped',
+          );
+        } catch (err) {
+          log.error({ err }, 'replay failed');
+          throw err;
         } finally {
           clearInterval(timer);
+          metrics!.close();
+          await observed!.close();
           await anchorer?.stop();
         }
       } else {
@@ -194,3 +262,15 @@ export const replayCommand: Command = {
     }
   },
 };
+
+/** `K/N`: shard K (from 0) of N (1 to 1024). */
+export function parseShard(text: string): Shard {
+  const m = /^(\d{1,4})\/(\d{1,4})$/.exec(text.trim());
+  const index = m ? Number(m[1]) : NaN;
+  const count = m ? Number(m[2]) : NaN;
+  if (!m || count < 1 || count > 1024 || index >= count)
+    throw new UsageError(
+      `--shard takes K/N, shard K (from 0 to N-1) of N shards (N from 1 to 1024), e.g. --shard 0/4; got "${text}"`,
+    );
+  return { index, count };
+}

@@ -35,6 +35,8 @@ import {
   type AlertEvent,
   type AlertFinding,
   type AlertStateRow,
+  BET_COLUMNS,
+  betsTsv,
   rejectRow,
   roundRows,
   roundStartRow,
@@ -133,6 +135,9 @@ export class AnalyticsProjector implements Processor {
     const findings: { e: RecordedEvent; f: Finding }[] = [];
     const tableEvents: { e: RecordedEvent; t: TableEvent }[] = [];
     const alerts: { e: RecordedEvent; a: AlertEvent }[] = [];
+    // bets, the bulk of the rows, are written as TabSeparated text straight away (betsTsv): no object per bet line
+    const bets: string[] = [];
+    let betCount = 0;
     for (const e of batch) {
       if (isTableStream(e.stream)) {
         const t = { type: e.type, data: e.data } as TableEvent;
@@ -144,9 +149,10 @@ export class AnalyticsProjector implements Processor {
         tableEvents.push({ e, t });
       } else if (e.type === FINDING_EVENT_TYPE) findings.push({ e, f: e.data as Finding });
       else if (e.type === ROUND_EVENT_TYPE) {
-        const r = roundRows(e, e.data as RoundDerived);
-        rows.rounds.push(r.round);
-        rows.bets.push(...r.bets);
+        const r = e.data as RoundDerived;
+        rows.rounds.push(roundRows(e, r, { bets: false }).round);
+        bets.push(betsTsv(e, r));
+        betCount += r.lines.length;
       } else if (e.type === REJECT_EVENT_TYPE) rows.ingest_rejects.push(rejectRow(e, e.data as RejectData));
       else alerts.push({ e, a: { type: e.type, data: e.data } as AlertEvent });
     }
@@ -180,15 +186,17 @@ export class AnalyticsProjector implements Processor {
       rows.alert_state_changes.push(alertChangeRow(e, state));
     }
     for (const table of TABLES) {
-      if (rows[table].length === 0) continue;
-      const { columns, body } = encodeTsv(rows[table]);
+      const count = table === 'bets' ? betCount : rows[table].length;
+      if (count === 0) continue;
+      const { columns, body } =
+        table === 'bets' ? { columns: [...BET_COLUMNS], body: bets.join('') } : encodeTsv(rows[table]);
       await this.client.insert({
         table,
         values: Readable.from([body], { objectMode: false }),
         format: 'TabSeparated',
         columns: columns as [string, ...string[]],
       });
-      this.stats.rows[table] += rows[table].length;
+      this.stats.rows[table] += count;
     }
     for (const [id, state] of states) this.alertStates.set(id, state);
     this.stats.batches++;

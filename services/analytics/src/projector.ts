@@ -138,6 +138,9 @@ export class AnalyticsProjector implements Processor {
     // bets, the bulk of the rows, are written as TabSeparated text straight away (betsTsv): no object per bet line
     const bets: string[] = [];
     let betCount = 0;
+    // one derivation of a round per insert, the latest: round_discrepancies_mv (migration 5) looks up a round's
+    // earlier derivations in what was inserted before; the older row would lose to it under FINAL anyway
+    const roundAt = new Map<string, number>();
     for (const e of batch) {
       if (isTableStream(e.stream)) {
         const t = { type: e.type, data: e.data } as TableEvent;
@@ -150,7 +153,11 @@ export class AnalyticsProjector implements Processor {
       } else if (e.type === FINDING_EVENT_TYPE) findings.push({ e, f: e.data as Finding });
       else if (e.type === ROUND_EVENT_TYPE) {
         const r = e.data as RoundDerived;
-        rows.rounds.push(roundRows(e, r, { bets: false }).round);
+        const row = roundRows(e, r, { bets: false }).round;
+        const key = `${r.casino}\u0000${r.tableId}\u0000${r.roundId}`;
+        const at = roundAt.get(key);
+        if (at === undefined) roundAt.set(key, rows.rounds.push(row) - 1);
+        else rows.rounds[at] = row;
         bets.push(betsTsv(e, r));
         betCount += r.lines.length;
       } else if (e.type === REJECT_EVENT_TYPE) rows.ingest_rejects.push(rejectRow(e, e.data as RejectData));

@@ -202,11 +202,34 @@ function rejectSource(s: RejectData['source']): { kind: string; source: string }
   }
 }
 
+/** What a reject shows when its event did not decode, or decoded without naming its table or casino. */
+export const UNKNOWN_SCOPE = 'unknown';
+/** decodedText longer than this is not parsed for its header (the reject keeps it whole either way). */
+const MAX_DECODED_TEXT = 1_000_000;
+
+/**
+ * The table, casino and concessionaire a rejected input names, when it decoded into an event (kept as data, or as
+ * JSON text when JSON could not hold it exactly); UNKNOWN_SCOPE for each it does not name.
+ */
+export function rejectScope(r: RejectData): { table_id: string; casino: string; concessionaire: string } {
+  let header: unknown = (r.decoded as { data?: { header?: unknown } } | null)?.data?.header;
+  if (header === undefined && typeof r.decodedText === 'string' && r.decodedText.length <= MAX_DECODED_TEXT)
+    try {
+      header = (JSON.parse(r.decodedText) as { data?: { header?: unknown } } | null)?.data?.header;
+    } catch {
+      header = undefined;
+    }
+  const h = (header && typeof header === 'object' ? header : {}) as Record<string, unknown>;
+  const text = (v: unknown): string => (typeof v === 'string' && v.trim() !== '' ? v : UNKNOWN_SCOPE);
+  return { table_id: text(h.tableId), casino: text(h.casino), concessionaire: text(h.concessionaire) };
+}
+
 export function rejectRow(e: RecordedEvent, r: RejectData): Row {
   const received = (e.metadata as { receivedAt?: unknown } | undefined)?.receivedAt;
   const time = isAvos(received) ? received : e.recordedAt;
   const { kind, source } = rejectSource(r.source);
   return {
+    ...rejectScope(r),
     reject_id: e.eventId,
     code: r.code,
     reason: r.reason,

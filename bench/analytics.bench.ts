@@ -17,9 +17,10 @@
  *    ClickHouse by INSERT … SELECT (simulating a month through the whole pipeline takes hours here): see
  *    generateMonth below for how each table's rows are made. Target p99 < 500 ms per panel.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { rm, writeFile } from 'node:fs/promises';
 import { Session } from 'node:inspector/promises';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import {
@@ -84,10 +85,8 @@ const TABLE_NAMES = [
   'alert_states',
   'alert_state_changes',
 ];
-await client.command({ query: 'CREATE DATABASE IF NOT EXISTS baseline' });
-for (const t of TABLE_NAMES) await client.command({ query: `CREATE TABLE baseline.${t} AS default.${t}` });
-
-// the projector's inserts are captured to be replayed plainly into baseline.*: the same rows, in the same batches
+// the projector's inserts are captured, to insert the very same rows again into copies of the tables (no views on
+// them: the projector's inserts into rounds also feed round_discrepancies and round_index)
 type InsertParams = Parameters<typeof client.insert>[0] & { columns: [string, ...string[]] };
 const captured: { table: string; columns: [string, ...string[]]; body: string }[] = [];
 const projectingClient = new Proxy(client, {
@@ -117,11 +116,53 @@ const recorded = (stream: string, type: string, eventId: string, data: unknown):
   previousHash: '',
 });
 
+/**
+ * The baselines: the same rows, inserted without the projector, each way into fresh copies of the tables.
+ * - `adapter`: client.insert of the projector's bodies in its batches (chDB: the scratch file and FROM INFILE);
+ * - `inline`: chDB's own way of taking a client's body (the body appended to the query text), through client.exec;
+ * - `infile-one`: each table's rows of the whole run as one body, written to a file and INSERT … FROM INFILE —
+ *   the fastest way found to insert these rows into chDB (docs/analytics.md), the baseline the ratio is taken to.
+ */
+const scratch = join(dir, 'bench-scratch');
+mkdirSync(scratch);
+const baselineMs = { adapter: 0, inline: 0, 'infile-one': 0 };
+type Baseline = keyof typeof baselineMs;
+for (const b of Object.keys(baselineMs)) {
+  const db = `baseline_${b.replace('-', '_')}`;
+  await client.command({ query: `CREATE DATABASE IF NOT EXISTS ${db}` });
+  for (const t of TABLE_NAMES) await client.command({ query: `CREATE TABLE ${db}.${t} AS default.${t}` });
+}
+const insertBody = async (how: Baseline, c: (typeof captured)[number], n: number): Promise<void> => {
+  const table = `baseline_${how.replace('-', '_')}.${c.table}`;
+  if (how === 'adapter')
+    await client.insert({
+      table,
+      values: Readable.from([c.body], { objectMode: false }),
+      format: 'TabSeparated',
+      columns: c.columns,
+    });
+  else if (how === 'inline')
+    await (
+      await client.exec({
+        query: `INSERT INTO ${table} (${c.columns.join(', ')}) FORMAT TabSeparated`,
+        values: Readable.from([c.body], { objectMode: false }),
+      })
+    ).stream.resume();
+  else {
+    const file = join(scratch, `${n}.tsv`);
+    await writeFile(file, c.body);
+    await client.command({
+      query: `INSERT INTO ${table} (${c.columns.join(', ')}) FROM INFILE '${file}' FORMAT TabSeparated`,
+    });
+    await rm(file);
+  }
+};
+
 const profiler = process.env.BENCH_PROFILE ? cpuProfiler(process.env.BENCH_PROFILE) : null;
 let projectMs = 0;
-let baselineMs = 0;
 let events = 0;
 let prepareMs = 0;
+const all: typeof captured = [];
 for (let day = 0; day < DAYS; day++) {
   let t = performance.now();
   const session = simulateSession({
@@ -167,29 +208,62 @@ for (let day = 0; day < DAYS; day++) {
   projectMs += performance.now() - t;
   if (profiler) await profiler.stop();
   events += batch.length;
+  all.push(...captured);
 
-  t = performance.now();
-  for (const c of captured)
-    await client.insert({
-      table: `baseline.${c.table}`,
-      values: Readable.from([c.body], { objectMode: false }),
-      format: 'TabSeparated',
-      columns: c.columns,
-    });
-  baselineMs += performance.now() - t;
+  // the same batches, the two ways a client's insert can reach chDB, in turn so that load affects both alike
+  for (const how of ['adapter', 'inline'] as const) {
+    t = performance.now();
+    for (const [n, c] of captured.entries()) await insertBody(how, c, n);
+    baselineMs[how] += performance.now() - t;
+  }
+}
+{
+  // every table's rows of the whole run as one insert
+  const t = performance.now();
+  const tables = [...new Set(all.map((c) => c.table))];
+  for (const [n, table] of tables.entries()) {
+    const parts = all.filter((c) => c.table === table);
+    await insertBody(
+      'infile-one',
+      { table, columns: parts[0]!.columns, body: parts.map((c) => c.body).join('') },
+      n,
+    );
+  }
+  baselineMs['infile-one'] = performance.now() - t;
 }
 
 const rows = Object.values(projector.stats.rows).reduce((a, b) => a + b, 0);
-const perSecond = (n: number, ms: number) => Math.round(n / (ms / 1000)).toLocaleString('en-US');
+const rate = (n: number, ms: number) => Math.round(n / (ms / 1000));
+const perSecond = (n: number, ms: number) => rate(n, ms).toLocaleString('en-US');
 console.log(
   `analytics data: ${DAYS} days x ${TABLES} tables x ${ROUNDS} rounds = ${(DAYS * TABLES * ROUNDS).toLocaleString('en-US')} rounds, ` +
     `${events.toLocaleString('en-US')} events, ${rows.toLocaleString('en-US')} rows ` +
-    `(${JSON.stringify(projector.stats.rows)}); simulate + replay ${(prepareMs / 1000).toFixed(1)} s (not counted)`,
+    `(${JSON.stringify(projector.stats.rows)}); simulate + replay ${(prepareMs / 1000).toFixed(1)} s (not counted); ` +
+    `load average ${loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ')}`,
 );
 console.log(
-  `projection into chDB, batches of ${BATCH.toLocaleString('en-US')} events: ${perSecond(rows, projectMs)} rows/s (${perSecond(events, projectMs)} events/s, ${(projectMs / 1000).toFixed(1)} s, ${projector.stats.lookups} lookups); ` +
-    `baseline, a plain client.insert of the same rows in the same batches: ${perSecond(rows, baselineMs)} rows/s (${(baselineMs / 1000).toFixed(1)} s); target ≥ 100,000 rows/s`,
+  `projection into chDB, batches of ${BATCH.toLocaleString('en-US')} events: ${perSecond(rows, projectMs)} rows/s ` +
+    `(${perSecond(events, projectMs)} events/s, ${(projectMs / 1000).toFixed(1)} s, ${projector.stats.lookups} lookups); target ≥ 100,000 rows/s`,
 );
+const fastest = rate(rows, baselineMs['infile-one']);
+console.log(
+  `  baselines, the same rows without the projector: ` +
+    `one INSERT … FROM INFILE per table for the whole run ${fastest.toLocaleString('en-US')} rows/s (the fastest found); ` +
+    `client.insert of the projector's bodies in its batches (the chDB adapter) ${perSecond(rows, baselineMs.adapter)} rows/s; ` +
+    `the same bodies appended to the query text (chDB's default) ${perSecond(rows, baselineMs.inline)} rows/s`,
+);
+console.log(
+  `  projector / fastest baseline: ${(rate(rows, projectMs) / fastest).toFixed(2)} ` +
+    `(the projector also maps events to rows, looks up dealers and games, and its inserts into rounds feed two views)`,
+);
+
+if (process.env.BENCH_PART === 'projection') {
+  await analytics.close();
+  rmSync(dir, { recursive: true, force: true });
+  process.exit(0);
+}
 
 // ---------------------------------------------------------------------------------------- 2. panel queries, a month
 const MONTH_START = Date.parse('2025-12-31T16:00:00Z'); // Macau 2026-01-01 00:00
@@ -229,7 +303,9 @@ async function generateMonth(): Promise<Record<string, number>> {
       tables: MONTH_TABLES,
     },
   );
-  for (const t of TABLE_NAMES.filter((t) => t !== 'tables')) await run(`TRUNCATE TABLE ${t}`);
+  for (const t of [...TABLE_NAMES.filter((t) => t !== 'tables'), 'round_discrepancies', 'round_index'])
+    await run(`TRUNCATE TABLE ${t}`);
+  for (const b of Object.keys(baselineMs)) await run(`DROP DATABASE baseline_${b.replace('-', '_')}`);
   const p = { T: MONTH_TABLES, R: MONTH_ROUNDS, D: MONTH_DAYS, L: LINES, start: MONTH_START / 1000 };
   // the round of row `rn`: its table t, day d, number r in the day, start time rs
   const round = (rn: string) => `${rn} % {T:UInt32} AS t, intDiv(${rn}, {T:UInt32}) % {R:UInt32} AS r,

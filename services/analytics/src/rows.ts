@@ -80,8 +80,19 @@ export const roundStartRow = (
 /** Void reasons that are misdeals (cards dealt or exposed against the rules), as opposed to a failing shuffler. */
 const MISDEAL_REASONS = new Set(['DEALING_RULES_BROKEN', 'BANKER_CARD_EXPOSED', 'PLAYER_CARDS_EXPOSED']);
 
+/** The table events tableHealthRow makes a row of. */
+export const TABLE_HEALTH_TYPES: ReadonlySet<string> = new Set([
+  'ShufflerMalfunction',
+  'ShufflerReplaced',
+  'RoundVoided',
+  'DealingSwitchedToShoe',
+  'TableOpened',
+  'TableClosed',
+]);
+
 /** The table-health events: a row, or null for an event that is not one. */
 export function tableHealthRow(e: RecordedEvent, t: TableEvent, game: string): Row | null {
+  if (!TABLE_HEALTH_TYPES.has(t.type)) return null;
   const h = t.data.header;
   const base = {
     event_id: h.eventId,

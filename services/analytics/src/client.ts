@@ -77,16 +77,30 @@ export async function openAnalytics(target: AnalyticsTarget): Promise<AnalyticsC
 /** The chDB target's scratch directory for insert bodies, inside its data directory (INSERT_SCRATCH_DIR). */
 export const INSERT_SCRATCH_DIR = 'insert-scratch';
 /** The scratch files this adapter writes: insert-<pid>-<n>.<format>; only these are ever removed. */
-const SCRATCH_FILE = /^insert-\d+-\d+\.[A-Za-z]+$/;
+const SCRATCH_FILE = /^insert-(\d+)-\d+\.[A-Za-z]+$/;
+
+/** Whether a process of this id runs (its scratch files may be in use): signal 0 tests without signalling. */
+function running(pid: number): boolean {
+  if (pid === process.pid) return false;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
 
 /**
  * The scratch directory under a chDB data directory, created if missing, cleared of the bodies a killed process left
- * behind (files of this adapter's own pattern only: nothing else in it is touched).
+ * behind (files of this adapter's own pattern, written by a process no longer running: nothing else is touched).
  */
 function insertScratch(dataDir: string): string {
   const dir = join(dataDir, INSERT_SCRATCH_DIR);
   mkdirSync(dir, { recursive: true });
-  for (const name of readdirSync(dir)) if (SCRATCH_FILE.test(name)) rmSync(join(dir, name), { force: true });
+  for (const name of readdirSync(dir)) {
+    const m = SCRATCH_FILE.exec(name);
+    if (m && !running(Number(m[1]))) rmSync(join(dir, name), { force: true });
+  }
   // the path goes into INSERT … FROM INFILE as a string literal (INFILE takes no query parameter): refused, rather
   // than escaped, when it holds a character that would need escaping
   if (!/^[\w./ :+@-]+$/.test(dir))

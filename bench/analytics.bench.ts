@@ -17,9 +17,10 @@
  *    ClickHouse by INSERT … SELECT (simulating a month through the whole pipeline takes hours here): see
  *    generateMonth below for how each table's rows are made. Target p99 < 500 ms per panel.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { rm, writeFile } from 'node:fs/promises';
 import { Session } from 'node:inspector/promises';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import {
@@ -84,10 +85,8 @@ const TABLE_NAMES = [
   'alert_states',
   'alert_state_changes',
 ];
-await client.command({ query: 'CREATE DATABASE IF NOT EXISTS baseline' });
-for (const t of TABLE_NAMES) await client.command({ query: `CREATE TABLE baseline.${t} AS default.${t}` });
-
-// the projector's inserts are captured to be replayed plainly into baseline.*: the same rows, in the same batches
+// the projector's inserts are captured, to insert the very same rows again into copies of the tables (no views on
+// them: the projector's inserts into rounds also feed round_discrepancies and round_index)
 type InsertParams = Parameters<typeof client.insert>[0] & { columns: [string, ...string[]] };
 const captured: { table: string; columns: [string, ...string[]]; body: string }[] = [];
 const projectingClient = new Proxy(client, {
@@ -117,11 +116,54 @@ const recorded = (stream: string, type: string, eventId: string, data: unknown):
   previousHash: '',
 });
 
+/**
+ * The baselines: the same rows, inserted without the projector, each way into fresh copies of the tables.
+ * - `adapter`: client.insert of the projector's bodies in its batches (chDB: the scratch file and FROM INFILE);
+ * - `inline`: chDB's own way of taking a client's body (the body appended to the query text), through client.exec;
+ * - `infile-one`: each table's rows of the whole run as one body, written to a file and INSERT … FROM INFILE —
+ *   usually the fastest way found to insert these rows into chDB (docs/analytics.md).
+ * The ratio is taken to whichever of the three was fastest in the run (under load their order can change).
+ */
+const scratch = join(dir, 'bench-scratch');
+mkdirSync(scratch);
+const baselineMs = { adapter: 0, inline: 0, 'infile-one': 0 };
+type Baseline = keyof typeof baselineMs;
+for (const b of Object.keys(baselineMs)) {
+  const db = `baseline_${b.replace('-', '_')}`;
+  await client.command({ query: `CREATE DATABASE IF NOT EXISTS ${db}` });
+  for (const t of TABLE_NAMES) await client.command({ query: `CREATE TABLE ${db}.${t} AS default.${t}` });
+}
+const insertBody = async (how: Baseline, c: (typeof captured)[number], n: number): Promise<void> => {
+  const table = `baseline_${how.replace('-', '_')}.${c.table}`;
+  if (how === 'adapter')
+    await client.insert({
+      table,
+      values: Readable.from([c.body], { objectMode: false }),
+      format: 'TabSeparated',
+      columns: c.columns,
+    });
+  else if (how === 'inline')
+    await (
+      await client.exec({
+        query: `INSERT INTO ${table} (${c.columns.join(', ')}) FORMAT TabSeparated`,
+        values: Readable.from([c.body], { objectMode: false }),
+      })
+    ).stream.resume();
+  else {
+    const file = join(scratch, `${n}.tsv`);
+    await writeFile(file, c.body);
+    await client.command({
+      query: `INSERT INTO ${table} (${c.columns.join(', ')}) FROM INFILE '${file}' FORMAT TabSeparated`,
+    });
+    await rm(file);
+  }
+};
+
 const profiler = process.env.BENCH_PROFILE ? cpuProfiler(process.env.BENCH_PROFILE) : null;
 let projectMs = 0;
-let baselineMs = 0;
 let events = 0;
 let prepareMs = 0;
+const all: typeof captured = [];
 for (let day = 0; day < DAYS; day++) {
   let t = performance.now();
   const session = simulateSession({
@@ -167,29 +209,68 @@ for (let day = 0; day < DAYS; day++) {
   projectMs += performance.now() - t;
   if (profiler) await profiler.stop();
   events += batch.length;
+  all.push(...captured);
 
-  t = performance.now();
-  for (const c of captured)
-    await client.insert({
-      table: `baseline.${c.table}`,
-      values: Readable.from([c.body], { objectMode: false }),
-      format: 'TabSeparated',
-      columns: c.columns,
-    });
-  baselineMs += performance.now() - t;
+  // the same batches, the two ways a client's insert can reach chDB, in turn so that load affects both alike
+  for (const how of ['adapter', 'inline'] as const) {
+    t = performance.now();
+    for (const [n, c] of captured.entries()) await insertBody(how, c, n);
+    baselineMs[how] += performance.now() - t;
+  }
+}
+{
+  // every table's rows of the whole run as one insert
+  const t = performance.now();
+  const tables = [...new Set(all.map((c) => c.table))];
+  for (const [n, table] of tables.entries()) {
+    const parts = all.filter((c) => c.table === table);
+    await insertBody(
+      'infile-one',
+      { table, columns: parts[0]!.columns, body: parts.map((c) => c.body).join('') },
+      n,
+    );
+  }
+  baselineMs['infile-one'] = performance.now() - t;
 }
 
 const rows = Object.values(projector.stats.rows).reduce((a, b) => a + b, 0);
-const perSecond = (n: number, ms: number) => Math.round(n / (ms / 1000)).toLocaleString('en-US');
+const rate = (n: number, ms: number) => Math.round(n / (ms / 1000));
+const perSecond = (n: number, ms: number) => rate(n, ms).toLocaleString('en-US');
 console.log(
   `analytics data: ${DAYS} days x ${TABLES} tables x ${ROUNDS} rounds = ${(DAYS * TABLES * ROUNDS).toLocaleString('en-US')} rounds, ` +
     `${events.toLocaleString('en-US')} events, ${rows.toLocaleString('en-US')} rows ` +
-    `(${JSON.stringify(projector.stats.rows)}); simulate + replay ${(prepareMs / 1000).toFixed(1)} s (not counted)`,
+    `(${JSON.stringify(projector.stats.rows)}); simulate + replay ${(prepareMs / 1000).toFixed(1)} s (not counted); ` +
+    `load average ${loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ')}`,
 );
 console.log(
-  `projection into chDB, batches of ${BATCH.toLocaleString('en-US')} events: ${perSecond(rows, projectMs)} rows/s (${perSecond(events, projectMs)} events/s, ${(projectMs / 1000).toFixed(1)} s, ${projector.stats.lookups} lookups); ` +
-    `baseline, a plain client.insert of the same rows in the same batches: ${perSecond(rows, baselineMs)} rows/s (${(baselineMs / 1000).toFixed(1)} s); target ≥ 100,000 rows/s`,
+  `projection into chDB, batches of ${BATCH.toLocaleString('en-US')} events: ${perSecond(rows, projectMs)} rows/s ` +
+    `(${perSecond(events, projectMs)} events/s, ${(projectMs / 1000).toFixed(1)} s, ${projector.stats.lookups} lookups); target ≥ 100,000 rows/s`,
 );
+const baselineNames: Record<Baseline, string> = {
+  'infile-one': 'one INSERT … FROM INFILE per table for the whole run',
+  adapter:
+    "client.insert of the projector's bodies in its batches (the chDB adapter: a file and FROM INFILE)",
+  inline: "the same bodies appended to the query text (chDB's own connection)",
+};
+const rates = (Object.keys(baselineMs) as Baseline[]).map((b) => ({ b, rate: rate(rows, baselineMs[b]) }));
+const fastest = rates.reduce((x, y) => (y.rate > x.rate ? y : x));
+console.log('  baselines, the same rows inserted without the projector, in the same run:');
+for (const { b, rate: r } of rates)
+  console.log(
+    `    ${baselineNames[b]}: ${r.toLocaleString('en-US')} rows/s${b === fastest.b ? ' (the fastest this run)' : ''}`,
+  );
+console.log(
+  `  projector / fastest baseline: ${(rate(rows, projectMs) / fastest.rate).toFixed(2)} ` +
+    `(the projector also maps events to rows, looks up dealers and games, and its inserts into rounds feed two views)`,
+);
+
+if (process.env.BENCH_PART === 'projection') {
+  await analytics.close();
+  rmSync(dir, { recursive: true, force: true });
+  process.exit(0);
+}
 
 // ---------------------------------------------------------------------------------------- 2. panel queries, a month
 const MONTH_START = Date.parse('2025-12-31T16:00:00Z'); // Macau 2026-01-01 00:00
@@ -206,7 +287,7 @@ const monthDate = (day: number) =>
  * - findings: 3% of rounds, each a copy of one of the findings the replay raised in part 1 (check, severity,
  *   citations, players, details of collusion and betting-system findings) moved onto the generated round;
  * - table health: 1% of rounds (shuffler malfunctions and replacements, voids, half of them misdeals, switches to
- *   the shoe); rejects: one per table per day;
+ *   the shoe); rejects: one per table per day, a third of them (the truncated ones) of unknown table and casino;
  * - alert states: 40% of the findings not handled, acknowledged 5–125 min after, half of those resolved 1–11 h after.
  * round_starts and alert_state_changes, which no panel reads, are left empty. Totals of a round are not the sums of
  * its generated bets.
@@ -229,7 +310,9 @@ async function generateMonth(): Promise<Record<string, number>> {
       tables: MONTH_TABLES,
     },
   );
-  for (const t of TABLE_NAMES.filter((t) => t !== 'tables')) await run(`TRUNCATE TABLE ${t}`);
+  for (const t of [...TABLE_NAMES.filter((t) => t !== 'tables'), 'round_discrepancies', 'round_index'])
+    await run(`TRUNCATE TABLE ${t}`);
+  for (const b of Object.keys(baselineMs)) await run(`DROP DATABASE baseline_${b.replace('-', '_')}`);
   const p = { T: MONTH_TABLES, R: MONTH_ROUNDS, D: MONTH_DAYS, L: LINES, start: MONTH_START / 1000 };
   // the round of row `rn`: its table t, day d, number r in the day, start time rs
   const round = (rn: string) => `${rn} % {T:UInt32} AS t, intDiv(${rn}, {T:UInt32}) % {R:UInt32} AS r,
@@ -288,8 +371,10 @@ async function generateMonth(): Promise<Record<string, number>> {
     `INSERT INTO ingest_rejects SELECT concat('MR', toString(number)), ['TRUNCATED_PAYLOAD', 'SCHEMA_MISMATCH', 'IMPOSSIBLE_EVENT'][number % 3 + 1],
       'generated reject', 'KAFKA', 'ta.table-events', '', toInt32(number % 6), toString(number), NULL, NULL, NULL, 64,
       toDateTime64({start:UInt32} + number * 86400 / {T:UInt32}, 3, 'UTC'),
-      toDate(toDateTime64({start:UInt32} + number * 86400 / {T:UInt32}, 3, 'UTC'), 'Asia/Macau'), 1
-    FROM numbers({N:UInt64})`,
+      toDate(toDateTime64({start:UInt32} + number * 86400 / {T:UInt32}, 3, 'UTC'), 'Asia/Macau'), 1,
+      if(number % 3 = 0, 'unknown', g.table_id), if(number % 3 = 0, 'unknown', g.casino),
+      if(number % 3 = 0, 'unknown', g.concessionaire)
+    FROM numbers({N:UInt64}) AS x INNER JOIN gen_tables AS g ON g.t = x.number % {T:UInt32}`,
     { ...p, N: MONTH_TABLES * MONTH_DAYS },
   );
   await run(

@@ -12,7 +12,9 @@ const panel = (p: Omit<PanelQuery, 'variables'> & { variables?: readonly string[
 
 // Money: the tables hold integer avos; panels show MOP (avos / 100) in columns named *_mop.
 // Per bet, declared minus expected: rounds carry the sums of their bets' positive (overpaid_avos) and negative
-// (underpaid_avos, as a positive amount) differences, so a month of discrepancies is read from one row a round.
+// (underpaid_avos, as a positive amount) differences, and round_discrepancies (migration 5) holds the rounds where
+// either is not zero (plus zero rows for rounds derived again and paid right), so a month of discrepancies is read
+// from the rounds paid wrongly, not from every round merged under FINAL.
 const OVERPAID = 'sum(overpaid_avos) / 100';
 const UNDERPAID = 'sum(underpaid_avos) / 100';
 const DISCREPANT = '(overpaid_avos != 0 OR underpaid_avos != 0)';
@@ -97,7 +99,7 @@ const discrepanciesOverTime = panel({
   visualization: 'timeseries',
   format: 'timeseries',
   sql: `SELECT $__timeInterval(round_start) AS time, ${OVERPAID} AS overpaid_mop, ${UNDERPAID} AS underpaid_mop
-FROM rounds FINAL
+FROM round_discrepancies FINAL
 WHERE $__timeFilter(round_start)
   AND ${DISCREPANT}
   AND ${scope()}
@@ -123,7 +125,7 @@ const topTables = panel({
 FROM findings AS f FINAL
 LEFT JOIN (
   SELECT table_id, ${OVERPAID} AS overpaid_mop, ${UNDERPAID} AS underpaid_mop
-  FROM rounds FINAL
+  FROM round_discrepancies FINAL
   WHERE $__timeFilter(round_start)
     AND ${DISCREPANT}
   GROUP BY table_id
@@ -305,7 +307,7 @@ const discrepancyPerShift = panel({
   visualization: 'barchart',
   format: 'table',
   sql: `SELECT ${SHIFT('round_start')} AS shift, ${OVERPAID} AS overpaid_mop, ${UNDERPAID} AS underpaid_mop
-FROM rounds FINAL
+FROM round_discrepancies FINAL
 WHERE $__timeFilter(round_start)
   AND ${DISCREPANT}
   AND ${scope()}
@@ -376,18 +378,21 @@ const rejectsBySource = panel({
   id: `${health}.rejects-by-source`,
   title: 'Rejected input by source and reason',
   description:
-    'Input the ingest could not accept, kept with its bytes and reason: by where it came from. Rejects carry no ' +
-    'casino until decoded, so the scope variables do not apply.',
+    'Input the ingest could not accept, kept with its bytes and reason: by where it came from, and by the ' +
+    'casino and concessionaire its event names when it decoded ("unknown" when it did not, or named none). ' +
+    "The scope variables do not apply: a reject of unknown casino may be any casino's.",
   visualization: 'table',
   format: 'table',
-  sql: `SELECT source_kind, source, code, count() AS rejects, any(reason) AS example_reason,
+  sql: `SELECT concessionaire, casino, source_kind, source, code, count() AS rejects, any(reason) AS example_reason,
   max(received_time) AS last_at
 FROM ingest_rejects FINAL
 WHERE $__timeFilter(received_time)
-GROUP BY source_kind, source, code
-ORDER BY rejects DESC, source_kind, source, code
+GROUP BY concessionaire, casino, source_kind, source, code
+ORDER BY rejects DESC, concessionaire, casino, source_kind, source, code
 LIMIT 100`,
   columns: [
+    { name: 'concessionaire', type: types.string },
+    { name: 'casino', type: types.string },
     { name: 'source_kind', type: types.string },
     { name: 'source', type: types.string },
     { name: 'code', type: types.string },
@@ -480,6 +485,11 @@ ORDER BY findings DESC, player`,
 // -------------------------------------------------------------------------------------------- Round drill-down
 const drill = 'ta-round';
 const ROUND = 'round_id = ${round:singlequote}';
+// rounds, bets and findings are sorted by casino, date and table first: round_index (migration 5) says where the
+// round's rows lie, so they are read by their sorting key rather than found by id across a month
+const AT_ROUND = (source: 'rounds' | 'findings', key: string): string =>
+  `(${key}) IN (SELECT ${key} FROM round_index WHERE ${ROUND} AND source = '${source}')`;
+const ROUND_KEY = 'casino, macau_date, table_id, round_id';
 const roundSummary = panel({
   id: `${drill}.round`,
   title: 'Round',
@@ -492,7 +502,7 @@ const roundSummary = panel({
   declared_paid_avos / 100 AS declared_paid_mop, paid_difference_avos / 100 AS difference_mop,
   house_result_avos / 100 AS house_result_mop
 FROM rounds FINAL
-WHERE ${ROUND}`,
+WHERE ${AT_ROUND('rounds', ROUND_KEY)}`,
   columns: [
     { name: 'round_id', type: types.string },
     { name: 'table_id', type: types.string },
@@ -524,7 +534,7 @@ const roundBets = panel({
   expected_payout_avos / 100 AS expected_mop, declared_payout_avos / 100 AS declared_mop,
   difference_avos / 100 AS difference_mop
 FROM bets FINAL
-WHERE ${ROUND}
+WHERE ${AT_ROUND('rounds', ROUND_KEY)}
 ORDER BY line_index`,
   columns: [
     { name: 'seat', type: types.integer },
@@ -549,7 +559,8 @@ const roundFindings = panel({
   sql: `SELECT check_id, severity, summary, arrayStringConcat(citation_references, '; ') AS citations,
   arrayStringConcat(interpretation_ids, ', ') AS interpretations, event_time
 FROM findings FINAL
-WHERE ${ROUND}
+WHERE ${AT_ROUND('findings', 'casino, macau_date, table_id')}
+  AND ${ROUND}
 ORDER BY indexOf(['critical', 'high', 'medium', 'low'], severity), check_id`,
   columns: [
     { name: 'check_id', type: types.string },

@@ -151,6 +151,61 @@ describe('every dashboard panel on chDB, over a simulated session', () => {
     }
   });
 
+  it('the round drill-down, found through round_index, shows what a search by round id finds', async () => {
+    const byId = (id: string) => [...panels.values()].find((p) => p.id === id)!;
+    const { rows: ids } = await runner.run(
+      `SELECT round_id FROM (SELECT DISTINCT round_id FROM findings FINAL WHERE round_id IS NOT NULL
+        ORDER BY round_id LIMIT 4)
+      UNION ALL SELECT '${sim.disputedRound.replace(/'/g, '')}'`,
+    );
+    assert.ok(ids.length >= 2);
+    let seen = 0;
+    for (const [id] of ids) {
+      const round = { ...everything(), round: { values: [String(id)] } };
+      for (const [panel, table] of [
+        ['ta-round.round', 'rounds'],
+        ['ta-round.bets', 'bets'],
+        ['ta-round.findings', 'findings'],
+      ] as const) {
+        const p = byId(panel);
+        const got = await run(p, round);
+        // the same SQL with the round looked up by id alone
+        const plain = expandMacros(
+          p.sql.replace(
+            /\(([^()]+)\) IN \(SELECT \1 FROM round_index WHERE [^)]*\)/,
+            'round_id = ${round:singlequote}',
+          ),
+          { ...sim.range, intervalMs: 3_600_000, variables: round },
+        );
+        assert.doesNotMatch(plain, /round_index/, `${panel}: the lookup was replaced`);
+        assert.match(plain, new RegExp(`FROM ${table} FINAL`));
+        const want = await runner.run(plain);
+        assert.deepEqual(got.rows, want.rows, `${panel} for ${String(id)}`);
+        seen += got.rows.length;
+      }
+    }
+    assert.ok(seen > 0);
+  });
+
+  it('the discrepancy panels add up to the rounds’ over- and under-payments', async () => {
+    const byId = (id: string) => [...panels.values()].find((p) => p.id === id)!;
+    const { rows } = await runner.run(
+      `SELECT sum(overpaid_avos) / 100, sum(underpaid_avos) / 100 FROM rounds FINAL
+      WHERE round_start >= fromUnixTimestamp64Milli(${sim.range.from}) AND round_start <= fromUnixTimestamp64Milli(${sim.range.to})`,
+    );
+    const [over, under] = rows[0]!.map(Number) as [number, number];
+    assert.ok(over + under > 0, 'the session has payout discrepancies');
+    for (const id of [
+      'ta-dicj-overview.payout-discrepancies-over-time',
+      'ta-casino-compliance.discrepancies-per-shift',
+    ]) {
+      const result = await run(byId(id), everything());
+      const col = (name: string) => result.columns.findIndex((c) => c.name === name);
+      const sum = (c: number) => result.rows.reduce((n, r) => n + Number(r[c]), 0);
+      assert.deepEqual([sum(col('overpaid_mop')), sum(col('underpaid_mop'))], [over, under], id);
+    }
+  });
+
   it('the variables list the simulated concessionaires, casinos, game and tables', async () => {
     for (const v of SCOPE_VARIABLES) {
       const sql = expandMacros(variableSql(v), { ...sim.range, intervalMs: 60_000, variables: everything() });

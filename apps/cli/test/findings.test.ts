@@ -197,6 +197,27 @@ describe('table-audit findings', () => {
       (await run(['--from', '2001-01-01', '--to', '2001-01-31', '--format', 'json'])).text,
     );
     assert.deepEqual(none, []);
+    // the game, and a Macau date range around the finding's own day
+    const [own] = rows.filter((r) => r.finding_id === f.findingId);
+    const byGame = JSON.parse(
+      (
+        await run([
+          '--game',
+          own!.game,
+          '--from',
+          own!.macau_date,
+          '--to',
+          own!.macau_date,
+          '--format',
+          'json',
+          '--limit',
+          '100000',
+        ])
+      ).text,
+    ) as FindingListRow[];
+    assert.ok(byGame.some((r) => r.finding_id === f.findingId));
+    assert.ok(byGame.every((r) => r.game === own!.game && r.macau_date === own!.macau_date));
+    assert.deepEqual(JSON.parse((await run(['--game', 'NO_SUCH_GAME', '--format', 'json'])).text), []);
   });
 
   it('prints a table in MOP and Macau time, and CSV with a header', async () => {

@@ -282,4 +282,74 @@ export const MIGRATIONS: readonly Migration[] = [
       'ALTER TABLE findings MATERIALIZE INDEX round_id_bloom SETTINGS mutations_sync = 2',
     ],
   },
+  {
+    version: 5,
+    name: 'discrepant rounds, a round index by id, the casino of ingest rejects',
+    statements: [
+      // The discrepancy panels read the rounds whose bets were paid over or under (overpaid_avos, underpaid_avos),
+      // not a month of rounds merged under FINAL. Kept per round, versioned like rounds, not summed per hour: a
+      // SummingMergeTree would count a batch handed over again twice, and a round derived again (other rules
+      // code) under both derivations. A round with nothing paid wrong is written here only when an earlier
+      // derivation of it was: its zero row replaces the old one. The projector writes one derivation of a round
+      // per insert (the latest), so the view's lookup sees every earlier one.
+      `CREATE TABLE IF NOT EXISTS round_discrepancies (
+        round_id String,
+        table_id LowCardinality(String),
+        casino LowCardinality(String),
+        concessionaire LowCardinality(String),
+        game LowCardinality(String),
+        dealer_id LowCardinality(Nullable(String)),
+        macau_date Date,
+        round_start DateTime64(3, 'UTC'),
+        overpaid_avos Int64,
+        underpaid_avos Int64,
+        position UInt64
+      ) ENGINE = ReplacingMergeTree(position)
+      PARTITION BY toYYYYMM(macau_date)
+      ORDER BY (casino, table_id, round_id)`,
+      `CREATE MATERIALIZED VIEW IF NOT EXISTS round_discrepancies_mv TO round_discrepancies AS
+      SELECT round_id, table_id, casino, concessionaire, game, dealer_id, macau_date, round_start, overpaid_avos,
+        underpaid_avos, position
+      FROM rounds
+      WHERE overpaid_avos != 0 OR underpaid_avos != 0
+        OR (casino, table_id, round_id) IN (SELECT casino, table_id, round_id FROM round_discrepancies)`,
+      `INSERT INTO round_discrepancies SELECT round_id, table_id, casino, concessionaire, game, dealer_id, macau_date,
+        round_start, overpaid_avos, underpaid_avos, position
+      FROM rounds FINAL WHERE overpaid_avos != 0 OR underpaid_avos != 0`,
+
+      // Where a round's rows lie in the sort keys of rounds, bets and findings (which lead with casino, date and
+      // table): the round drill-down finds a round by id here, then reads its rows by their sorting key.
+      `CREATE TABLE IF NOT EXISTS round_index (
+        round_id String,
+        source LowCardinality(String),
+        casino LowCardinality(String),
+        macau_date Date,
+        table_id LowCardinality(String)
+      ) ENGINE = ReplacingMergeTree
+      ORDER BY (round_id, source, casino, macau_date, table_id)`,
+      `CREATE MATERIALIZED VIEW IF NOT EXISTS round_index_rounds_mv TO round_index AS
+      SELECT round_id, 'rounds' AS source, casino, macau_date, table_id FROM rounds`,
+      `CREATE MATERIALIZED VIEW IF NOT EXISTS round_index_findings_mv TO round_index AS
+      SELECT assumeNotNull(round_id) AS round_id, 'findings' AS source, casino, macau_date, table_id
+      FROM findings WHERE round_id IS NOT NULL`,
+      `INSERT INTO round_index SELECT DISTINCT round_id, 'rounds', casino, macau_date, table_id FROM rounds`,
+      `INSERT INTO round_index SELECT DISTINCT assumeNotNull(round_id), 'findings', casino, macau_date, table_id
+      FROM findings WHERE round_id IS NOT NULL`,
+
+      // an ingest reject's table, casino and concessionaire, from the event when it decoded; 'unknown' otherwise
+      "ALTER TABLE ingest_rejects ADD COLUMN IF NOT EXISTS table_id LowCardinality(String) DEFAULT 'unknown'",
+      "ALTER TABLE ingest_rejects ADD COLUMN IF NOT EXISTS casino LowCardinality(String) DEFAULT 'unknown'",
+      "ALTER TABLE ingest_rejects ADD COLUMN IF NOT EXISTS concessionaire LowCardinality(String) DEFAULT 'unknown'",
+      // rejects projected before: the same row again, same version, with what their decoded event names
+      `INSERT INTO ingest_rejects SELECT * REPLACE (
+          ${['tableId', 'casino', 'concessionaire']
+            .map(
+              (k, i) =>
+                `ifNull(nullIf(JSONExtractString(decoded, 'data', 'header', '${k}'), ''), 'unknown') AS ` +
+                ['table_id', 'casino', 'concessionaire'][i]!,
+            )
+            .join(', ')})
+        FROM ingest_rejects FINAL WHERE decoded IS NOT NULL`,
+    ],
+  },
 ];

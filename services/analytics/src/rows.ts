@@ -4,6 +4,7 @@
  * the Macau local date as YYYY-MM-DD, money integer avos.
  */
 import type { RecordedEvent } from '@table-audit/eventstore';
+import { tsvValue } from './tsv.ts';
 import type { RejectData } from '@table-audit/ingest';
 import { macauDate, type Finding } from '@table-audit/rules';
 import type { RoundDerived, TableEvent } from '@table-audit/schemas';
@@ -79,8 +80,19 @@ export const roundStartRow = (
 /** Void reasons that are misdeals (cards dealt or exposed against the rules), as opposed to a failing shuffler. */
 const MISDEAL_REASONS = new Set(['DEALING_RULES_BROKEN', 'BANKER_CARD_EXPOSED', 'PLAYER_CARDS_EXPOSED']);
 
+/** The table events tableHealthRow makes a row of. */
+export const TABLE_HEALTH_TYPES: ReadonlySet<string> = new Set([
+  'ShufflerMalfunction',
+  'ShufflerReplaced',
+  'RoundVoided',
+  'DealingSwitchedToShoe',
+  'TableOpened',
+  'TableClosed',
+]);
+
 /** The table-health events: a row, or null for an event that is not one. */
 export function tableHealthRow(e: RecordedEvent, t: TableEvent, game: string): Row | null {
+  if (!TABLE_HEALTH_TYPES.has(t.type)) return null;
   const h = t.data.header;
   const base = {
     event_id: h.eventId,
@@ -201,11 +213,34 @@ function rejectSource(s: RejectData['source']): { kind: string; source: string }
   }
 }
 
+/** What a reject shows when its event did not decode, or decoded without naming its table or casino. */
+export const UNKNOWN_SCOPE = 'unknown';
+/** decodedText longer than this is not parsed for its header (the reject keeps it whole either way). */
+const MAX_DECODED_TEXT = 1_000_000;
+
+/**
+ * The table, casino and concessionaire a rejected input names, when it decoded into an event (kept as data, or as
+ * JSON text when JSON could not hold it exactly); UNKNOWN_SCOPE for each it does not name.
+ */
+export function rejectScope(r: RejectData): { table_id: string; casino: string; concessionaire: string } {
+  let header: unknown = (r.decoded as { data?: { header?: unknown } } | null)?.data?.header;
+  if (header === undefined && typeof r.decodedText === 'string' && r.decodedText.length <= MAX_DECODED_TEXT)
+    try {
+      header = (JSON.parse(r.decodedText) as { data?: { header?: unknown } } | null)?.data?.header;
+    } catch {
+      header = undefined;
+    }
+  const h = (header && typeof header === 'object' ? header : {}) as Record<string, unknown>;
+  const text = (v: unknown): string => (typeof v === 'string' && v.trim() !== '' ? v : UNKNOWN_SCOPE);
+  return { table_id: text(h.tableId), casino: text(h.casino), concessionaire: text(h.concessionaire) };
+}
+
 export function rejectRow(e: RecordedEvent, r: RejectData): Row {
   const received = (e.metadata as { receivedAt?: unknown } | undefined)?.receivedAt;
   const time = isAvos(received) ? received : e.recordedAt;
   const { kind, source } = rejectSource(r.source);
   return {
+    ...rejectScope(r),
     reject_id: e.eventId,
     code: r.code,
     reason: r.reason,
@@ -224,8 +259,15 @@ export function rejectRow(e: RecordedEvent, r: RejectData): Row {
   };
 }
 
-/** A derived round: its row in `rounds` and one row per bet line in `bets`. */
-export function roundRows(e: RecordedEvent, r: RoundDerived): { round: Row; bets: Row[] } {
+/**
+ * A derived round: its row in `rounds` and one row per bet line in `bets` (none with `bets: false`: the projector
+ * writes them with betsTsv).
+ */
+export function roundRows(
+  e: RecordedEvent,
+  r: RoundDerived,
+  options: { bets: boolean } = { bets: true },
+): { round: Row; bets: Row[] } {
   const position = version(e);
   let over = 0;
   let under = 0;
@@ -265,30 +307,84 @@ export function roundRows(e: RecordedEvent, r: RoundDerived): { round: Row; bets
       position: version(e),
     },
     // every property written out (no spread per line): a month projects millions of these
-    bets: r.lines.map((l, i) => ({
-      round_id: r.roundId,
-      table_id: r.tableId,
-      casino: r.casino,
-      concessionaire: r.concessionaire,
-      game: r.game,
-      rule_set: r.ruleSetId,
-      macau_date: r.macauDate,
-      round_start: r.roundStartTime,
-      dealer_id: r.dealerId,
-      line_index: i,
-      seat: l.seat,
-      bet_type: l.betType,
-      bet_id: l.betId,
-      stake_avos: l.stakeAvos,
-      expected_outcome: l.expectedOutcome,
-      expected_payout_avos: l.expectedPayoutAvos,
-      expected_net_avos: l.expectedNetAvos,
-      declared_payout_avos: l.declaredPayoutAvos,
-      declared_net_avos: l.declaredNetAvos,
-      difference_avos: l.differenceAvos,
-      position,
-    })),
+    bets: !options.bets
+      ? []
+      : r.lines.map((l, i) => ({
+          round_id: r.roundId,
+          table_id: r.tableId,
+          casino: r.casino,
+          concessionaire: r.concessionaire,
+          game: r.game,
+          rule_set: r.ruleSetId,
+          macau_date: r.macauDate,
+          round_start: r.roundStartTime,
+          dealer_id: r.dealerId,
+          line_index: i,
+          seat: l.seat,
+          bet_type: l.betType,
+          bet_id: l.betId,
+          stake_avos: l.stakeAvos,
+          expected_outcome: l.expectedOutcome,
+          expected_payout_avos: l.expectedPayoutAvos,
+          expected_net_avos: l.expectedNetAvos,
+          declared_payout_avos: l.declaredPayoutAvos,
+          declared_net_avos: l.declaredNetAvos,
+          difference_avos: l.differenceAvos,
+          position,
+        })),
   };
+}
+
+/** The columns of `bets`, in the order roundRows writes them and betsTsv encodes them. */
+export const BET_COLUMNS = [
+  'round_id',
+  'table_id',
+  'casino',
+  'concessionaire',
+  'game',
+  'rule_set',
+  'macau_date',
+  'round_start',
+  'dealer_id',
+  'line_index',
+  'seat',
+  'bet_type',
+  'bet_id',
+  'stake_avos',
+  'expected_outcome',
+  'expected_payout_avos',
+  'expected_net_avos',
+  'declared_payout_avos',
+  'declared_net_avos',
+  'difference_avos',
+  'position',
+] as const;
+
+/**
+ * A round's `bets` rows as TabSeparated lines (BET_COLUMNS), written straight from the record: the same text as
+ * encodeTsv(roundRows(e, r).bets) (a test holds them equal), without an object per bet line. Bets are most of what
+ * the projection writes (a dozen a round), and these objects were most of its garbage.
+ */
+export function betsTsv(e: RecordedEvent, r: RoundDerived): string {
+  const lines = r.lines;
+  if (lines.length === 0) return '';
+  const shared =
+    `${tsvValue('round_id', r.roundId)}\t${tsvValue('table_id', r.tableId)}\t${tsvValue('casino', r.casino)}\t` +
+    `${tsvValue('concessionaire', r.concessionaire)}\t${tsvValue('game', r.game)}\t` +
+    `${tsvValue('rule_set', r.ruleSetId)}\t${tsvValue('macau_date', r.macauDate)}\t` +
+    `${tsvValue('round_start', r.roundStartTime)}\t${tsvValue('dealer_id', r.dealerId)}\t`;
+  const position = version(e);
+  let out = '';
+  for (let i = 0; i < lines.length; i++) {
+    const l = lines[i]!;
+    out +=
+      `${shared}${i}\t${tsvValue('seat', l.seat)}\t${tsvValue('bet_type', l.betType)}\t${tsvValue('bet_id', l.betId)}\t` +
+      `${tsvValue('stake_avos', l.stakeAvos)}\t${tsvValue('expected_outcome', l.expectedOutcome)}\t` +
+      `${tsvValue('expected_payout_avos', l.expectedPayoutAvos)}\t${tsvValue('expected_net_avos', l.expectedNetAvos)}\t` +
+      `${tsvValue('declared_payout_avos', l.declaredPayoutAvos)}\t${tsvValue('declared_net_avos', l.declaredNetAvos)}\t` +
+      `${tsvValue('difference_avos', l.differenceAvos)}\t${position}\n`;
+  }
+  return out;
 }
 
 // ------------------------------------------------------------------------------------------------ alert workflow

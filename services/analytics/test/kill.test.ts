@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { PROJECTOR_NAME } from '../src/index.ts';
+import { INSERT_SCRATCH_DIR, PROJECTOR_NAME } from '../src/index.ts';
 import { expectedCounts } from './expected.ts';
 import { simulatedStore } from './fixture.ts';
 
@@ -41,12 +41,24 @@ describe('projection survives kill -9 between the insert and the checkpoint', ()
       `checkpoint ${checkpoint} before the findings`,
     );
 
+    // the chDB adapter's scratch files: one the killed child could have left behind is removed at the next open;
+    // one of a process still running (this one) and a file the adapter did not write are left alone
+    const scratch = join(chdb, INSERT_SCRATCH_DIR);
+    writeFileSync(join(scratch, `insert-${killed.pid}-1.TabSeparated`), 'left by a killed insert\n');
+    const live = `insert-${process.pid}-1.TabSeparated`;
+    writeFileSync(join(scratch, live), 'an insert of a running process\n');
+    writeFileSync(join(scratch, 'notes.txt'), 'not the adapter’s\n');
     const restarted = runChild(['project', path, chdb]);
     assert.equal(restarted.status, 0, restarted.stderr);
     const counts = JSON.parse(restarted.stdout) as Record<string, number>;
     for (const [table, n] of Object.entries(expected)) assert.equal(counts[table], n, `${table} under FINAL`);
     // the redelivered batch is physically there twice until a merge: FINAL is what hides it
     assert.ok(counts['findings.raw']! >= counts.findings!, 'raw rows at least the FINAL ones');
+    assert.deepEqual(
+      readdirSync(scratch).sort(),
+      [live, 'notes.txt'].sort(),
+      'only what is not the dead one’s',
+    );
     await store.close();
   });
 });

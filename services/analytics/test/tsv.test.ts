@@ -1,5 +1,11 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import type { RecordedEvent } from '@table-audit/eventstore';
+import { replayEvents, ROUND_EVENT_TYPE } from '@table-audit/replay';
+import type { RoundDerived } from '@table-audit/schemas';
+import { roundStream } from '@table-audit/schemas/streams';
+import { simulateSession } from '@table-audit/simulator';
+import { BET_COLUMNS, betsTsv, roundRows } from '../src/rows.ts';
 import { encodeTsv, msToSeconds, tsvValue } from '../src/tsv.ts';
 
 describe('TabSeparated rows', () => {
@@ -29,5 +35,57 @@ describe('TabSeparated rows', () => {
     assert.deepEqual(columns, ['a', 'b']);
     assert.equal(body, 'x\t1\ny\t2\n');
     assert.throws(() => tsvValue('details', { a: 1 }), /column details: a object/);
+  });
+});
+
+describe('bets written straight to TabSeparated (betsTsv)', () => {
+  const recorded = (data: RoundDerived, position: bigint): RecordedEvent => ({
+    stream: roundStream(data.tableId),
+    type: ROUND_EVENT_TYPE,
+    eventId: `rec-${data.roundId}`,
+    data,
+    metadata: {},
+    revision: 0,
+    position,
+    recordedAt: 0,
+    hash: '',
+    previousHash: '',
+  });
+
+  it('is the text encodeTsv gives for roundRows’ bet rows, for every round of a simulated session', () => {
+    const session = simulateSession({
+      seed: 4,
+      tables: 3,
+      roundsPerTable: 25,
+      faultRate: 0.3,
+      handledRate: 0.1,
+    });
+    const rounds = replayEvents(session.events).rounds.flatMap((r) => (r.record ? [r.record] : []));
+    assert.ok(rounds.length > 50 && rounds.some((r) => r.lines.some((l) => l.differenceAvos !== 0)));
+    let lines = 0;
+    for (const [i, r] of rounds.entries()) {
+      const e = recorded(r, BigInt(1_000 + i));
+      const rows = roundRows(e, r).bets;
+      if (rows.length) assert.deepEqual(Object.keys(rows[0]!), [...BET_COLUMNS]);
+      assert.equal(betsTsv(e, r), rows.length ? encodeTsv(rows).body : '', r.roundId);
+      lines += rows.length;
+    }
+    assert.ok(lines > 500, `${lines} bet lines compared`);
+  });
+
+  it('escapes and writes NULL the same way for text a record may carry', () => {
+    const [r] = replayEvents(
+      simulateSession({ seed: 5, tables: 1, roundsPerTable: 3 }).events,
+    ).rounds.flatMap((x) => (x.record ? [x.record] : []));
+    const odd: RoundDerived = {
+      ...r!,
+      roundId: 'R\t1\\x',
+      dealerId: null,
+      casino: 'Casino\nLisboa',
+      lines: r!.lines.map((l, i) => ({ ...l, betId: i % 2 ? null : `b'${i}\r`, declaredPayoutAvos: null })),
+    };
+    const e = recorded(odd, 7n);
+    assert.equal(betsTsv(e, odd), encodeTsv(roundRows(e, odd).bets).body);
+    assert.match(betsTsv(e, odd), /^R\\t1\\\\x\t/);
   });
 });

@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { dirname, join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { runProcessor, type EventStore } from '@table-audit/eventstore';
 import {
@@ -220,6 +221,7 @@ export async function projectForRun(store: EventStore, storeFile: string): Promi
     return [
       `   analytics: ${rows.toLocaleString('en-US')} rows projected into ${analytics.description} (${seconds.toFixed(1)} s); ` +
         `table-audit findings${'url' in analyticsTarget(process.env) ? '' : ` --analytics ${dir}`} lists them`,
+      `   dashboards: ${dashboardsWhere()}`,
       ...(top.length ? ['   top findings (by amount; amounts in MOP, times in Macau time, UTC+8):'] : []),
       ...top.map(
         (f) =>
@@ -229,4 +231,16 @@ export async function projectForRun(store: EventStore, storeFile: string): Promi
   } finally {
     await analytics.close();
   }
+}
+
+/** The generated Grafana provisioning (pnpm dashboards writes it), as a path from where the command was run. */
+export const GRAFANA_DIR = fileURLToPath(new URL('../../../../infra/grafana/', import.meta.url));
+
+function dashboardsWhere(): string {
+  const shown = relative(process.cwd(), GRAFANA_DIR) || '.';
+  return existsSync(join(GRAFANA_DIR, 'dashboards'))
+    ? `Grafana dashboards and provisioning in ${shown} (data source: this ClickHouse); ` +
+        'table-audit report --date YYYY-MM-DD draws the main charts without Grafana'
+    : `the Grafana dashboards are not built (${shown} has none): pnpm dashboards writes them; ` +
+        'table-audit report --date YYYY-MM-DD draws the main charts without Grafana';
 }

@@ -161,6 +161,11 @@ export interface DualDictionary {
   /** The id of the shape of these keys (sorted, as JSON.stringify(keys)), added if new. */
   shape(keysJson: string): number;
   string(value: string): number | undefined;
+  /**
+   * Optional cache: the shape of an object by its own keys in their own order (all defined): its id, its keys
+   * sorted, and its key count and keys in the hash form. Throws NOT_IN_FORM for a key with a lone surrogate.
+   */
+  shapeOfKeys?(ownKeys: readonly string[]): { id: number; sorted: readonly string[]; form: Uint8Array };
 }
 
 function writeBoth(v: unknown, dict: DualDictionary, hw: FormWriter, depth: number): void {
@@ -229,13 +234,30 @@ function writeBoth(v: unknown, dict: DualDictionary, hw: FormWriter, depth: numb
       }
       if (!isPlainObject(v)) throw NOT_IN_FORM;
       const record = v as Record<string, unknown>;
-      const keys = definedKeys(record);
+      // the shape by the object's own key order (objects made alike share it): sorting and spelling the keys once
+      const own = Object.keys(record);
+      let shape = dict.shapeOfKeys?.(own);
+      if (shape !== undefined)
+        for (const k of shape.sorted)
+          if (record[k] === undefined) {
+            shape = undefined; // a member left out: the shape of the defined ones
+            break;
+          }
+      if (shape === undefined) {
+        const keys = definedKeys(record);
+        hw.byte(TAG.object);
+        hw.varint(keys.length);
+        for (const k of keys) hw.string(k);
+        scratch[at++] = TAG.object;
+        writeVarint(dict.shape(JSON.stringify(keys)));
+        for (const k of keys) writeBoth(record[k], dict, hw, depth + 1);
+        return;
+      }
       hw.byte(TAG.object);
-      hw.varint(keys.length);
-      for (const k of keys) hw.string(k);
+      hw.bytes(shape.form);
       scratch[at++] = TAG.object;
-      writeVarint(dict.shape(JSON.stringify(keys)));
-      for (const k of keys) writeBoth(record[k], dict, hw, depth + 1);
+      writeVarint(shape.id);
+      for (const k of shape.sorted) writeBoth(record[k], dict, hw, depth + 1);
       return;
     }
     default:

@@ -129,6 +129,18 @@ CREATE TABLE migrations (
 PRAGMA user_version = ${SCHEMA_VERSION};
 `;
 
+interface OwnKeysShape {
+  own: readonly string[];
+  id: number;
+  sorted: readonly string[];
+  form: Uint8Array;
+}
+const sameKeys = (a: readonly string[], b: readonly string[]): boolean => {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+};
+
 /** Strings longer than this are never put in the dictionary. */
 const MAX_DICTIONARY_STRING = 96;
 /**
@@ -281,6 +293,36 @@ export class StoreDictionary implements EncodeDictionary, DecodeDictionary, Dual
     return entry.keys;
   }
 
+  /** Shapes by an object's own key order (see DualDictionary.shapeOfKeys); forgotten when a transaction rolls back. */
+  readonly #byOwnKeys = new Map<string, OwnKeysShape>();
+
+  shapeOfKeys(ownKeys: readonly string[]): OwnKeysShape {
+    const signature = ownKeys.join('\u0000');
+    let shape = this.#byOwnKeys.get(signature);
+    // keys holding U+0000 could make two key lists one signature: the cached one must be these keys
+    if (shape !== undefined && !sameKeys(shape.own, ownKeys)) return this.#shapeNow(ownKeys);
+    if (shape === undefined) {
+      shape = this.#shapeNow(ownKeys);
+      if (this.#byOwnKeys.size >= MAX_COUNTED) this.#byOwnKeys.clear();
+      this.#byOwnKeys.set(signature, shape);
+    }
+    return shape;
+  }
+
+  #shapeNow(ownKeys: readonly string[]): OwnKeysShape {
+    const sorted = [...ownKeys].sort();
+    const form = this.#formWriter;
+    form.at = 0;
+    form.varint(sorted.length);
+    for (const k of sorted) form.string(k); // NOT_IN_FORM for a lone surrogate: the caller explains it
+    return {
+      own: [...ownKeys],
+      id: this.shape(JSON.stringify(sorted)),
+      sorted,
+      form: Buffer.from(form.buf.subarray(0, form.at)),
+    };
+  }
+
   stringForm(id: number): Uint8Array {
     const entry = this.#entry(id, DICTIONARY_KIND.string);
     if (entry.form === undefined) entry.form = this.#form((w) => w.string(entry.text));
@@ -322,6 +364,7 @@ export class StoreDictionary implements EncodeDictionary, DecodeDictionary, Dual
 
   /** Called when a write transaction rolls back: its entries were never stored. */
   rollback(): void {
+    if (this.#added.length > 0) this.#byOwnKeys.clear();
     for (const { kind, text, id } of this.#added) {
       this.#ids[kind]!.delete(text);
       this.#entries.delete(id);

@@ -410,7 +410,10 @@ function decodeStored(bytes: Uint8Array, dict: StoreDictionary, what: string, ro
 }
 
 /** What an event read from the store keeps to decode its payload on first access and to re-make its hash form. */
+const UNREAD = Symbol('not decoded yet');
 class StoredRow implements StoredForm {
+  data: unknown = UNREAD;
+  metadata: unknown = UNREAD;
   constructor(
     readonly row: EventRow,
     readonly dict: StoreDictionary,
@@ -448,15 +451,17 @@ interface LazyEvent extends RecordedEvent {
 }
 const settle = (event: object, key: string, value: unknown) =>
   Object.defineProperty(event, key, { value, writable: true, enumerable: true, configurable: true });
-/** data and metadata: decoded on first access, then plain properties (what a caller assigns replaces them). */
+/**
+ * data and metadata: decoded on first access and kept by the stored row (the accessor stays: redefining a property
+ * per event costs more than the decoding); what a caller assigns replaces the accessor with a plain property.
+ */
 const LAZY_DATA: PropertyDescriptor = {
   enumerable: true,
   configurable: true,
   get(this: LazyEvent) {
     const s = this[ROW];
-    const value = decodeStored(s.row[5], s.dict, 'data', s.row);
-    settle(this, 'data', value);
-    return value;
+    if (s.data === UNREAD) s.data = decodeStored(s.row[5], s.dict, 'data', s.row);
+    return s.data;
   },
   set(this: LazyEvent, value: unknown) {
     settle(this, 'data', value);
@@ -467,9 +472,8 @@ const LAZY_METADATA: PropertyDescriptor = {
   configurable: true,
   get(this: LazyEvent) {
     const s = this[ROW];
-    const value = decodeStored(s.row[6]!, s.dict, 'metadata', s.row);
-    settle(this, 'metadata', value);
-    return value;
+    if (s.metadata === UNREAD) s.metadata = decodeStored(s.row[6]!, s.dict, 'metadata', s.row);
+    return s.metadata;
   },
   set(this: LazyEvent, value: unknown) {
     settle(this, 'metadata', value);

@@ -6,6 +6,7 @@
 import { canonicalJson, NotCanonicalJson } from './canonical-json.ts';
 import { EventIdConflict, InvalidArgument, InvalidEventData, WrongExpectedRevision } from './errors.ts';
 import { metadataJson } from './hash-chain.ts';
+import { noMetadata } from './hash-form.ts';
 import type { AppendManyOptions, EventData, ExpectedRevision, StreamAppend } from './port.ts';
 
 /** An event checked and in canonical JSON, ready to be chained and stored. */
@@ -79,6 +80,40 @@ export function prepareEvent(event: EventData, index: number): PreparedEvent {
     if (err instanceof NotCanonicalJson) throw new InvalidEventData(id, err.path, err.reason);
     throw err;
   }
+}
+
+/**
+ * An event whose id, type and metadata's kind were checked; its data and metadata are checked as an adapter encodes
+ * them (the SQLite store, which writes no JSON). metadata: undefined when there is none (absent, or an object
+ * without a defined member: stored and hashed as none).
+ */
+export interface CheckedEvent {
+  eventId: string;
+  type: string;
+  data: unknown;
+  metadata: Record<string, unknown> | undefined;
+}
+
+export function checkEvent(event: EventData, index: number): CheckedEvent {
+  const e = event as Partial<EventData> | null;
+  if (e === null || typeof e !== 'object')
+    throw new InvalidArgument(`events[${index}] is not an event object`);
+  if (typeof e.eventId !== 'string' || e.eventId.length === 0 || LONE_SURROGATE.test(e.eventId))
+    throw new InvalidArgument(`events[${index}].eventId must be a non-empty, well-formed string`);
+  const id = e.eventId;
+  if (typeof e.type !== 'string' || e.type.length === 0 || LONE_SURROGATE.test(e.type))
+    throw new InvalidEventData(id, 'type', 'must be a non-empty, well-formed string');
+  if (!('data' in e) || e.data === undefined)
+    throw new InvalidEventData(id, 'data', 'is missing (use null for no data)');
+  const m = e.metadata;
+  if (m !== undefined && (m === null || typeof m !== 'object' || Array.isArray(m)))
+    throw new InvalidEventData(id, 'metadata', 'must be a plain object when present');
+  return { eventId: id, type: e.type, data: e.data, metadata: noMetadata(m) ? undefined : m };
+}
+
+export function checkEvents(events: readonly EventData[]): CheckedEvent[] {
+  if (!Array.isArray(events)) throw new InvalidArgument('events must be an array');
+  return events.map(checkEvent);
 }
 
 export function prepareEvents(events: readonly EventData[]): PreparedEvent[] {

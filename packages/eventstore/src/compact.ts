@@ -6,8 +6,9 @@
  *
  * The encoding is lossless for what canonicalJson accepts: decoding gives back a value whose canonical JSON is
  * exactly the canonical JSON of the value encoded (keys in sorted order, members that are undefined left out, -0
- * as 0). The hash chain is over that canonical JSON, not over these bytes (see docs/integrity.md), so a dictionary
- * entry rewritten in the database changes the decoded content and breaks the chain like any other edit.
+ * as 0). The hash chain (version 5, hash-form.ts) is over these bytes with every dictionary reference written out
+ * (the entry's text in place of its id), so a dictionary entry rewritten in the database changes the hashed bytes of
+ * every event that refers to it and breaks the chain like any other edit.
  *
  * Layout: one tag byte, then
  *   0 null · 1 false · 2 true
@@ -17,6 +18,8 @@
  *   9 the event's own id (events carry their id in their data too: it is not kept twice)
  * Varints are little-endian base 128 (up to 2^53, safe integers only).
  */
+
+import { definedKeys, FormWriter, isPlainObject, NOT_IN_FORM } from './hash-form.ts';
 
 export const TAG = {
   null: 0,
@@ -149,6 +152,248 @@ export function encodeCompact(value: unknown, dict: EncodeDictionary, eventId?: 
   ownId = eventId;
   writeValue(value, dict, 0);
   return Buffer.from(scratch.subarray(0, at));
+}
+
+// ---- encoding with the hash form, in one pass -----------------------------------------------------------------
+
+/** What the one-pass encoder needs from the dictionary: a shape's id from its sorted keys. */
+export interface DualDictionary {
+  /** The id of the shape of these keys (sorted, as JSON.stringify(keys)), added if new. */
+  shape(keysJson: string): number;
+  string(value: string): number | undefined;
+  /**
+   * Optional cache: the shape of an object by its own keys in their own order (all defined): its id, its keys
+   * sorted, and its key count and keys in the hash form. Throws NOT_IN_FORM for a key with a lone surrogate.
+   */
+  shapeOfKeys?(ownKeys: readonly string[]): { id: number; sorted: readonly string[]; form: Uint8Array };
+}
+
+function writeBoth(v: unknown, dict: DualDictionary, hw: FormWriter, depth: number): void {
+  switch (typeof v) {
+    case 'string': {
+      if (v === ownId) {
+        hw.string(v);
+        room(1);
+        scratch[at++] = TAG.eventId;
+        return;
+      }
+      const start = hw.at;
+      hw.string(v); // throws NOT_IN_FORM for a lone surrogate before anything is kept
+      const id = dict.string(v);
+      if (id !== undefined) {
+        room(1);
+        scratch[at++] = TAG.stringRef;
+        writeVarint(id);
+        return;
+      }
+      // inline, the stored bytes are the hash form's: copied, not encoded twice
+      const n = hw.at - start;
+      room(n);
+      hw.buf.copy(scratch, at, start, hw.at);
+      at += n;
+      return;
+    }
+    case 'boolean':
+      room(1);
+      scratch[at++] = v ? TAG.true : TAG.false;
+      hw.byte(v ? TAG.true : TAG.false);
+      return;
+    case 'number': {
+      if (!Number.isSafeInteger(v)) throw NOT_IN_FORM;
+      const n = v === 0 ? 0 : v;
+      room(1);
+      if (n >= 0) {
+        scratch[at++] = TAG.uint;
+        writeVarint(n);
+      } else {
+        scratch[at++] = TAG.nint;
+        writeVarint(-n);
+      }
+      hw.int(n);
+      return;
+    }
+    case 'object': {
+      if (depth > 1_000) throw NOT_IN_FORM;
+      room(1);
+      if (v === null) {
+        scratch[at++] = TAG.null;
+        hw.byte(TAG.null);
+        return;
+      }
+      if (Array.isArray(v)) {
+        scratch[at++] = TAG.array;
+        writeVarint(v.length);
+        hw.byte(TAG.array);
+        hw.varint(v.length);
+        for (let i = 0; i < v.length; i++) {
+          const item: unknown = v[i];
+          if (item === undefined) throw NOT_IN_FORM;
+          writeBoth(item, dict, hw, depth + 1);
+        }
+        return;
+      }
+      if (!isPlainObject(v)) throw NOT_IN_FORM;
+      const record = v as Record<string, unknown>;
+      // the shape by the object's own key order (objects made alike share it): sorting and spelling the keys once
+      const own = Object.keys(record);
+      let shape = dict.shapeOfKeys?.(own);
+      if (shape !== undefined)
+        for (const k of shape.sorted)
+          if (record[k] === undefined) {
+            shape = undefined; // a member left out: the shape of the defined ones
+            break;
+          }
+      if (shape === undefined) {
+        const keys = definedKeys(record);
+        hw.byte(TAG.object);
+        hw.varint(keys.length);
+        for (const k of keys) hw.string(k);
+        scratch[at++] = TAG.object;
+        writeVarint(dict.shape(JSON.stringify(keys)));
+        for (const k of keys) writeBoth(record[k], dict, hw, depth + 1);
+        return;
+      }
+      hw.byte(TAG.object);
+      hw.bytes(shape.form);
+      scratch[at++] = TAG.object;
+      writeVarint(shape.id);
+      for (const k of shape.sorted) writeBoth(record[k], dict, hw, depth + 1);
+      return;
+    }
+    default:
+      throw NOT_IN_FORM;
+  }
+}
+
+/**
+ * The compact form of a value and, in the same pass, its hash form appended to `hw`. Throws NOT_IN_FORM at the
+ * first thing neither can hold (hash-form.ts explainProblem says where). The result is a copy.
+ */
+export function encodeWithHashForm(
+  value: unknown,
+  dict: DualDictionary,
+  eventId: string | undefined,
+  hw: FormWriter,
+): Buffer {
+  at = 0;
+  ownId = eventId;
+  writeBoth(value, dict, hw, 0);
+  return Buffer.from(scratch.subarray(0, at));
+}
+
+/** What the expansion needs: each entry's bytes in the hash form (cached by the dictionary). */
+export interface ExpandDictionary {
+  /** a shape's key count and keys, each as a string of the hash form */
+  shapeForm(id: number): { keys: number; bytes: Uint8Array };
+  /** a string entry as a string of the hash form */
+  stringForm(id: number): Uint8Array;
+}
+
+/**
+ * Appends to `hw` the hash form of the value kept in `bytes` (compact form), without decoding it: dictionary
+ * references are written out from the entries' cached bytes. Throws CompactFormatError for bytes that are not
+ * exactly one value.
+ */
+export function expandToHashForm(
+  bytes: Uint8Array,
+  dict: ExpandDictionary,
+  eventId: string | undefined,
+  hw: FormWriter,
+): void {
+  const r = new Expander(bytes, dict, eventId, hw);
+  r.value(0);
+  if (r.pos !== bytes.length) r.fail('bytes left after the value');
+}
+
+class Expander {
+  pos = 0;
+  constructor(
+    readonly bytes: Uint8Array,
+    readonly dict: ExpandDictionary,
+    readonly eventId: string | undefined,
+    readonly hw: FormWriter,
+  ) {}
+
+  fail(what: string): never {
+    throw new CompactFormatError(`${what} at byte ${this.pos} of ${this.bytes.length}`);
+  }
+
+  byte(): number {
+    if (this.pos >= this.bytes.length) this.fail('the payload ends early');
+    return this.bytes[this.pos++]!;
+  }
+
+  varint(): number {
+    let n = 0;
+    let scale = 1;
+    for (;;) {
+      const b = this.byte();
+      n += (b & 0x7f) * scale;
+      if (b < 0x80) break;
+      scale *= 0x80;
+      if (scale > 2 ** 53) this.fail('a varint longer than a safe integer');
+    }
+    if (!Number.isSafeInteger(n)) this.fail('a varint larger than a safe integer');
+    return n;
+  }
+
+  value(depth: number): void {
+    const hw = this.hw;
+    const tag = this.byte();
+    switch (tag) {
+      case TAG.null:
+      case TAG.false:
+      case TAG.true:
+        hw.byte(tag);
+        return;
+      case TAG.uint:
+        hw.byte(tag);
+        hw.varint(this.varint());
+        return;
+      case TAG.nint: {
+        const n = this.varint();
+        if (n === 0) this.fail('a negative zero');
+        hw.byte(tag);
+        hw.varint(n);
+        return;
+      }
+      case TAG.string: {
+        const length = this.varint();
+        if (length > this.bytes.length - this.pos) this.fail(`a string of ${length} bytes runs past the end`);
+        hw.byte(tag);
+        hw.varint(length);
+        hw.bytes(this.bytes.subarray(this.pos, this.pos + length));
+        this.pos += length;
+        return;
+      }
+      case TAG.stringRef:
+        hw.bytes(this.dict.stringForm(this.varint()));
+        return;
+      case TAG.eventId:
+        if (this.eventId === undefined) this.fail("the event's id, where no id was given");
+        hw.string(this.eventId);
+        return;
+      case TAG.array: {
+        const count = this.varint();
+        if (count > this.bytes.length - this.pos) this.fail(`an array of ${count} items runs past the end`);
+        if (depth > 1_000) this.fail('nesting deeper than 1000 levels');
+        hw.byte(tag);
+        hw.varint(count);
+        for (let i = 0; i < count; i++) this.value(depth + 1);
+        return;
+      }
+      case TAG.object: {
+        const shape = this.dict.shapeForm(this.varint());
+        if (depth > 1_000) this.fail('nesting deeper than 1000 levels');
+        hw.byte(tag);
+        hw.bytes(shape.bytes);
+        for (let i = 0; i < shape.keys; i++) this.value(depth + 1);
+        return;
+      }
+      default:
+        return this.fail(`unknown tag ${tag}`);
+    }
+  }
 }
 
 // ---- decoding -------------------------------------------------------------------------------------------------

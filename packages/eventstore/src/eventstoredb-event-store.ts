@@ -63,9 +63,9 @@ import {
   streamPredicate,
   type PreparedEvent,
 } from './append-input.ts';
-import { canonicalJson } from './canonical-json.ts';
+import { canonicalJson, NotCanonicalJson } from './canonical-json.ts';
 import { InvalidArgument, InvalidEventData, StoreClosed } from './errors.ts';
-import { GENESIS_HASH, hashedText, sha256Hex } from './hash-chain.ts';
+import { eventHash, GENESIS_HASH } from './hash-chain.ts';
 import { appendPartByPart } from './append-many.ts';
 import type {
   AppendManyOptions,
@@ -309,7 +309,13 @@ export class EventStoreDbEventStore implements EventStore {
       const recordedAt = Date.now();
       const toSend: EsdbEventData[] = fresh.map((e, i) => {
         const revision = before + 1 + i;
-        const hash = sha256Hex(previousHash + hashedText({ stream, revision, recordedAt, ...e }));
+        let hash: string;
+        try {
+          hash = eventHash(previousHash, { stream, revision, recordedAt, ...e });
+        } catch (err) {
+          if (err instanceof NotCanonicalJson) throw new InvalidEventData(e.eventId, err.path, err.reason);
+          throw err;
+        }
         const chain: ChainMetadata = { eventId: e.eventId, previousHash, hash, recordedAt };
         previousHash = hash;
         const own =

@@ -1,9 +1,14 @@
 /**
  * Tamper evidence: every event's hash covers its content, when it was recorded and the previous event's hash in the
  * same stream, so an edit, a deletion or a re-ordering inside a stream breaks the chain from that event on.
+ *
+ * Version 5 of the chain hashes the event's hash form (hash-form.ts): binary, the bytes the SQLite store keeps with
+ * its dictionary references written out. Versions 2 to 4 hashed canonical JSON (legacyEventHash below): kept only to
+ * check old stores while `table-audit store migrate` converts them.
  */
 import crypto, { createHash } from 'node:crypto';
 import { canonicalJson } from './canonical-json.ts';
+import { hashBytes, hashFormOf, sha256Bytes } from './hash-form.ts';
 import type { RecordedEvent } from './port.ts';
 
 /** The previousHash of revision 0. */
@@ -16,9 +21,41 @@ export type HashedContent = Pick<
 >;
 
 /**
+ * The hash of an event (version 5): sha256 of its hash form, hex. Throws NotCanonicalJson for content that has no
+ * hash form (a float, a lone surrogate, a class instance…).
+ */
+export function eventHash(previousHash: string, content: HashedContent): string {
+  return sha256Bytes(hashFormOf(content, hashBytes(previousHash))).toString('hex');
+}
+
+/**
+ * Where an adapter that keeps the bytes of an event's hash form (the SQLite store) puts, on an event it read, how to
+ * make them again from those bytes (not enumerable: invisible to JSON, deepEqual and spreading), so a reader re-checks
+ * a link without decoding the data. `verify` does not use it: it hashes the decoded content, which also catches
+ * stored bytes that are not the one form of their content.
+ */
+const STORED_FORM = Symbol.for('table-audit.eventstore.storedForm');
+export interface StoredForm {
+  /** the event's hash form made from the stored bytes, with the given previous hash (32 bytes) */
+  hashForm(previousHash: Uint8Array): Uint8Array;
+}
+
+export function attachStoredForm(event: RecordedEvent, form: StoredForm): void {
+  Object.defineProperty(event, STORED_FORM, { value: form });
+}
+
+/** The hash an event should have given its content and previousHash; from the stored bytes when the adapter kept them. */
+export function recomputedHash(event: RecordedEvent): string {
+  const stored = (event as { [STORED_FORM]?: StoredForm })[STORED_FORM];
+  if (stored === undefined) return eventHash(event.previousHash, event);
+  return sha256Bytes(stored.hashForm(hashBytes(event.previousHash))).toString('hex');
+}
+
+// ---- versions 2 to 4 (canonical JSON), for migration only ---------------------------------------------------
+
+/**
  * The same bytes as canonicalJson({stream, revision, eventId, type, data, metadata, recordedAt}), assembled from
- * data and metadata already in canonical JSON so appends do not serialise them twice. Keys in sorted order.
- * recordedAt is inside: the time the store gives an event is evidence too (a rewritten time breaks the chain).
+ * data and metadata already in canonical JSON. Keys in sorted order.
  */
 export function hashedText(
   c: Omit<HashedContent, 'data' | 'metadata'> & { dataJson: string; metadataJson: string | undefined },
@@ -30,8 +67,6 @@ export function hashedText(
   );
 }
 
-// crypto.hash (Node ≥ 20.12) is the one-shot digest, about twice as fast as createHash for an event's few hundred
-// bytes; it matters because readers re-check every link as they read
 const oneShot = (crypto as { hash?: (algorithm: string, data: string, encoding: 'hex') => string }).hash;
 export const sha256Hex: (text: string) => string = oneShot
   ? (text) => oneShot('sha256', text, 'hex')
@@ -44,8 +79,8 @@ export function metadataJson(metadata: Record<string, unknown> | undefined, path
   return text === '{}' ? undefined : text;
 }
 
-/** sha256(previousHash + canonical JSON of the event's content and recordedAt), hex. */
-export function eventHash(previousHash: string, content: HashedContent): string {
+/** The hash of versions 2 to 4: sha256(previousHash + canonical JSON of the content and recordedAt), hex. */
+export function legacyEventHash(previousHash: string, content: HashedContent): string {
   return sha256Hex(
     previousHash +
       hashedText({
@@ -56,39 +91,6 @@ export function eventHash(previousHash: string, content: HashedContent): string 
         type: content.type,
         dataJson: canonicalJson(content.data, 'data'),
         metadataJson: metadataJson(content.metadata, 'metadata'),
-      }),
-  );
-}
-
-/**
- * Where an adapter that keeps the exact hashed bytes of data and metadata puts them on an event it read (not
- * enumerable: invisible to JSON, deepEqual and spreading), so a reader can re-check a link without serialising
- * the data again. `verify` does not use it: it re-serialises, which also catches stored text that is not canonical.
- */
-const STORED_JSON = Symbol.for('table-audit.eventstore.storedJson');
-interface StoredJson {
-  data: string;
-  metadata: string | undefined;
-}
-
-export function attachStoredJson(event: RecordedEvent, data: string, metadata: string | undefined): void {
-  Object.defineProperty(event, STORED_JSON, { value: { data, metadata } satisfies StoredJson });
-}
-
-/** The hash an event should have given its content and previousHash; from the stored bytes when the adapter kept them. */
-export function recomputedHash(event: RecordedEvent): string {
-  const stored = (event as { [STORED_JSON]?: StoredJson })[STORED_JSON];
-  if (stored === undefined) return eventHash(event.previousHash, event);
-  return sha256Hex(
-    event.previousHash +
-      hashedText({
-        stream: event.stream,
-        revision: event.revision,
-        eventId: event.eventId,
-        type: event.type,
-        recordedAt: event.recordedAt,
-        dataJson: stored.data,
-        metadataJson: stored.metadata,
       }),
   );
 }

@@ -38,7 +38,7 @@ export function linkBrokenBecause(
     const undecodable = (event.data as { undecodable?: unknown } | null)?.undecodable;
     if (typeof undecodable === 'string')
       return `its hash ${short(event.hash)} does not match its content: ${undecodable}`;
-    return `its hash ${short(event.hash)} does not match its content (recomputed ${short(recomputed)}): its id, type, data, metadata or recorded time was changed`;
+    return `its hash ${short(event.hash)} does not match its content (recomputed ${short(recomputed)}): its id, type, data, metadata or recorded time, or the hash of the event before it, was changed`;
   }
   return null;
 }

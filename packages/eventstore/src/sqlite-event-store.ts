@@ -9,26 +9,35 @@ import {
   checkAppendManyArguments,
   checkCheckpointName,
   checkCount,
+  checkEvents,
   checkExpectedRevision,
   checkExpectedRevisionArgument,
   checkPosition,
-  checkSameEvent,
   checkStreamName,
-  prepareEvents,
   streamPredicate,
-  withoutRepeatsInCall,
-  type PreparedEvent,
+  type CheckedEvent,
 } from './append-input.ts';
-import { canonicalJson } from './canonical-json.ts';
 import {
   CompactFormatError,
   decodeCompact,
-  encodeCompact,
+  encodeWithHashForm,
+  expandToHashForm,
   type DecodeDictionary,
+  type DualDictionary,
   type EncodeDictionary,
+  type ExpandDictionary,
 } from './compact.ts';
-import { InvalidArgument, StoreClosed } from './errors.ts';
-import { GENESIS_HASH, hashedText, sha256Hex } from './hash-chain.ts';
+import { EventIdConflict, InvalidArgument, InvalidEventData, StoreClosed } from './errors.ts';
+import { attachStoredForm, GENESIS_HASH, type StoredForm } from './hash-chain.ts';
+import {
+  explainProblem,
+  FORM_TAG,
+  FormWriter,
+  HASH_FORM_VERSION,
+  NOT_IN_FORM,
+  sha256Bytes,
+  writeHeaderAndPrevious,
+} from './hash-form.ts';
 import type {
   AppendManyOptions,
   AppendOptions,
@@ -63,15 +72,17 @@ export interface SqliteEventStoreOptions {
 }
 
 /**
- * 4: data and metadata in the compact binary form (compact.ts), stream names, event types, object shapes and
- * repeated strings kept once in the dictionary table; the chain is unchanged (over the canonical JSON content), so a
- * version 3 store migrated to 4 keeps every hash. 3 kept canonical JSON text and hashes as 32-byte BLOBs; 2 kept
- * hashes as hex text; 1 hashed without recorded_at and is not read. 2 and 3 are refused with the command that
- * converts them.
+ * 5: the hash chain over the stored bytes (hash-form.ts: the compact payload with its dictionary references written
+ * out, then stream, revision, recorded time, id, type and the previous hash), no canonical JSON on append or on
+ * read; the previous hash is not stored (it is the hash of the stream's previous row).
+ * 4: data and metadata in the compact binary form (compact.ts), names and repeated strings in the dictionary; its
+ * chain was over canonical JSON. 3 kept canonical JSON text and hashes as 32-byte BLOBs; 2 kept hashes as hex text;
+ * 1 hashed without recorded_at and is not read. 2, 3 and 4 are refused with the command that converts them.
  */
-export const SCHEMA_VERSION = 4;
+export const SCHEMA_VERSION = 5;
 /** Rows read per query: bounds memory, and never holds the connection busy across a yield. */
 const PAGE = 512;
+const GENESIS_BYTES = Buffer.alloc(32);
 
 /** The kinds of dictionary entries. */
 export const DICTIONARY_KIND = { shape: 0, string: 1, stream: 2, type: 3 } as const;
@@ -93,8 +104,8 @@ CREATE TABLE events (
   data          BLOB    NOT NULL,                  -- compact form (compact.ts)
   metadata      BLOB,                              -- compact form, NULL for none
   recorded_at   INTEGER NOT NULL,                  -- UTC ms
-  previous_hash BLOB    NOT NULL,                  -- 32 bytes: the hash of revision - 1 (zeros for revision 0)
-  hash          BLOB    NOT NULL                   -- 32 bytes: over the canonical JSON content (hash-chain.ts)
+  hash          BLOB    NOT NULL                   -- 32 bytes: sha256 of the hash form (hash-form.ts), which ends
+                                                   -- with the hash of revision - 1 of the stream (zeros for 0)
 );
 CREATE UNIQUE INDEX events_by_event_id ON events (event_id);
 CREATE UNIQUE INDEX events_by_stream_revision ON events (stream_id, revision);
@@ -111,10 +122,24 @@ CREATE TABLE migrations (
   events       INTEGER NOT NULL,
   merkle_root  TEXT    NOT NULL,                   -- of the old store's stream heads, as verify computes it
   heads        TEXT    NOT NULL,                   -- JSON [{stream, revision, hash}] of the old store
-  migrated_at  INTEGER NOT NULL
+  migrated_at  INTEGER NOT NULL,
+  new_merkle_root TEXT,                            -- of this store's heads right after the copy (chain version 5)
+  new_heads    TEXT                                -- JSON [{stream, revision, hash}] of this store then
 );
 PRAGMA user_version = ${SCHEMA_VERSION};
 `;
+
+interface OwnKeysShape {
+  own: readonly string[];
+  id: number;
+  sorted: readonly string[];
+  form: Uint8Array;
+}
+const sameKeys = (a: readonly string[], b: readonly string[]): boolean => {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+};
 
 /** Strings longer than this are never put in the dictionary. */
 const MAX_DICTIONARY_STRING = 96;
@@ -130,14 +155,24 @@ const SIGHTINGS_TO_KEEP = 3;
  * The dictionary table with its caches. An entry never changes once written, so the caches stay true; entries added
  * by a transaction that rolls back are forgotten (rollback()). Another process's entries are found on a miss.
  */
-export class StoreDictionary implements EncodeDictionary, DecodeDictionary {
+export class StoreDictionary implements EncodeDictionary, DecodeDictionary, DualDictionary, ExpandDictionary {
   readonly #ids = [
     new Map<string, number>(),
     new Map<string, number>(),
     new Map<string, number>(),
     new Map<string, number>(),
   ];
-  readonly #entries = new Map<number, { kind: DictionaryKind; text: string; keys?: readonly string[] }>();
+  readonly #entries = new Map<
+    number,
+    {
+      kind: DictionaryKind;
+      text: string;
+      keys?: readonly string[];
+      /** the entry in the hash form: a string's bytes, or a shape's key count and keys */
+      form?: Uint8Array;
+    }
+  >();
+  readonly #formWriter = new FormWriter();
   readonly #sightings = new Map<string, number>();
   #added: { kind: DictionaryKind; text: string; id: number }[] = [];
   readonly #find: Database.Statement<[number, string], { id: number }>;
@@ -191,10 +226,38 @@ export class StoreDictionary implements EncodeDictionary, DecodeDictionary {
     return this.idOf(DICTIONARY_KIND.string, value);
   }
 
+  /**
+   * The store is closing: events already read decode their payload on first access, possibly later, so a file
+   * store's entries are then read through a connection of their own; an in-memory store's are all cached now.
+   */
+  detach(db: Database.Database, path: string | null): void {
+    if (path === null) {
+      for (const row of db.prepare('SELECT id, kind, text FROM dictionary').all() as {
+        id: number;
+        kind: number;
+        text: string;
+      }[])
+        if (!this.#entries.has(row.id))
+          this.#entries.set(row.id, { kind: row.kind as DictionaryKind, text: row.text });
+    } else this.#afterClose = path;
+  }
+  #afterClose: string | null = null;
+
+  #row(id: number): { kind: number; text: string } | undefined {
+    if (this.#afterClose === null) return this.#byId.get(id);
+    const db = new Database(this.#afterClose, { readonly: true, fileMustExist: true });
+    try {
+      return db.prepare('SELECT kind, text FROM dictionary WHERE id = ?').get(id) as
+        { kind: number; text: string } | undefined;
+    } finally {
+      db.close();
+    }
+  }
+
   #entry(id: number, kind: DictionaryKind) {
     let entry = this.#entries.get(id);
     if (entry === undefined) {
-      const row = this.#byId.get(id);
+      const row = this.#row(id);
       if (row === undefined) throw new CompactFormatError(`dictionary entry ${id} does not exist`);
       entry = { kind: row.kind as DictionaryKind, text: row.text };
       this.#entries.set(id, entry);
@@ -230,6 +293,65 @@ export class StoreDictionary implements EncodeDictionary, DecodeDictionary {
     return entry.keys;
   }
 
+  /** Shapes by an object's own key order (see DualDictionary.shapeOfKeys); forgotten when a transaction rolls back. */
+  readonly #byOwnKeys = new Map<string, OwnKeysShape>();
+
+  shapeOfKeys(ownKeys: readonly string[]): OwnKeysShape {
+    const signature = ownKeys.join('\u0000');
+    let shape = this.#byOwnKeys.get(signature);
+    // keys holding U+0000 could make two key lists one signature: the cached one must be these keys
+    if (shape !== undefined && !sameKeys(shape.own, ownKeys)) return this.#shapeNow(ownKeys);
+    if (shape === undefined) {
+      shape = this.#shapeNow(ownKeys);
+      if (this.#byOwnKeys.size >= MAX_COUNTED) this.#byOwnKeys.clear();
+      this.#byOwnKeys.set(signature, shape);
+    }
+    return shape;
+  }
+
+  #shapeNow(ownKeys: readonly string[]): OwnKeysShape {
+    const sorted = [...ownKeys].sort();
+    const form = this.#formWriter;
+    form.at = 0;
+    form.varint(sorted.length);
+    for (const k of sorted) form.string(k); // NOT_IN_FORM for a lone surrogate: the caller explains it
+    return {
+      own: [...ownKeys],
+      id: this.shape(JSON.stringify(sorted)),
+      sorted,
+      form: Buffer.from(form.buf.subarray(0, form.at)),
+    };
+  }
+
+  stringForm(id: number): Uint8Array {
+    const entry = this.#entry(id, DICTIONARY_KIND.string);
+    if (entry.form === undefined) entry.form = this.#form((w) => w.string(entry.text));
+    return entry.form;
+  }
+
+  shapeForm(id: number): { keys: number; bytes: Uint8Array } {
+    const keys = this.shapeKeys(id);
+    const entry = this.#entries.get(id)!;
+    if (entry.form === undefined)
+      entry.form = this.#form((w) => {
+        w.varint(keys.length);
+        for (const k of keys) w.string(k);
+      });
+    return { keys: keys.length, bytes: entry.form };
+  }
+
+  #form(write: (w: FormWriter) => void): Uint8Array {
+    const w = this.#formWriter;
+    w.at = 0;
+    try {
+      write(w);
+    } catch (e) {
+      if (e === NOT_IN_FORM) throw new CompactFormatError('a dictionary entry holds a lone surrogate');
+      throw e;
+    }
+    return Buffer.from(w.buf.subarray(0, w.at));
+  }
+
   /** Stream names added since the id given, in id order. */
   streamsAfter(id: number): { id: number; text: string }[] {
     return this.#streamsAfter.all(id);
@@ -242,6 +364,7 @@ export class StoreDictionary implements EncodeDictionary, DecodeDictionary {
 
   /** Called when a write transaction rolls back: its entries were never stored. */
   rollback(): void {
+    if (this.#added.length > 0) this.#byOwnKeys.clear();
     for (const { kind, text, id } of this.#added) {
       this.#ids[kind]!.delete(text);
       this.#entries.delete(id);
@@ -251,8 +374,8 @@ export class StoreDictionary implements EncodeDictionary, DecodeDictionary {
 }
 
 /**
- * A row as read, in COLUMNS order (raw mode: arrays are cheaper to build than objects). Hashes come as hex text made
- * by SQLite (hex()): no Buffer per hash, which the GC pays for.
+ * A row as read, in COLUMNS order (raw mode: arrays are cheaper to build than objects). The hash comes as hex text
+ * made by SQLite (hex()): no Buffer per hash, which the GC pays for. Only what the port's event needs is read.
  */
 type EventRow = [
   position: number,
@@ -263,12 +386,11 @@ type EventRow = [
   data: Uint8Array,
   metadata: Uint8Array | null,
   recordedAt: number,
-  previousHash: string,
   hash: string,
 ];
 
 const COLUMNS =
-  'position, stream_id, revision, event_id, type_id, data, metadata, recorded_at, lower(hex(previous_hash)), lower(hex(hash))';
+  'position, stream_id, revision, event_id, type_id, data, metadata, recorded_at, lower(hex(hash))';
 
 /**
  * A stored payload that cannot be decoded (damaged or edited bytes, a dictionary entry removed) is not dropped and
@@ -287,29 +409,144 @@ function decodeStored(bytes: Uint8Array, dict: StoreDictionary, what: string, ro
   }
 }
 
-function toRecordedEvent(row: EventRow, dict: StoreDictionary): RecordedEvent {
-  const [position, streamId, revision, eventId, typeId, data, metadata, recordedAt, previousHash, hash] = row;
-  const event: RecordedEvent = {
-    stream: dict.text(streamId, DICTIONARY_KIND.stream),
+/** What an event read from the store keeps to decode its payload on first access and to re-make its hash form. */
+const UNREAD = Symbol('not decoded yet');
+class StoredRow implements StoredForm {
+  data: unknown = UNREAD;
+  metadata: unknown = UNREAD;
+  constructor(
+    readonly row: EventRow,
+    readonly dict: StoreDictionary,
+    readonly stream: string,
+    readonly type: string,
+  ) {}
+
+  hashForm(previousHash: Uint8Array): Uint8Array {
+    const [, , revision, eventId, , data, metadata, recordedAt] = this.row;
+    const w = expandWriter;
+    w.at = 0;
+    w.byte(HASH_FORM_VERSION);
+    try {
+      expandToHashForm(data, this.dict, eventId, w);
+      if (metadata === null) w.byte(FORM_TAG.null);
+      else expandToHashForm(metadata, this.dict, eventId, w);
+      writeHeaderAndPrevious(
+        w,
+        { stream: this.stream, revision, recordedAt, eventId, type: this.type },
+        previousHash,
+      );
+    } catch (err) {
+      // bytes that are not one value have no hash form: a form no hash matches (verify then says why)
+      if (!(err instanceof CompactFormatError) && err !== NOT_IN_FORM) throw err;
+      return Buffer.from('undecodable');
+    }
+    return w.buf.subarray(0, w.at);
+  }
+}
+const expandWriter = new FormWriter();
+
+const ROW = Symbol('stored row');
+interface LazyEvent extends RecordedEvent {
+  [ROW]: StoredRow;
+}
+const settle = (event: object, key: string, value: unknown) =>
+  Object.defineProperty(event, key, { value, writable: true, enumerable: true, configurable: true });
+/**
+ * data and metadata: decoded on first access and kept by the stored row (the accessor stays: redefining a property
+ * per event costs more than the decoding); what a caller assigns replaces the accessor with a plain property.
+ */
+const LAZY_DATA: PropertyDescriptor = {
+  enumerable: true,
+  configurable: true,
+  get(this: LazyEvent) {
+    const s = this[ROW];
+    if (s.data === UNREAD) s.data = decodeStored(s.row[5], s.dict, 'data', s.row);
+    return s.data;
+  },
+  set(this: LazyEvent, value: unknown) {
+    settle(this, 'data', value);
+  },
+};
+const LAZY_METADATA: PropertyDescriptor = {
+  enumerable: true,
+  configurable: true,
+  get(this: LazyEvent) {
+    const s = this[ROW];
+    if (s.metadata === UNREAD) s.metadata = decodeStored(s.row[6]!, s.dict, 'metadata', s.row);
+    return s.metadata;
+  },
+  set(this: LazyEvent, value: unknown) {
+    settle(this, 'metadata', value);
+  },
+};
+
+function toRecordedEvent(row: EventRow, dict: StoreDictionary, previousHash: string): RecordedEvent {
+  const [position, streamId, revision, eventId, typeId, , metadata, recordedAt, hash] = row;
+  const stream = dict.text(streamId, DICTIONARY_KIND.stream);
+  const type = dict.text(typeId, DICTIONARY_KIND.type);
+  const event = {
+    stream,
     revision,
     position: BigInt(position),
     eventId,
-    type: dict.text(typeId, DICTIONARY_KIND.type),
-    data: decodeStored(data, dict, 'data', row),
+    type,
     recordedAt,
     hash,
     previousHash,
-  };
-  if (metadata !== null)
-    event.metadata = decodeStored(metadata, dict, 'metadata', row) as Record<string, unknown>;
+  } as RecordedEvent;
+  const stored = new StoredRow(row, dict, stream, type);
+  Object.defineProperty(event, ROW, { value: stored });
+  Object.defineProperty(event, 'data', LAZY_DATA);
+  if (metadata !== null) Object.defineProperty(event, 'metadata', LAZY_METADATA);
+  attachStoredForm(event, stored);
   return event;
+}
+
+/**
+ * The previous hash of each event read: the hash of the event before it in its stream, which a read in order has
+ * usually just seen; otherwise looked up (the first event of a stream in a read). An event whose previous revision
+ * is not in the store gets '' (no hash): its link is broken, and readers say so by the missing revision.
+ */
+class PreviousHashes {
+  readonly #last = new Map<number, { revision: number; hash: string }>();
+  constructor(private readonly lookUp: Database.Statement<[number, number], { hash: string }>) {}
+
+  of(streamId: number, revision: number): string {
+    if (revision === 0) return GENESIS_HASH;
+    const last = this.#last.get(streamId);
+    if (last !== undefined && last.revision === revision - 1) return last.hash;
+    return this.lookUp.get(streamId, revision - 1)?.hash ?? '';
+  }
+
+  saw(streamId: number, revision: number, hash: string): void {
+    const last = this.#last.get(streamId);
+    if (last === undefined) this.#last.set(streamId, { revision, hash });
+    else {
+      last.revision = revision;
+      last.hash = hash;
+    }
+  }
+
+  /** Events in forwards order (by position or by revision within one stream). */
+  events(rows: readonly EventRow[], dict: StoreDictionary): RecordedEvent[] {
+    const out = new Array<RecordedEvent>(rows.length);
+    for (let i = 0; i < rows.length; i++) {
+      const row = rows[i]!;
+      out[i] = toRecordedEvent(row, dict, this.of(row[1], row[2]));
+      this.saw(row[1], row[2], row[8]);
+    }
+    return out;
+  }
 }
 
 function prepareStatements(db: Database.Database) {
   const rows = <P extends unknown[]>(sql: string) => db.prepare<P, EventRow>(sql).raw(true);
   return {
-    tail: db.prepare<[number], { revision: number; hash: string; position: number }>(
-      'SELECT revision, lower(hex(hash)) AS hash, position FROM events WHERE stream_id = ? ORDER BY revision DESC LIMIT 1',
+    tail: db.prepare<[number], { revision: number; hash: Buffer; position: number }>(
+      'SELECT revision, hash, position FROM events WHERE stream_id = ? ORDER BY revision DESC LIMIT 1',
+    ),
+    hashAt: db.prepare<[number, number], { hash: string }>(
+      'SELECT lower(hex(hash)) AS hash FROM events WHERE stream_id = ? AND revision = ?',
     ),
     byEventId: db.prepare<
       [string],
@@ -317,8 +554,12 @@ function prepareStatements(db: Database.Database) {
     >('SELECT stream_id, revision, type_id, data, position FROM events WHERE event_id = ?'),
     // No probe per event: a stored id is skipped by the unique index (changes = 0), and only then looked up.
     insert: db.prepare(
-      `INSERT INTO events (stream_id, revision, event_id, type_id, data, metadata, recorded_at, previous_hash, hash)
-       VALUES (?, ?, ?, ?, ?, ?, ?, unhex(?), unhex(?)) ON CONFLICT (event_id) DO NOTHING`,
+      `INSERT INTO events (stream_id, revision, event_id, type_id, data, metadata, recorded_at, hash)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (event_id) DO NOTHING`,
+    ),
+    insertAt: db.prepare(
+      `INSERT INTO events (position, stream_id, revision, event_id, type_id, data, metadata, recorded_at, hash)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     ),
     forwards: rows<[number, number, number]>(
       `SELECT ${COLUMNS} FROM events WHERE stream_id = ? AND revision >= ? ORDER BY revision LIMIT ?`,
@@ -380,7 +621,7 @@ export function unsupportedVersionMessage(path: string, version: number, tables:
       `version ${SCHEMA_VERSION} and does not convert it: ingest its sources into a new store (--store PATH) and ` +
       `keep this one as it is`
     );
-  if (version === 2 || version === 3)
+  if (version === 2 || version === 3 || version === 4)
     return (
       `${path} has event-store schema version ${version}; this code reads version ${SCHEMA_VERSION}. Convert it into a new ` +
       `file with \`table-audit store migrate ${path} NEW.sqlite\` (every event and its hash chain are checked ` +
@@ -400,10 +641,15 @@ export class SqliteEventStore implements EventStore {
   readonly #dictionary: StoreDictionary;
   readonly #appendInTransaction: Database.Transaction<
     (
-      parts: readonly { stream: string; expected: ExpectedRevision; prepare: () => PreparedEvent[] }[],
+      parts: readonly { stream: string; expected: ExpectedRevision; events: readonly CheckedEvent[] }[],
       checkpoint: { name: string; position: bigint } | undefined,
     ) => AppendResult[]
   >;
+  /** The hash form of the event being appended (hash-form.ts); its content part is written once per event. */
+  readonly #form = new FormWriter();
+  /** Two more, to compare an event's content with another copy of it (a repeat, a stored copy). */
+  readonly #compareA = new FormWriter();
+  readonly #compareB = new FormWriter();
   /** appendMany is one SQLite transaction, the checkpoint included. */
   readonly atomicAcrossStreams = true;
 
@@ -439,7 +685,7 @@ export class SqliteEventStore implements EventStore {
     this.#statements = prepareStatements(this.#db);
     this.#dictionary = new StoreDictionary(this.#db);
     this.#appendInTransaction = this.#db.transaction((parts, checkpoint) => {
-      const results = parts.map((p) => this.#appendNow(p.stream, p.expected, p.prepare()));
+      const results = parts.map((p) => this.#appendNow(p.stream, p.expected, p.events));
       if (checkpoint) this.#statements.saveCheckpoint.run(checkpoint.name, checkpoint.position, Date.now());
       return results;
     });
@@ -481,8 +727,8 @@ export class SqliteEventStore implements EventStore {
     checkStreamName(stream);
     const expected = options.expectedRevision ?? 'any';
     checkExpectedRevisionArgument(expected);
-    const prepared = prepareEvents(events);
-    return this.#write([{ stream, expected, prepare: () => prepared }], undefined)[0]!;
+    // the content is checked as it is encoded, inside the transaction: a refusal rolls everything back
+    return this.#write([{ stream, expected, events: checkEvents(events) }], undefined)[0]!;
   }
 
   async appendMany(
@@ -491,18 +737,16 @@ export class SqliteEventStore implements EventStore {
   ): Promise<AppendResult[]> {
     this.#checkOpen('appendMany');
     checkAppendManyArguments(appends, options);
-    // each part's canonical JSON is made inside the transaction, just before it is written, so it dies young
-    // (a whole batch prepared up front outlives the GC's young generation); a refusal still rolls everything back
     const parts = appends.map((a) => ({
       stream: a.stream,
       expected: a.expectedRevision ?? 'any',
-      prepare: () => prepareEvents(a.events),
+      events: checkEvents(a.events),
     }));
     return this.#write(parts, options.checkpoint);
   }
 
   #write(
-    parts: { stream: string; expected: ExpectedRevision; prepare: () => PreparedEvent[] }[],
+    parts: { stream: string; expected: ExpectedRevision; events: readonly CheckedEvent[] }[],
     checkpoint: { name: string; position: bigint } | undefined,
   ): AppendResult[] {
     // IMMEDIATE: take the write lock before reading the streams' tails, so two processes cannot both chain onto one.
@@ -518,9 +762,50 @@ export class SqliteEventStore implements EventStore {
     return results;
   }
 
-  #appendNow(stream: string, expected: ExpectedRevision, prepared: PreparedEvent[]): AppendResult {
+  /** The hash form of a value into `w` (from 0); InvalidEventData if it has none. */
+  #contentForm(w: FormWriter, value: unknown, eventId: string, path: string): Buffer {
+    w.at = 0;
+    try {
+      w.value(value);
+    } catch (e) {
+      if (e === NOT_IN_FORM) {
+        const problem = explainProblem(value, path);
+        throw new InvalidEventData(eventId, problem.path, problem.reason);
+      }
+      throw e;
+    }
+    return w.buf.subarray(0, w.at);
+  }
+
+  /**
+   * A call's first occurrence of each event id; a repeat must be the same event (same type and data; metadata may
+   * differ, the first copy wins), otherwise the call is refused with EventIdConflict.
+   */
+  #withoutRepeats(
+    stream: string,
+    events: readonly CheckedEvent[],
+  ): { firsts: CheckedEvent[]; repeats: number } {
+    const seen = new Map<string, CheckedEvent>();
+    for (const e of events) {
+      const first = seen.get(e.eventId);
+      if (first === undefined) seen.set(e.eventId, e);
+      else if (first.type !== e.type) throw new EventIdConflict(e.eventId, stream, stream, null, 'type');
+      else if (
+        !this.#contentForm(this.#compareA, first.data, first.eventId, 'data').equals(
+          this.#contentForm(this.#compareB, e.data, e.eventId, 'data'),
+        )
+      )
+        throw new EventIdConflict(e.eventId, stream, stream, null, 'data');
+    }
+    return {
+      firsts: seen.size === events.length ? (events as CheckedEvent[]) : [...seen.values()],
+      repeats: events.length - seen.size,
+    };
+  }
+
+  #appendNow(stream: string, expected: ExpectedRevision, checked: readonly CheckedEvent[]): AppendResult {
     const s = this.#statements;
-    const { firsts, repeats } = withoutRepeatsInCall(stream, prepared);
+    const { firsts, repeats } = this.#withoutRepeats(stream, checked);
     const dict = this.#dictionary;
     const knownStreamId = dict.lookUp(DICTIONARY_KIND.stream, stream);
     const tail = knownStreamId === undefined ? undefined : s.tail.get(knownStreamId);
@@ -536,8 +821,8 @@ export class SqliteEventStore implements EventStore {
     if (!expectationHolds || firsts.length === 0) {
       // Refused unless every event is already stored (a retry with a stale revision succeeds): look them up.
       const stored = this.#storedCopies(stream, firsts);
-      if (stored.fresh > 0 || prepared.length === 0) checkExpectedRevision(stream, expected, actual);
-      if (prepared.length > 0)
+      if (stored.fresh > 0 || checked.length === 0) checkExpectedRevision(stream, expected, actual);
+      if (checked.length > 0)
         return {
           nextExpectedRevision: actual,
           position: stored.latest,
@@ -554,22 +839,31 @@ export class SqliteEventStore implements EventStore {
 
     const recordedAt = Date.now();
     const streamId = knownStreamId ?? dict.idOf(DICTIONARY_KIND.stream, stream);
-    let previousHash = tail?.hash ?? GENESIS_HASH;
+    let previousHash: Buffer = tail?.hash ?? GENESIS_BYTES;
     let revision = actual;
     let position = -1;
     let appended = 0;
-    const skipped: PreparedEvent[] = [];
+    const skipped: CheckedEvent[] = [];
+    const w = this.#form;
     for (const e of firsts) {
-      const hash = sha256Hex(previousHash + hashedText({ stream, revision: revision + 1, recordedAt, ...e }));
+      // data and metadata: the stored bytes and, in the same pass, the hash form's content part
+      w.at = 0;
+      w.byte(HASH_FORM_VERSION);
+      const { data, metadata } = this.#encode(e, w);
+      writeHeaderAndPrevious(
+        w,
+        { stream, revision: revision + 1, recordedAt, eventId: e.eventId, type: e.type },
+        previousHash,
+      );
+      const hash = sha256Bytes(w.buf.subarray(0, w.at));
       const info = s.insert.run(
         streamId,
         revision + 1,
         e.eventId,
         dict.idOf(DICTIONARY_KIND.type, e.type),
-        encodeCompact(e.data, dict, e.eventId),
-        e.metadata === undefined ? null : encodeCompact(e.metadata, dict, e.eventId),
+        data,
+        metadata,
         recordedAt,
-        previousHash,
         hash,
       );
       if (info.changes === 0) {
@@ -603,24 +897,119 @@ export class SqliteEventStore implements EventStore {
    */
   #storedCopies(
     stream: string,
-    events: readonly PreparedEvent[],
+    events: readonly CheckedEvent[],
   ): { count: number; fresh: number; latest: bigint } {
     let count = 0;
     let latest = -1;
+    const dict = this.#dictionary;
     for (const e of events) {
       const stored = this.#statements.byEventId.get(e.eventId);
       if (stored === undefined) continue;
-      const dict = this.#dictionary;
-      checkSameEvent(e, stream, {
-        stream: dict.text(stored.stream_id, DICTIONARY_KIND.stream),
-        revision: stored.revision,
-        type: dict.text(stored.type_id, DICTIONARY_KIND.type),
-        dataJson: canonicalJson(decodeCompact(stored.data, dict, e.eventId), 'data'),
-      });
+      const storedStream = dict.text(stored.stream_id, DICTIONARY_KIND.stream);
+      const difference =
+        storedStream !== stream
+          ? 'stream'
+          : dict.text(stored.type_id, DICTIONARY_KIND.type) !== e.type
+            ? 'type'
+            : this.#sameStoredData(stored.data, e)
+              ? null
+              : 'data';
+      if (difference !== null)
+        throw new EventIdConflict(e.eventId, stream, storedStream, stored.revision, difference);
       count++;
       if (stored.position > latest) latest = stored.position;
     }
     return { count, fresh: events.length - count, latest: BigInt(latest) };
+  }
+
+  /**
+   * An event's data and metadata in the compact form, and their hash form appended to `w`; InvalidEventData (path
+   * and reason) for content that has none.
+   */
+  #encode(e: CheckedEvent, w: FormWriter): { data: Buffer; metadata: Buffer | null } {
+    const dict = this.#dictionary;
+    let part: 'data' | 'metadata' = 'data';
+    try {
+      const data = encodeWithHashForm(e.data, dict, e.eventId, w);
+      if (e.metadata === undefined) {
+        w.byte(FORM_TAG.null);
+        return { data, metadata: null };
+      }
+      part = 'metadata';
+      return { data, metadata: encodeWithHashForm(e.metadata, dict, e.eventId, w) };
+    } catch (err) {
+      if (err !== NOT_IN_FORM) throw err;
+      const problem = explainProblem(part === 'data' ? e.data : e.metadata, part);
+      throw new InvalidEventData(e.eventId, problem.path, problem.reason);
+    }
+  }
+
+  /** Whether stored data bytes hold the same content as an event's data (compared in the hash form). */
+  #sameStoredData(bytes: Uint8Array, e: CheckedEvent): boolean {
+    const a = this.#compareA;
+    a.at = 0;
+    try {
+      expandToHashForm(bytes, this.#dictionary, e.eventId, a);
+    } catch (err) {
+      if (err instanceof CompactFormatError) return false;
+      throw err;
+    }
+    return a.buf.subarray(0, a.at).equals(this.#contentForm(this.#compareB, e.data, e.eventId, 'data'));
+  }
+
+  /**
+   * FOR sqlite-migrate.ts ONLY: stores an event at a given position, chained onto its stream's tail in this store,
+   * with the recorded time it had in the store it is copied from. Not part of the port.
+   */
+  importEvent(
+    position: number,
+    stream: string,
+    revision: number,
+    e: CheckedEvent,
+    recordedAt: number,
+  ): string {
+    const s = this.#statements;
+    const dict = this.#dictionary;
+    const streamId = dict.idOf(DICTIONARY_KIND.stream, stream);
+    const tail = s.tail.get(streamId);
+    if ((tail?.revision ?? -1) !== revision - 1)
+      throw new Error(
+        `stream "${stream}": revision ${revision} does not follow ${tail?.revision ?? 'nothing'}`,
+      );
+    const w = this.#form;
+    w.at = 0;
+    w.byte(HASH_FORM_VERSION);
+    const { data, metadata } = this.#encode(e, w);
+    writeHeaderAndPrevious(
+      w,
+      { stream, revision, recordedAt, eventId: e.eventId, type: e.type },
+      tail?.hash ?? GENESIS_BYTES,
+    );
+    const hash = sha256Bytes(w.buf.subarray(0, w.at));
+    s.insertAt.run(
+      position,
+      streamId,
+      revision,
+      e.eventId,
+      dict.idOf(DICTIONARY_KIND.type, e.type),
+      data,
+      metadata,
+      recordedAt,
+      hash,
+    );
+    return hash.toString('hex');
+  }
+
+  /** FOR sqlite-migrate.ts ONLY: runs `work` in one write transaction of this store. */
+  importTransaction<T>(work: () => T): T {
+    try {
+      const result = this.#db.transaction(work).immediate();
+      this.#dictionary.commit();
+      return result;
+    } catch (err) {
+      this.#dictionary.rollback();
+      throw err;
+    }
   }
 
   readStream(stream: string, options: ReadStreamOptions = {}): AsyncIterable<RecordedEvent> {
@@ -636,18 +1025,33 @@ export class SqliteEventStore implements EventStore {
     const statement = backwards ? this.#statements.backwards : this.#statements.forwards;
     const checkOpen = () => this.#checkOpen('readStream');
     const dict = this.#dictionary;
+    const hashAt = this.#statements.hashAt;
     return {
       async *[Symbol.asyncIterator]() {
         checkOpen();
         const streamId = dict.lookUp(DICTIONARY_KIND.stream, stream);
         if (streamId === undefined) return;
+        const previous = new PreviousHashes(hashAt);
         let next = fromRevision ?? (backwards ? Number.MAX_SAFE_INTEGER : 0);
         let remaining = maxCount ?? Number.POSITIVE_INFINITY;
         while (remaining > 0) {
           checkOpen();
           const limit = Math.min(PAGE, remaining);
           const rows = statement.all(streamId, next, limit);
-          for (const row of rows) yield toRecordedEvent(row, dict);
+          if (backwards) {
+            // each row's previous is the next row of the page when it is there
+            for (let i = 0; i < rows.length; i++) {
+              const row = rows[i]!;
+              const after = rows[i + 1];
+              const previousHash =
+                row[2] === 0
+                  ? GENESIS_HASH
+                  : after !== undefined && after[2] === row[2] - 1
+                    ? after[8]
+                    : (hashAt.get(streamId, row[2] - 1)?.hash ?? '');
+              yield toRecordedEvent(row, dict, previousHash);
+            }
+          } else yield* previous.events(rows, dict);
           const last = rows.at(-1);
           if (rows.length < limit || last === undefined) return;
           remaining -= rows.length;
@@ -662,14 +1066,17 @@ export class SqliteEventStore implements EventStore {
     checkPosition('fromPosition', fromPosition);
     checkCount('maxCount', maxCount);
     const filter = this.#streamFilter(options.streams);
-    const readPage = (after: bigint, limit: number) => this.#readAllPage(after, limit, filter);
+    const hashAt = this.#statements.hashAt;
+    const readPage = (after: bigint, limit: number, previous: PreviousHashes) =>
+      this.#readAllPage(after, limit, filter, previous);
     return {
       async *[Symbol.asyncIterator]() {
         let after = fromPosition;
         let remaining = maxCount ?? Number.POSITIVE_INFINITY;
+        const previous = new PreviousHashes(hashAt);
         while (remaining > 0) {
           const limit = Math.min(PAGE, remaining);
-          const page = readPage(after, limit);
+          const page = readPage(after, limit, previous);
           yield* page;
           const last = page.at(-1);
           if (page.length < limit || last === undefined) return;
@@ -685,14 +1092,18 @@ export class SqliteEventStore implements EventStore {
     return accepts === undefined ? undefined : new StreamFilter(this.#dictionary, accepts);
   }
 
-  #readAllPage(after: bigint, limit: number, filter: StreamFilter | undefined): RecordedEvent[] {
+  #readAllPage(
+    after: bigint,
+    limit: number,
+    filter: StreamFilter | undefined,
+    previous: PreviousHashes,
+  ): RecordedEvent[] {
     this.#checkOpen('readAll');
     const rows =
       filter === undefined
         ? this.#statements.all.all(after, limit)
         : this.#statements.allOf.all(after, filter.idsJson(), limit);
-    const dict = this.#dictionary;
-    return rows.map((row) => toRecordedEvent(row, dict));
+    return previous.events(rows, this.#dictionary);
   }
 
   subscribeToAll(options: SubscribeToAllOptions = {}): Subscription {
@@ -700,8 +1111,9 @@ export class SqliteEventStore implements EventStore {
     const { fromPosition = -1n } = options;
     checkPosition('fromPosition', fromPosition);
     const filter = this.#streamFilter(options.streams);
+    const previous = new PreviousHashes(this.#statements.hashAt);
     const subscription = new SqliteSubscription(
-      (after) => (this.#closed ? [] : this.#readAllPage(after, PAGE, filter)),
+      (after) => (this.#closed ? [] : this.#readAllPage(after, PAGE, filter, previous)),
       fromPosition,
       this.#pollIntervalMs,
       (s) => this.#subscriptions.delete(s),
@@ -728,6 +1140,8 @@ export class SqliteEventStore implements EventStore {
     if (this.#closed) return;
     this.#closed = true;
     await Promise.all([...this.#subscriptions].map((s) => s.close()));
+    const inMemory = this.path === ':memory:' || this.path === '';
+    this.#dictionary.detach(this.#db, inMemory ? null : this.path);
     this.#db.close();
   }
 }

@@ -1,19 +1,26 @@
 /**
- * Converts a version 2 (hashes as hex text) or version 3 (hashes as 32-byte BLOBs, data as canonical JSON text)
- * SQLite store into a new version 4 file (data and metadata in the compact form, names in the dictionary).
+ * Converts a version 2 (hashes as hex text), 3 (hashes as 32-byte BLOBs, data as canonical JSON text) or 4 (data in
+ * the compact form, names in a dictionary) SQLite store into a new version 5 file, whose chain is over the stored
+ * bytes (hash-form.ts) instead of canonical JSON.
  *
- * The hash chain is over the canonical JSON content, not over the stored form, so every event keeps its hash: the
- * copy has the same positions, revisions, ids, recorded times, hashes and checkpoints. Continuity is proved, not
- * assumed: while copying, the old store's stream heads (each stream's last revision and hash) and their Merkle root
- * are computed from the old rows; then the copy is verified (every link recomputed from the decoded content) and its
- * heads and Merkle root must be the same. The old root and heads are kept in the new store's `migrations` table, and
- * since they are the same values, anchors signed over the old store still verify the new one. The old file is only
- * read, and the new one must not exist: nothing is overwritten; a failed conversion removes its own file.
+ * Every event's hash therefore changes; what carries over is proved, not assumed:
+ *  1. the old store's chains are checked first, link by link (revisions gap-free, each previous hash the hash before
+ *     it, each hash recomputed from the content as that version computed it): a store whose chain is broken is not
+ *     converted, and the first broken event is named;
+ *  2. the events are copied with their positions, stream revisions, ids, types, content and recorded times, chained
+ *     anew, with the checkpoints and the highest position ever given;
+ *  3. the copy is read back and each event's content, hashed the old way with the old previous hash, must give the
+ *     old hash of the event at that position: the new store holds exactly what the old chain covered;
+ *  4. the copy's new chains are verified, and the old store's heads and Merkle root (what anchors signed over it)
+ *     are kept in the new store's `migrations` table beside the new ones.
+ * Anchors signed over the old store keep verifying the old file (which is only read, never changed); the new store
+ * starts its own anchors. The new file must not exist: nothing is overwritten; a failed conversion removes its own file.
  */
 import { existsSync, rmSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import { canonicalJson, NotCanonicalJson } from './canonical-json.ts';
-import { encodeCompact } from './compact.ts';
+import { CompactFormatError, decodeCompact } from './compact.ts';
+import { GENESIS_HASH, legacyEventHash } from './hash-chain.ts';
 import { merkleRoot, sortHeads, type StreamHead } from './merkle.ts';
 import { DICTIONARY_KIND, SCHEMA_VERSION, SqliteEventStore, StoreDictionary } from './sqlite-event-store.ts';
 import { verify, type VerifyReport } from './verify.ts';
@@ -25,9 +32,11 @@ export interface MigrateReport {
   toVersion: number;
   events: number;
   checkpoints: number;
-  /** The Merkle root over the old store's stream heads: the copy's is the same. */
+  /** The Merkle root over the old store's stream heads (what anchors over the old store signed). */
   merkleRoot: string;
-  /** The chains of the copy, which are those of the original. */
+  /** The Merkle root over the new store's heads (chain version 5). */
+  newMerkleRoot: string;
+  /** The chains of the copy. */
   verify: VerifyReport;
 }
 
@@ -40,11 +49,115 @@ interface OldRow {
   revision: number;
   event_id: string;
   type: string;
-  data: string;
-  metadata: string | null;
+  data: unknown;
+  metadata: unknown;
   recorded_at: number;
   previous_hash: unknown;
   hash: unknown;
+}
+
+/** An old row with its content read and its hashes as hex. */
+interface OldEvent {
+  position: number;
+  stream: string;
+  revision: number;
+  eventId: string;
+  type: string;
+  data: unknown;
+  metadata: Record<string, unknown> | undefined;
+  recordedAt: number;
+  previousHash: string;
+  hash: string;
+}
+
+/** Reads an old store's events in position order, each checked to be readable (not yet its chain). */
+function* oldEvents(old: Database.Database, from: string, version: number): Generator<OldEvent> {
+  const where = (r: OldRow) =>
+    `${from}: the event at position ${r.position} (stream "${r.stream}" revision ${r.revision})`;
+  const hashHex = (r: OldRow, column: 'hash' | 'previous_hash'): string => {
+    const value = r[column];
+    const hex =
+      version === 2
+        ? value
+        : value instanceof Uint8Array && value.length === 32
+          ? Buffer.from(value).toString('hex')
+          : null;
+    if (typeof hex !== 'string' || !HEX_HASH.test(hex))
+      throw new Error(
+        version === 2
+          ? `${where(r)} has a ${column} that is not 64 lower-case hex digits (${JSON.stringify(value)}): not converted`
+          : `${where(r)} has a ${column} that is not 32 bytes: not converted`,
+      );
+    return hex;
+  };
+  const dict = version === 4 ? new StoreDictionary(old) : null;
+  const content = (r: OldRow, column: 'data' | 'metadata'): unknown => {
+    const stored = r[column];
+    if (dict !== null) {
+      try {
+        const value = decodeCompact(stored as Uint8Array, dict, r.event_id);
+        canonicalJson(value);
+        return value;
+      } catch (err) {
+        if (!(err instanceof CompactFormatError) && !(err instanceof NotCanonicalJson)) throw err;
+        throw new Error(
+          `${where(r)} has ${column} that cannot be read (${(err as Error).message}): not converted`,
+        );
+      }
+    }
+    try {
+      const value = JSON.parse(String(stored)) as unknown;
+      if (canonicalJson(value) === stored) return value;
+    } catch (err) {
+      if (!(err instanceof SyntaxError) && !(err instanceof NotCanonicalJson)) throw err;
+    }
+    throw new Error(`${where(r)} has ${column} that is not canonical JSON: not converted`);
+  };
+  const page = old.prepare<[number, number], OldRow>(
+    version === 4
+      ? `SELECT e.position, s.text AS stream, e.revision, e.event_id, t.text AS type, e.data, e.metadata,
+                e.recorded_at, e.previous_hash, e.hash
+         FROM events e JOIN dictionary s ON s.id = e.stream_id AND s.kind = ${DICTIONARY_KIND.stream}
+                       JOIN dictionary t ON t.id = e.type_id AND t.kind = ${DICTIONARY_KIND.type}
+         WHERE e.position > ? ORDER BY e.position LIMIT ?`
+      : 'SELECT * FROM events WHERE position > ? ORDER BY position LIMIT ?',
+  );
+  if (version === 4) {
+    // a row whose stream or type entry is gone would be skipped by the join: counted, so it cannot be
+    const all = (old.prepare('SELECT count(*) AS n FROM events').get() as { n: number }).n;
+    const joined = (
+      old
+        .prepare(
+          `SELECT count(*) AS n FROM events e JOIN dictionary s ON s.id = e.stream_id AND s.kind = ${DICTIONARY_KIND.stream}
+           JOIN dictionary t ON t.id = e.type_id AND t.kind = ${DICTIONARY_KIND.type}`,
+        )
+        .get() as { n: number }
+    ).n;
+    if (joined !== all)
+      throw new Error(
+        `${from}: ${all - joined} event(s) name a stream or type missing from its dictionary: not converted`,
+      );
+  }
+  for (let after = -1; ;) {
+    const rows = page.all(after, PAGE);
+    for (const r of rows) {
+      const metadata = r.metadata === null ? undefined : (content(r, 'metadata') as Record<string, unknown>);
+      yield {
+        position: r.position,
+        stream: r.stream,
+        revision: r.revision,
+        eventId: r.event_id,
+        type: r.type,
+        data: content(r, 'data'),
+        metadata,
+        recordedAt: r.recorded_at,
+        previousHash: hashHex(r, 'previous_hash'),
+        hash: hashHex(r, 'hash'),
+      };
+    }
+    if (rows.length < PAGE) return;
+    after = rows.at(-1)!.position;
+  }
 }
 
 export async function migrateStore(from: string, to: string): Promise<MigrateReport> {
@@ -54,83 +167,50 @@ export async function migrateStore(from: string, to: string): Promise<MigrateRep
   const old = new Database(from, { readonly: true, fileMustExist: true });
   try {
     const fromVersion = old.pragma('user_version', { simple: true }) as number;
-    if (fromVersion !== 2 && fromVersion !== 3)
+    if (fromVersion !== 2 && fromVersion !== 3 && fromVersion !== 4)
       throw new Error(
         fromVersion === SCHEMA_VERSION
           ? `${from} is already an event store of version ${SCHEMA_VERSION}: nothing to convert`
-          : `${from} has event-store schema version ${fromVersion}: only version 2 and 3 stores are converted`,
+          : `${from} has event-store schema version ${fromVersion}: only version 2, 3 and 4 stores are converted`,
       );
-    const where = (r: OldRow) =>
-      `${from}: the event at position ${r.position} (stream "${r.stream}" revision ${r.revision})`;
-    const hashHex = (r: OldRow, column: 'hash' | 'previous_hash'): string => {
-      const value = r[column];
-      const hex =
-        fromVersion === 2
-          ? value
-          : value instanceof Uint8Array && value.length === 32
-            ? Buffer.from(value).toString('hex')
-            : null;
-      if (typeof hex !== 'string' || !HEX_HASH.test(hex))
-        throw new Error(
-          fromVersion === 2
-            ? `${where(r)} has a ${column} that is not 64 lower-case hex digits (${JSON.stringify(value)}): not converted`
-            : `${where(r)} has a ${column} that is not 32 bytes: not converted`,
-        );
-      return hex;
-    };
-    const json = (r: OldRow, column: 'data' | 'metadata'): unknown => {
-      const text = r[column];
-      try {
-        const value = JSON.parse(String(text)) as unknown;
-        if (canonicalJson(value) === text) return value;
-      } catch (err) {
-        if (!(err instanceof SyntaxError) && !(err instanceof NotCanonicalJson)) throw err;
-      }
-      throw new Error(`${where(r)} has ${column} that is not canonical JSON: not converted`);
-    };
 
-    // the new store makes its own schema; then rows go in through a plain connection, positions as they were
-    await new SqliteEventStore(to).close();
+    // 1. the old chains, as that version hashed them
+    const heads = new Map<string, StreamHead>();
+    let events = 0;
+    for (const e of oldEvents(old, from, fromVersion)) {
+      const head = heads.get(e.stream);
+      const expectedRevision = head === undefined ? 0 : head.revision + 1;
+      const expectedPrevious = head === undefined ? GENESIS_HASH : head.hash;
+      const at = `${from}: the event at position ${e.position} (stream "${e.stream}" revision ${e.revision}, id ${e.eventId})`;
+      if (e.revision !== expectedRevision)
+        throw new Error(`${at} should be revision ${expectedRevision}: its chain is broken, not converted`);
+      if (e.previousHash !== expectedPrevious)
+        throw new Error(
+          `${at}: its previous hash is not the hash of the event before it; its chain is broken, not converted`,
+        );
+      if (legacyEventHash(e.previousHash, e) !== e.hash)
+        throw new Error(`${at}: its hash does not match its content; its chain is broken, not converted`);
+      heads.set(e.stream, { stream: e.stream, revision: e.revision, hash: e.hash });
+      events++;
+    }
+    const oldHeads = sortHeads(heads.values());
+    const oldRoot = merkleRoot(oldHeads);
+
+    // 2. the copy, chained anew
+    let checkpoints = 0;
     try {
-      const db = new Database(to, { fileMustExist: true });
-      let events = 0;
-      let checkpoints = 0;
-      const heads = new Map<string, StreamHead>();
+      const store = new SqliteEventStore(to);
       try {
-        const dict = new StoreDictionary(db);
-        const insert = db.prepare(
-          `INSERT INTO events (position, stream_id, revision, event_id, type_id, data, metadata, recorded_at,
-                               previous_hash, hash)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?, unhex(?), unhex(?))`,
-        );
-        const page = old.prepare<[number, number], OldRow>(
-          'SELECT * FROM events WHERE position > ? ORDER BY position LIMIT ?',
-        );
+        store.importTransaction(() => {
+          for (const e of oldEvents(old, from, fromVersion))
+            store.importEvent(e.position, e.stream, e.revision, e, e.recordedAt);
+        });
+      } finally {
+        await store.close();
+      }
+      const db = new Database(to, { fileMustExist: true });
+      try {
         db.transaction(() => {
-          for (let after = -1; ;) {
-            const rows = page.all(after, PAGE);
-            for (const r of rows) {
-              const hash = hashHex(r, 'hash');
-              insert.run(
-                r.position,
-                dict.idOf(DICTIONARY_KIND.stream, r.stream),
-                r.revision,
-                r.event_id,
-                dict.idOf(DICTIONARY_KIND.type, r.type),
-                encodeCompact(json(r, 'data'), dict, r.event_id),
-                r.metadata === null ? null : encodeCompact(json(r, 'metadata'), dict, r.event_id),
-                r.recorded_at,
-                hashHex(r, 'previous_hash'),
-                hash,
-              );
-              const head = heads.get(r.stream);
-              if (head === undefined || r.revision > head.revision)
-                heads.set(r.stream, { stream: r.stream, revision: r.revision, hash });
-            }
-            events += rows.length;
-            if (rows.length < PAGE) break;
-            after = rows.at(-1)!.position;
-          }
           // positions are never reused: the old store's highest ever given carries over (events deleted at the end)
           const seq = old.prepare(`SELECT seq FROM sqlite_sequence WHERE name = 'events'`).get() as
             { seq: number } | undefined;
@@ -145,31 +225,55 @@ export async function migrateStore(from: string, to: string): Promise<MigrateRep
           for (const c of saved) save.run(c.name, c.position, c.saved_at);
           checkpoints = saved.length;
         })();
-        dict.commit();
       } finally {
         db.close();
       }
-      const oldHeads = sortHeads(heads.values());
-      const oldRoot = merkleRoot(oldHeads);
-      const store = new SqliteEventStore(to, { readOnly: true });
+
+      // 3. the copy's content is what the old chain covered; 4. its own chains
+      const store2 = new SqliteEventStore(to, { readOnly: true });
       let report: VerifyReport;
       try {
-        report = await verify(store, { heads: true });
+        const originals = oldEvents(old, from, fromVersion);
+        let copied = 0;
+        for await (const e of store2.readAll()) {
+          const o = originals.next();
+          if (o.done || o.value.position !== Number(e.position))
+            throw new Error(
+              `${to}: the copy's event at position ${e.position} is not the old store's next event`,
+            );
+          if (legacyEventHash(o.value.previousHash, e) !== o.value.hash)
+            throw new Error(
+              `${to}: the copy of the event at position ${e.position} does not hold the content its old hash covers`,
+            );
+          copied++;
+        }
+        if (copied !== events) throw new Error(`${to}: ${copied} events copied of ${events}`);
+        report = await verify(store2, { heads: true });
       } finally {
-        await store.close();
+        await store2.close();
       }
-      if (report.ok && report.merkleRoot !== oldRoot)
+      if (!report.ok)
         throw new Error(
-          `${to}: the copy's Merkle root ${report.merkleRoot} is not the old store's ${oldRoot}: not converted`,
+          `${to}: the copy's chain does not verify (${report.firstBroken?.reason ?? 'anchors'}): not converted`,
         );
       const record = new Database(to, { fileMustExist: true });
       try {
         record
           .prepare(
-            `INSERT INTO migrations (from_file, from_version, events, merkle_root, heads, migrated_at)
-             VALUES (?, ?, ?, ?, ?, ?)`,
+            `INSERT INTO migrations (from_file, from_version, events, merkle_root, heads, migrated_at,
+                                     new_merkle_root, new_heads)
+             VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
           )
-          .run(from, fromVersion, events, oldRoot, JSON.stringify(oldHeads), Date.now());
+          .run(
+            from,
+            fromVersion,
+            events,
+            oldRoot,
+            JSON.stringify(oldHeads),
+            Date.now(),
+            report.merkleRoot!,
+            JSON.stringify(report.heads),
+          );
       } finally {
         record.close();
       }
@@ -181,6 +285,7 @@ export async function migrateStore(from: string, to: string): Promise<MigrateRep
         events,
         checkpoints,
         merkleRoot: oldRoot,
+        newMerkleRoot: report.merkleRoot!,
         verify: report,
       };
     } catch (err) {
@@ -193,7 +298,7 @@ export async function migrateStore(from: string, to: string): Promise<MigrateRep
   }
 }
 
-/** What a migration recorded in a version 4 store: the old store it copied and what that store's chains were. */
+/** What a migration recorded in a version 5 store: the old store it copied, its chains' heads then, and the copy's. */
 export interface MigrationRecord {
   fromFile: string;
   fromVersion: number;
@@ -201,6 +306,9 @@ export interface MigrationRecord {
   merkleRoot: string;
   heads: StreamHead[];
   migratedAt: number;
+  /** the copy's heads and Merkle root right after the conversion (chain version 5) */
+  newMerkleRoot: string | null;
+  newHeads: StreamHead[] | null;
 }
 
 export function migrationRecords(path: string): MigrationRecord[] {
@@ -208,7 +316,8 @@ export function migrationRecords(path: string): MigrationRecord[] {
   try {
     const rows = db
       .prepare(
-        'SELECT from_file, from_version, events, merkle_root, heads, migrated_at FROM migrations ORDER BY id',
+        `SELECT from_file, from_version, events, merkle_root, heads, migrated_at, new_merkle_root, new_heads
+         FROM migrations ORDER BY id`,
       )
       .all() as {
       from_file: string;
@@ -217,6 +326,8 @@ export function migrationRecords(path: string): MigrationRecord[] {
       merkle_root: string;
       heads: string;
       migrated_at: number;
+      new_merkle_root: string | null;
+      new_heads: string | null;
     }[];
     return rows.map((r) => ({
       fromFile: r.from_file,
@@ -225,6 +336,8 @@ export function migrationRecords(path: string): MigrationRecord[] {
       merkleRoot: r.merkle_root,
       heads: JSON.parse(r.heads) as StreamHead[],
       migratedAt: r.migrated_at,
+      newMerkleRoot: r.new_merkle_root,
+      newHeads: r.new_heads === null ? null : (JSON.parse(r.new_heads) as StreamHead[]),
     }));
   } finally {
     db.close();

@@ -1,8 +1,10 @@
 /**
- * FOR TESTS ONLY: opens a version 4 SQLite store file as a forger with write access to it would, and shows its
+ * FOR TESTS ONLY: opens a version 5 SQLite store file as a forger with write access to it would, and shows its
  * events as a plain table again: a TEMP VIEW named `events` (it hides main.events for this connection only) with
  * the columns of the version 3 layout — stream and type as text, data and metadata as canonical JSON text, hashes
- * as 32-byte BLOBs — whose UPDATE, DELETE and INSERT are written back to main.events in the compact form. So a
+ * as 32-byte BLOBs — whose UPDATE, DELETE and INSERT are written back to main.events in the compact form.
+ * previous_hash is not stored since version 5: the view shows the hash of the stream's previous row (zeros for
+ * revision 0), and what is written to it is ignored (edit `hash` to re-order or forge a link). So a
  * tamper test keeps its SQL (`UPDATE events SET data = '{"amount":99000}' WHERE stream = 'table-1' …`) and the
  * edit lands in the stored bytes as a real edit would; the store, opened normally, sees only main.events.
  *
@@ -100,7 +102,11 @@ export function openForTampering(path: string): Database.Database {
   db.exec(`
     CREATE TEMP VIEW events AS
       SELECT e.position, s.text AS stream, e.revision, e.event_id, t.text AS type, ta_decode(e.data, e.event_id) AS data,
-             ta_decode(e.metadata, e.event_id) AS metadata, e.recorded_at, e.previous_hash, e.hash
+             ta_decode(e.metadata, e.event_id) AS metadata, e.recorded_at,
+             CASE WHEN e.revision = 0 THEN zeroblob(32)
+                  ELSE (SELECT p.hash FROM main.events p WHERE p.stream_id = e.stream_id AND p.revision = e.revision - 1)
+             END AS previous_hash,
+             e.hash
       FROM main.events e
       JOIN main.dictionary s ON s.id = e.stream_id
       JOIN main.dictionary t ON t.id = e.type_id;
@@ -121,7 +127,6 @@ export function openForTampering(path: string): Database.Database {
         data = CASE WHEN NEW.data IS OLD.data THEN data ELSE ta_encode(NEW.data, ${shapeIds}) END,
         metadata = CASE WHEN NEW.metadata IS OLD.metadata THEN metadata ELSE ta_encode(NEW.metadata, ${shapeIds}) END,
         recorded_at = NEW.recorded_at,
-        previous_hash = NEW.previous_hash,
         hash = NEW.hash
       WHERE position = OLD.position;
     END;
@@ -131,10 +136,10 @@ export function openForTampering(path: string): Database.Database {
       ${ensure('data')}
       ${ensure('metadata')}
       INSERT INTO main.events (position, stream_id, revision, event_id, type_id, data, metadata, recorded_at,
-                               previous_hash, hash)
+                               hash)
       VALUES (NEW.position, ${idOf(DICTIONARY_KIND.stream, 'stream')}, NEW.revision, NEW.event_id,
               ${idOf(DICTIONARY_KIND.type, 'type')}, ta_encode(NEW.data, ${shapeIds}),
-              ta_encode(NEW.metadata, ${shapeIds}), NEW.recorded_at, NEW.previous_hash, NEW.hash);
+              ta_encode(NEW.metadata, ${shapeIds}), NEW.recorded_at, NEW.hash);
     END;
   `);
   // a statement through the view sees the dictionary as it was when the previous one ended

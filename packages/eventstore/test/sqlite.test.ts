@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { collect, eventStoreConformance } from '../src/conformance.ts';
-import { EventIdConflict, type EventStore } from '../src/index.ts';
+import { eventHash, EventIdConflict, InvalidEventData, verify, type EventStore } from '../src/index.ts';
 import { SqliteEventStore } from '../src/sqlite-event-store.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'ta-eventstore-'));
@@ -21,6 +21,60 @@ eventStoreConformance('SqliteEventStore, :memory:', async () => new SqliteEventS
 });
 
 describe('SqliteEventStore specifics', () => {
+  it('stores objects of one key order by a cached shape, and objects alike but not the same as their own', async () => {
+    const store = new SqliteEventStore(':memory:');
+    try {
+      const datas: unknown[] = [
+        { b: 1, a: 2 },
+        { b: 3, a: undefined }, // a member left out: the shape of the defined ones
+        { b: 4, a: 5 },
+        { 'a\u0000b': 1, c: 2 }, // key lists whose U+0000-joined spellings are the same
+        { a: 1, 'b\u0000c': 2 },
+        { 'a\u0000b': 3, c: 4 },
+      ];
+      await store.append(
+        's',
+        datas.map((data, i) => ({ eventId: `e${i}`, type: 'T', data })),
+      );
+      await store.append('s', [{ eventId: 'e9', type: 'T', data: { b: 6, a: 7 } }]);
+      const read = await collect(store.readStream('s'));
+      assert.deepEqual(
+        read.map((e) => e.data),
+        [...datas.map((d) => JSON.parse(JSON.stringify(d)) as unknown), { b: 6, a: 7 }],
+      );
+      for (const e of read) assert.equal(e.hash, eventHash(e.previousHash, e), 'hashed as its content');
+      assert.equal((await verify(store)).ok, true);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('refuses a string or key with a lone surrogate (UTF-8 cannot keep it), naming where', async () => {
+    const store = new SqliteEventStore(':memory:');
+    try {
+      for (const data of [{ seat: 'x\ud800' }, { ['k\udc00']: 1 }])
+        await assert.rejects(store.append('s', [{ eventId: 'e1', type: 'T', data }]), (err: unknown) => {
+          assert.ok(err instanceof InvalidEventData);
+          assert.match(err.message, /lone surrogate/);
+          return true;
+        });
+      assert.deepEqual(await collect(store.readStream('s')), []);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('decodes an event read before close() when it is first used after', async () => {
+    const path = newFile();
+    const store = new SqliteEventStore(path);
+    await store.append('s', [
+      { eventId: 'e1', type: 'T', data: { round: 'R-1', n: 1 }, metadata: { m: 'x' } },
+    ]);
+    const [e] = await collect(store.readAll());
+    await store.close();
+    assert.deepEqual([e!.data, e!.metadata], [{ round: 'R-1', n: 1 }, { m: 'x' }]);
+  });
+
   it('refuses an event id already stored in another stream (ids are unique store-wide)', async () => {
     const store = new SqliteEventStore(':memory:');
     try {

@@ -104,19 +104,18 @@ describe('tamper evidence (SQLite file edited behind the store)', () => {
     assert.match(first.firstBroken!.reason, /revision 0 is missing/);
   });
 
-  it('names the first event whose previous hash was re-ordered', async () => {
+  it('names the first event whose hash was swapped with the next one’s (a re-ordered link)', async () => {
+    // since store schema 5 the previous hash is not stored apart: each event's hash ends its successor's hash form
     const report = await tampered((db) => {
-      const row = db.prepare(
-        `SELECT position, previous_hash FROM events WHERE stream = 'table-1' AND revision = ?`,
-      );
-      const r2 = row.get(2) as { position: number; previous_hash: string };
-      const r3 = row.get(3) as { position: number; previous_hash: string };
-      const set = db.prepare('UPDATE events SET previous_hash = ? WHERE position = ?');
-      set.run(r3.previous_hash, r2.position);
-      set.run(r2.previous_hash, r3.position);
+      const row = db.prepare(`SELECT position, hash FROM events WHERE stream = 'table-1' AND revision = ?`);
+      const r2 = row.get(2) as { position: number; hash: Buffer };
+      const r3 = row.get(3) as { position: number; hash: Buffer };
+      const set = db.prepare('UPDATE events SET hash = ? WHERE position = ?');
+      set.run(r3.hash, r2.position);
+      set.run(r2.hash, r3.position);
     });
     assert.equal(report.firstBroken?.eventId, 'table-1/2');
-    assert.match(report.firstBroken!.reason, /previousHash .* is not the hash of revision 1/);
+    assert.match(report.firstBroken!.reason, /hash .* does not match its content/);
   });
 
   it('catches a forger who also recomputes the edited event’s hash, at the next event', async () => {
@@ -150,7 +149,7 @@ describe('tamper evidence (SQLite file edited behind the store)', () => {
       );
     });
     assert.equal(report.firstBroken?.eventId, 'table-1/3');
-    assert.match(report.firstBroken!.reason, /previousHash/);
+    assert.match(report.firstBroken!.reason, /does not match .*the hash of the event before it/);
   });
 
   it('reports the first broken link in global order, and stored bytes that cannot be read', async () => {

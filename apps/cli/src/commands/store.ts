@@ -145,17 +145,18 @@ export const progressDone = (): void => void (process.stderr.isTTY && process.st
 
 const storeUsage = `Usage: table-audit store migrate OLD.sqlite NEW.sqlite
 
-Converts an event store of an earlier schema version (2: hashes kept as hex text; 3: data kept as JSON text) into a
-NEW file of this version (4: data in a compact binary form), which this code reads: every event is copied with its
-position, content and hash, the checkpoints with it; the hash chains of the copy are verified and its stream heads'
-Merkle root must equal the old store's, which is recorded in NEW (anchors signed over the old store hold for the new
-one). OLD is only read;
-NEW must not exist. Exit 0 when converted with every chain intact, 1 when the copy holds a broken link (the copy is
-kept, as the evidence it is) or the conversion failed (nothing is left at NEW), 2 for a usage error.`;
+Converts an event store of an earlier schema version (2: hashes kept as hex text; 3: data kept as JSON text; 4: the
+chain over canonical JSON) into a NEW file of this version (5: the chain over the stored bytes), which this code
+reads. The old hash chains are checked first, link by link: a store with a broken link is not converted (the first
+broken event is named; re-chaining it would hide the break). Every event is then copied with its position, content
+and recorded time, chained anew, the checkpoints with it; the copy's content is checked against the old hashes and
+its new chains are verified. The old store's stream heads and Merkle root (what anchors over it signed) are recorded
+in NEW beside the new ones. OLD is only read; NEW must not exist. Exit 0 when converted, 1 when the conversion was
+refused or failed (nothing is left at NEW), 2 for a usage error.`;
 
 export const storeCommand: Command = {
   name: 'store',
-  summary: 'convert an event store of schema version 2 or 3 into a new file of this version',
+  summary: 'convert an event store of schema version 2, 3 or 4 into a new file of this version',
   usage: storeUsage,
   async run(args) {
     const [sub, from, to, ...rest] = args;
@@ -165,10 +166,9 @@ export const storeCommand: Command = {
     const b = report.verify.firstBroken;
     out(
       `${from} (schema ${report.fromVersion}) → ${to} (schema ${report.toVersion}): ${report.events} events and ` +
-        `${report.checkpoints} checkpoints copied; ` +
-        (b
-          ? `BROKEN (as it was in ${from}): stream "${b.stream}" revision ${b.revision} (event ${b.eventId}): ${b.reason}`
-          : `every hash chain intact (${report.verify.streams} streams), Merkle root ${report.merkleRoot} as in ${from}`),
+        `${report.checkpoints} checkpoints copied; the old chains checked and the copy's content matched against ` +
+        `them; old Merkle root ${report.merkleRoot} (recorded in ${to}), new Merkle root ${report.newMerkleRoot} ` +
+        `(${report.verify.streams} streams, every chain intact)`,
     );
     return b ? 1 : 0;
   },

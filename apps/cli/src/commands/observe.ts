@@ -9,6 +9,7 @@ import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import Database from 'better-sqlite3';
 import type { EventStore } from '@table-audit/eventstore';
+import { SCHEMA_VERSION } from '@table-audit/eventstore/sqlite';
 import type { IngestPipeline, KafkaBatchReport } from '@table-audit/ingest';
 import { readForShard, shardCheckpoint, type ReplayStats, type Shard } from '@table-audit/replay';
 import type { Finding } from '@table-audit/rules';
@@ -100,7 +101,7 @@ export interface StoreHead {
 
 /**
  * A read-only connection to a SQLite event store, for its head, size and checkpoints. The event-store port has no
- * read of the head (readAll goes forwards only), so this reads the store's tables (schema version 4,
+ * read of the head (readAll goes forwards only), so this reads the store's tables (schema version SCHEMA_VERSION,
  * packages/eventstore/src/sqlite-event-store.ts) directly and refuses any other version. It never writes: a store
  * without a -wal file (no writer active) is opened immutable, as verify does.
  */
@@ -117,10 +118,10 @@ export class SqliteStoreProbe {
     this.#db = new Database(name, { readonly: true, fileMustExist: true });
     this.#db.defaultSafeIntegers(true);
     const version = Number(this.#db.pragma('user_version', { simple: true }));
-    if (version !== 4) {
+    if (version !== SCHEMA_VERSION) {
       this.#db.close();
       throw new Error(
-        `${path} is an event store of schema version ${version}; this reads version 4 (table-audit store migrate converts older ones)`,
+        `${path} is an event store of schema version ${version}; this reads version ${SCHEMA_VERSION} (table-audit store migrate converts older ones)`,
       );
     }
     this.#head = this.#db.prepare('SELECT position, recorded_at FROM events ORDER BY position DESC LIMIT 1');

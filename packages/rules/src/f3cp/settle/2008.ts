@@ -1,13 +1,7 @@
 import { cite, type Citation } from '../../citations/citation.ts';
 import type { Card } from '../../cards.ts';
 import { winnings } from '../../money.ts';
-import {
-  C3,
-  classifyThree,
-  classOfThree,
-  valueUnder,
-  type ThreeCardClass,
-} from '../../poker/three-card.ts';
+import { C3, classifyThree, classOfThree, valueUnder, type ThreeCardClass } from '../../poker/three-card.ts';
 import type { F3cpRoundFacts, F3cpSeatFacts, F3cpVoidReason } from '../facts.ts';
 import type { F3cpRuleSet } from '../rule-set.ts';
 import { art9, F3CP_2008_DIPLOMA as D } from '../rule-set-2008.ts';

@@ -25,6 +25,8 @@ import {
 import { settleF3cpRound, type F3cpSettlement } from '../src/f3cp/settle/index.ts';
 import type { F3cpRoundFacts, JackpotConfig } from '../src/f3cp/facts.ts';
 import { cards } from './helpers.ts';
+import { CRAPS_2010, crapsReadings } from '../src/craps/rule-set.ts';
+import { resolveThrow, type BetState } from '../src/craps/engine.ts';
 
 const seat = (n: number, hand: string, bets: Record<string, number>, decision?: 'play' | 'fold') => ({
   seat: n,
@@ -494,5 +496,33 @@ describe('finding-level alternatives (J19, H8, J20): Given a unit’s findings, 
   it('J20: other findings — agree', () => {
     const list = [open2025, handled2025];
     assert.equal(findingsUnderReadings(list, ['J20']), list);
+  });
+});
+
+describe('CRAPS alternatives: Given a bet on the layout, When a throw is resolved under both readings, Then …', () => {
+  const resolve = (key: string | null, bet: BetState, faces: [number, number]) =>
+    resolveThrow(key ? crapsReadings(CRAPS_2010, [key]) : CRAPS_2010, bet, faces, 2);
+  const big6: BetState = { kind: 'BIG_NUMBER', number: 6, point: null };
+  const dontPass: BetState = { kind: 'DONT_PASS', number: null, point: null };
+
+  it('C3: a Big 6 and a 5 thrown — chosen: the bet stays; alternative: returned (push)', () => {
+    assert.equal(resolve(null, big6, [2, 3]).resolution, null);
+    assert.equal(resolve('C3', big6, [2, 3]).resolution, 'PUSH');
+  });
+  it('C3: a Big 6 and a 6 or a 7 thrown — agree', () => {
+    assert.deepEqual(resolve('C3', big6, [3, 3]), resolve(null, big6, [3, 3]));
+    assert.deepEqual(resolve('C3', big6, [3, 4]), resolve(null, big6, [3, 4]));
+  });
+  it('C5: a Don’t Pass and a come-out 12 — chosen: push; alternative: stays for the next come-out', () => {
+    assert.equal(resolve(null, dontPass, [6, 6]).resolution, 'PUSH');
+    assert.deepEqual(resolve('C5', dontPass, [6, 6]), { resolution: null, pays: null, point: null });
+  });
+  it('C5: a Don’t Pass and a come-out 2 or 7 — agree', () => {
+    assert.deepEqual(resolve('C5', dontPass, [1, 1]), resolve(null, dontPass, [1, 1]));
+    assert.deepEqual(resolve('C5', dontPass, [3, 4]), resolve(null, dontPass, [3, 4]));
+  });
+  it('the default readings give the same rule set object', () => {
+    assert.equal(crapsReadings(CRAPS_2010, []), CRAPS_2010);
+    assert.equal(crapsReadings(CRAPS_2010, ['J2']), CRAPS_2010);
   });
 });

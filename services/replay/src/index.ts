@@ -8,3 +8,4 @@ export * from './integrity.ts';
 export * from './writes.ts';
 export * from './shards.ts';
 export * from './parallel.ts';
+export * from './what-if.ts';

@@ -9,3 +9,4 @@ export * from './writes.ts';
 export * from './shards.ts';
 export * from './parallel.ts';
 export * from './what-if.ts';
+export * from './what-if-text.ts';

@@ -84,6 +84,8 @@ export interface MoneyByBet {
 export interface WhatIfPartial {
   events: number;
   tableEvents: number;
+  /** tables with an event in scope (casino, table, concessionaire) */
+  tablesInScope: number;
   /** units in scope derived under both readings */
   roundsCompared: number;
   roundsChanged: number;
@@ -101,6 +103,7 @@ export interface WhatIfPartial {
 export const emptyWhatIf = (): WhatIfPartial => ({
   events: 0,
   tableEvents: 0,
+  tablesInScope: 0,
   roundsCompared: 0,
   roundsChanged: 0,
   notDerivedChosen: 0,
@@ -137,6 +140,8 @@ export class WhatIfComparer {
   private readonly money = new Map<string, MoneyByBet>();
   /** a unit one side completed before the other (never expected: the folds see the same events) */
   private readonly waiting = new Map<string, { side: 'chosen' | 'alternative'; unit: DerivedUnit }>();
+  /** tables with an event in scope */
+  private readonly tablesSeen = new Set<string>();
   /** tables with a unit in scope: their table-level findings are compared at the end */
   private readonly tablesInScope = new Set<string>();
 
@@ -166,6 +171,7 @@ export class WhatIfComparer {
   apply(e: TableEvent): void {
     this.result.tableEvents++;
     if (!this.tableInScope(e)) return;
+    this.tablesSeen.add(e.data.header.tableId);
     const c = this.chosen.apply(e) ?? [];
     const a = this.alternative.apply(e) ?? [];
     if (c.length === a.length && c.every((u, i) => u.roundId === a[i]!.roundId)) {
@@ -339,6 +345,7 @@ export class WhatIfComparer {
     }
     const res = this.result;
     res.events = events;
+    res.tablesInScope = this.tablesSeen.size;
     res.findings = [...this.findings.values()];
     res.money = [...this.money.values()];
     return res;
@@ -368,6 +375,7 @@ export function mergeWhatIf(
     for (const k of [
       'events',
       'tableEvents',
+      'tablesInScope',
       'roundsCompared',
       'roundsChanged',
       'notDerivedChosen',

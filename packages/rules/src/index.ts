@@ -15,3 +15,4 @@ export * from './games.ts';
 export * from './f3cp/index.ts';
 export * from './craps/index.ts';
 export * from './traceability/index.ts';
+export * from './readings.ts';

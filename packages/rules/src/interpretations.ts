@@ -513,6 +513,95 @@ export const INTERPRETATIONS: readonly Interpretation[] = [
   },
 ];
 
+/**
+ * Whether the what-if replay can select each interpretation's alternative (packages/rules/src/readings.ts holds
+ * the selectable ones and what each changes); for the others, why not: the alternative needs data the events do
+ * not carry, or changes nothing a replay derives ('not-implementable'), or it is not built yet ('not-implemented').
+ */
+export type WhatIfStatus =
+  | {
+      readonly status: 'implemented';
+      /** how many alternatives are selectable: ALT, and ALT2 */ readonly variants: 1 | 2;
+    }
+  | { readonly status: 'not-implementable' | 'not-implemented'; readonly reason: string };
+
+const YES: WhatIfStatus = Object.freeze({ status: 'implemented', variants: 1 });
+const YES2: WhatIfStatus = Object.freeze({ status: 'implemented', variants: 2 });
+const notYet = (reason: string): WhatIfStatus => Object.freeze({ status: 'not-implemented', reason });
+const cannot = (reason: string): WhatIfStatus => Object.freeze({ status: 'not-implementable', reason });
+const THIRTEEN_NOT_YET = notYet(
+  'the 13 Cards settlement (packages/rules/src/thirteen) takes no readings parameter yet; not built in this version',
+);
+
+export const WHAT_IF: Readonly<Record<string, WhatIfStatus>> = Object.freeze({
+  J1: YES,
+  J2: YES,
+  J3: YES2,
+  J4: YES2,
+  J5: YES,
+  J6: YES,
+  J7: YES,
+  J8: YES,
+  J9: YES,
+  J10: YES,
+  J11: YES,
+  J12: notYet(
+    'F3CP.CONDUCT checks of art. 10.º 2) raise one check id for both prohibitions; telling them apart needs a variant of the check, not built yet',
+  ),
+  J13: notYet(
+    'the card-viewing check of art. 12.º n.º 1 takes no readings parameter yet; not built in this version',
+  ),
+  J14: cannot(
+    'the ZH alternative leaves unsaid what a single Straight Flush is paid (art. 16.º n.º 3 2) pays 10% whatever their number), so there is no second settlement to derive',
+  ),
+  J15: notYet(
+    'a paused and resumed round needs the art. 17.º checks to accept a round continuing after ShufflerMalfunction; not built in this version',
+  ),
+  J16: notYet(
+    'surveillance observations of attempts and of completed reveals raise one check id; a variant of the check is not built yet',
+  ),
+  J17: notYet('the alternative adds a void obligation to the art. 17.º checks; not built in this version'),
+  J18: notYet(
+    'the alternative removes a void obligation from the art. 17.º checks; not built in this version',
+  ),
+  J19: YES,
+  J20: YES,
+  J21: notYet(
+    'a change of seat shows as SeatVacated then SeatOccupied by the same player at the same table; the LEFT_SEAT check takes no readings parameter to excuse it yet; not built in this version',
+  ),
+  H1: YES,
+  H2: YES,
+  H3: YES2,
+  H4: YES,
+  H5: YES,
+  H6: notYet(
+    'the alternative turns F3CP08.IRREG.WRONGLY_VOIDED into a void obligation in the art. 11.º checks; not built in this version',
+  ),
+  H7: YES,
+  H8: YES,
+  C1: notYet('the shooter-change checks take no readings parameter yet; not built in this version'),
+  C2: notYet(
+    'the Horn ratios on the winning unit alone need a settlement that splits the stake in four; not built in this version',
+  ),
+  C3: YES,
+  C4: cannot(
+    'a question of how the printed text numbers art. 3.º: it changes the citation a finding prints, not what a replay derives',
+  ),
+  C5: YES,
+  T1: THIRTEEN_NOT_YET,
+  T2: notYet(
+    'the payout configuration is read from the table (TableOpened, ThirteenPayout); a what-if override of it is not built in this version',
+  ),
+  T3: THIRTEEN_NOT_YET,
+  T4: THIRTEEN_NOT_YET,
+  T5: THIRTEEN_NOT_YET,
+  T6: THIRTEEN_NOT_YET,
+  M1: notYet('the Mah-Jong deal checks take no readings parameter yet; not built in this version'),
+  M2: notYet(
+    'the Mah-Jong deal checks do not check which wall positions the last tiles come from, and take no readings parameter yet; not built in this version',
+  ),
+});
+
 const byId = new Map(INTERPRETATIONS.map((i) => [i.id, i]));
 
 export function interpretation(id: string): Interpretation {
@@ -536,6 +625,13 @@ export function interpretationsMarkdown(): string {
     );
     lines.push('', `**Question.** ${i.question}`, '', `**Reading chosen.** ${i.reading}`, '');
     lines.push(`**Alternative.** ${i.alternative}`, '', `**Articles.** ${i.articles.join('; ')}`, '');
+    const w = WHAT_IF[i.id];
+    lines.push(
+      w?.status === 'implemented'
+        ? `**What-if.** Selectable: \`table-audit replay --what-if ${i.id}=ALT\`${w.variants === 2 ? ` (the first alternative) or \`${i.id}=ALT2\` (the second)` : ''} (see docs/what-if.md).`
+        : `**What-if.** ${w?.status === 'not-implementable' ? 'Not implementable' : 'Not implemented yet'}: ${w?.reason ?? 'not assessed'}.`,
+      '',
+    );
   }
   return lines.join('\n');
 }

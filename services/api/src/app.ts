@@ -22,6 +22,7 @@ import { evidenceRoutes } from './routes/evidence.ts';
 import { findingsRoutes } from './routes/findings.ts';
 import { roundRoutes } from './routes/rounds.ts';
 import { chartRoutes } from './routes/charts.ts';
+import { whatIfRoutes } from './routes/what-if.ts';
 import type { ChartsQuery } from './charts.ts';
 import { StoreIndex } from './store-index.ts';
 import { AccessLog } from './access-log.ts';
@@ -181,6 +182,7 @@ export async function buildApp(o: AppOptions): Promise<FastifyInstance> {
       roundRoutes(v1, ctx);
       evidenceRoutes(v1, ctx);
       chartRoutes(v1, ctx, { maxRangeDays: o.maxRangeDays });
+      whatIfRoutes(v1, ctx);
     },
     { prefix: '/v1' },
   );

@@ -8,3 +8,5 @@ export * from './integrity.ts';
 export * from './writes.ts';
 export * from './shards.ts';
 export * from './parallel.ts';
+export * from './what-if.ts';
+export * from './what-if-text.ts';

@@ -35,7 +35,7 @@ export interface PageOptions {
   readonly title: string;
   readonly me: Me | null;
   /** which top-level section is current (for aria-current) */
-  readonly section?: 'alerts' | 'incidents' | 'round' | 'login';
+  readonly section?: 'alerts' | 'incidents' | 'round' | 'login' | 'what-if';
   readonly body: Html;
 }
 
@@ -61,6 +61,7 @@ export function page(o: PageOptions): Html {
               ? html`<nav aria-label="Sections">
                     ${nav('/alerts', 'Alert inbox', 'alerts')}
                     ${nav('/incidents', 'Incident search', 'incidents')}
+                    ${nav('/what-if', 'What-if', 'what-if')}
                     <form class="round-jump" method="get" action="${UI_PREFIX}/rounds" role="search">
                       <label for="round-jump">Round id</label>
                       <input

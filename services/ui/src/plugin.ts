@@ -22,6 +22,7 @@ import { alertPage } from './pages/alert.ts';
 import { alertInbox, filtersOf, incidentSearch, type Counts } from './pages/findings.ts';
 import type { ChartJson } from './charts.ts';
 import { langOf, roundPage } from './pages/round.ts';
+import { registerWhatIfPage } from './pages/what-if.ts';
 
 export const SESSION_COOKIE = 'ta_session';
 /** a JWT is far shorter; anything longer is not a token */
@@ -308,6 +309,8 @@ export function uiPlugin(o: UiOptions = {}): FastifyPluginAsync {
       if (!r.ok) return failed(req, reply, s.me, r);
       return send(reply, 200, roundPage(s.me, r.body, langOf((req.query as { lang?: unknown }).lang)));
     });
+
+    registerWhatIfPage(app, { session, failed, send });
 
     app.setNotFoundHandler(async (req, reply) =>
       send(reply, 404, errorPage(null, 404, `no page ${req.url.slice(0, 200)}`)),

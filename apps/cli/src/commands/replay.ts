@@ -2,6 +2,11 @@ import { parseArgs } from 'node:util';
 import {
   defaultWorkers,
   explainRound,
+  explainRoundWhatIf,
+  roundWhatIfText,
+  runWhatIf,
+  whatIfText,
+  WhatIfRequestError,
   MAX_DEFAULT_WORKERS,
   replayInParallel,
   ReplayService,
@@ -9,7 +14,13 @@ import {
   type ReplayStats,
   type Shard,
 } from '@table-audit/replay';
-import { DEFAULT_REPLAY_OPTIONS, F3CP_ALTERNATIVE_READINGS, type Finding } from '@table-audit/rules';
+import {
+  DEFAULT_REPLAY_OPTIONS,
+  F3CP_ALTERNATIVE_READINGS,
+  parseWhatIf,
+  WhatIfSpecError,
+  type Finding,
+} from '@table-audit/rules';
 import {
   ANCHOR_OPTIONS_USAGE,
   anchorsDir,
@@ -18,7 +29,7 @@ import {
   signedCheckpoint,
 } from './anchors.ts';
 import { json, out, UsageError, type Command } from './command.ts';
-import { openStore, progress, progressDone, storePath } from './store.ts';
+import { openStore, openStoreReadOnly, progress, progressDone, storePath } from './store.ts';
 import { observeReplay, OBSERVE_OPTIONS, OBSERVE_USAGE, observe } from './observe.ts';
 
 const usage = `Usage: table-audit replay ROUND_ID [--json] [--store PATH] [--alternative ID]...
@@ -26,6 +37,9 @@ const usage = `Usage: table-audit replay ROUND_ID [--json] [--store PATH] [--alt
        table-audit replay [--workers N] [--store PATH]             replay the store, append findings and round records
        table-audit replay --live [--store PATH]                    the same, then follow new events
        table-audit replay --live --shard K/N [--metrics-port P]    one shard of N, in this process, following
+       table-audit replay --what-if ID=ALT[,ID=ALT…] --from D --to D [--casino C] [--table T] [--json] [--workers N]
+                                                           what changes under other readings (writes nothing)
+       table-audit replay ROUND_ID --what-if ID=ALT[,…] [--json]    one round under both readings, side by side
 
 With a round id: rebuilds the round from the event store alone and prints each event, each rule applied with its
 article, each bet's expected settlement beside the declared one, and each finding. Without: replays every table
@@ -37,6 +51,14 @@ from the replay's durable checkpoint and appends findings (findings-<table>) and
                   .map(([id, reading]) => `${id}, ${reading}`)
                   .join('; ')}. Only rounds under a rule set that the
                 interpretation governs (H1: the 2008 rules) can be read so
+  --what-if ID=ALT[,ID=ALT2…]  re-derive under the alternative reading of each interpretation named (ALT: the
+                register's first alternative, ALT2: its second where it names two; ID=CHOSEN keeps the register's)
+                beside the register's readings, in scratch (the store is opened read-only: no finding, record or
+                checkpoint is written), and report what changes: findings that appear or disappear by check,
+                casino and table; winnings and the players' net by bet type (MOP; --json: avos); the rounds that
+                changed. Which ids are selectable, and why the others are not: table-audit interpretations
+  --from D, --to D   with --what-if: the rounds of these Macau dates (YYYY-MM-DD, inclusive; at most 366 days)
+  --casino C, --table T   with --what-if: only this casino's or this table's rounds
   --workers N   replay in N worker threads, the tables sharded by a stable hash of their id, each shard under
                 its own checkpoint (replay/shard-I-of-N); default the machine's cores, at most ${MAX_DEFAULT_WORKERS}
                 (here ${defaultWorkers()}). 1 replays in this thread under the checkpoint "replay". Changing N starts the
@@ -73,8 +95,17 @@ export const replayCommand: Command = {
         alternative: { type: 'string', multiple: true },
         shard: { type: 'string' },
         ...OBSERVE_OPTIONS,
+        'what-if': { type: 'string' },
+        from: { type: 'string' },
+        to: { type: 'string' },
+        casino: { type: 'string' },
+        table: { type: 'string' },
       },
     });
+    if (values['what-if'] === undefined) {
+      for (const o of ['from', 'to', 'casino', 'table'] as const)
+        if (values[o] !== undefined) throw new UsageError(`--${o} goes with --what-if`);
+    } else return whatIf(values, positionals);
     const alternatives = values.alternative ?? [];
     for (const id of alternatives)
       if (!(id in F3CP_ALTERNATIVE_READINGS))
@@ -273,4 +304,89 @@ export function parseShard(text: string): Shard {
       `--shard takes K/N, shard K (from 0 to N-1) of N shards (N from 1 to 1024), e.g. --shard 0/4; got "${text}"`,
     );
   return { index, count };
+}
+
+interface WhatIfValues {
+  'what-if'?: string;
+  from?: string;
+  to?: string;
+  casino?: string;
+  table?: string;
+  store?: string;
+  json?: boolean;
+  workers?: string;
+  live?: boolean;
+  alternative?: string[];
+  anchors?: string;
+  shard?: string;
+}
+
+/** `replay --what-if …`: a period, or one round side by side. Reads the store only. */
+async function whatIf(values: WhatIfValues, positionals: string[]): Promise<number> {
+  let keys: string[];
+  try {
+    keys = parseWhatIf(values['what-if']!);
+  } catch (e) {
+    if (e instanceof WhatIfSpecError) throw new UsageError(e.message);
+    throw e;
+  }
+  if (!keys.length)
+    throw new UsageError(
+      '--what-if names no alternative reading (every item is ID=CHOSEN): nothing to compare',
+    );
+  for (const o of ['live', 'alternative', 'anchors', 'shard'] as const)
+    if (values[o] !== undefined) throw new UsageError(`--${o} does not go with --what-if`);
+  const path = storePath(values.store);
+  if (positionals.length) {
+    for (const o of ['from', 'to', 'casino', 'table', 'workers'] as const)
+      if (values[o] !== undefined)
+        throw new UsageError(`--${o} is for a period; with a round id the round alone is compared`);
+    const opened = openStoreReadOnly(path);
+    try {
+      const x = await explainRoundWhatIf(opened.store, positionals.join(' '), keys);
+      out(
+        values.json
+          ? json({
+              roundId: x.roundId,
+              tableId: x.tableId,
+              readings: x.readings,
+              chosen: x.chosen.json,
+              alternative: x.alternative.json,
+            })
+          : roundWhatIfText(x, Math.max(100, Math.min(220, process.stdout.columns ?? 160))),
+      );
+      return 0;
+    } finally {
+      await opened.store.close();
+    }
+  }
+  if (values.from === undefined || values.to === undefined)
+    throw new UsageError('--what-if over a period needs --from D and --to D (Macau dates, YYYY-MM-DD)');
+  let workers = defaultWorkers();
+  if (values.workers !== undefined) {
+    workers = Number(values.workers);
+    if (!Number.isSafeInteger(workers) || workers < 1 || workers > 64)
+      throw new UsageError(`--workers takes a whole number from 1 to 64, got "${values.workers}"`);
+  }
+  // the store must exist: opened (read-only) once here so that a wrong path is named before any worker starts
+  await openStoreReadOnly(path).store.close();
+  try {
+    const report = await runWhatIf({
+      storePath: path,
+      alternatives: keys,
+      scope: {
+        from: values.from,
+        to: values.to,
+        ...(values.casino !== undefined ? { casino: values.casino } : {}),
+        ...(values.table !== undefined ? { tableId: values.table } : {}),
+      },
+      workers,
+      loader: new URL('../../bin/register-ts.mjs', import.meta.url).href,
+    });
+    out(values.json ? json(report) : whatIfText(report));
+    return 0;
+  } catch (e) {
+    if (e instanceof WhatIfRequestError) throw new UsageError(`--what-if: ${e.message}`);
+    throw e;
+  }
 }

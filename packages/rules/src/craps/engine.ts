@@ -36,6 +36,7 @@ const stay = (point: number | null): Step => ({ resolution: null, pays: null, po
 const lose = (point: number | null): Step => ({ resolution: 'LOSE', pays: null, point });
 const win = (pays: Ratio, point: number | null): Step => ({ resolution: 'WIN', pays, point });
 const EVEN: Ratio = { win: 1, per: 1 };
+const PUSH: Step = { resolution: 'PUSH', pays: null, point: null };
 
 /**
  * One valid throw against one bet. `field12` is what the table pays on a Field 12, to one (2 or 3, art. 6.º 12)).
@@ -66,7 +67,8 @@ export function resolveThrow(
       if (p === null) {
         if (sum === 2 || sum === 3) return win(EVEN, null);
         if (NATURAL.has(sum)) return lose(null);
-        if (sum === 12) return { resolution: 'PUSH', pays: null, point: null };
+        // the alternative reading of C5: the bet stays on the layout for the next come-out
+        if (sum === 12) return rules.alternatives?.includes('C5') ? stay(null) : PUSH;
         return stay(sum);
       }
       return sum === 7 ? win(EVEN, p) : sum === p ? lose(p) : stay(p);
@@ -111,7 +113,10 @@ export function resolveThrow(
     case 'BIG_NUMBER': {
       // interpretation C3: any other sum is the law's "empate", a throw that decides nothing; the bet stays
       const n = bet.number!;
-      return sum === n ? win(rules.bigNumber[n]!, null) : sum === 7 ? lose(null) : stay(null);
+      if (sum === n) return win(rules.bigNumber[n]!, null);
+      if (sum === 7) return lose(null);
+      // the alternative reading of C3: the "empate" returns the bet
+      return rules.alternatives?.includes('C3') ? PUSH : stay(null);
     }
   }
 }

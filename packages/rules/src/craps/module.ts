@@ -13,7 +13,7 @@ export const CRAPS_MODULE: GameModule<CrapsThrowUnit> = {
   eventTypes: new Set<string>(CRAPS_EVENT_TYPES),
   checks: Object.values(CRAPS_CHECKS),
   validate: (event) => crapsEventProblems(event as CrapsEvent),
-  newTable: (tableId) => new CrapsTable(tableId),
+  newTable: (tableId, options) => new CrapsTable(tableId, options?.alternatives),
   get simulation() {
     return CRAPS_SIMULATION;
   },

@@ -91,6 +91,20 @@ export interface CrapsRuleSet {
   /** the Field on 2; on 12 the table's configuration (2:1 or 3:1) decides */
   readonly fieldOnTwo: Ratio;
   readonly fieldOnTwelveChoices: readonly number[];
+  /** alternative readings selected (readings.ts keys: 'C3', 'C5'); absent or empty: the register's readings */
+  readonly alternatives?: readonly string[];
+}
+
+const crapsVariants = new Map<string, CrapsRuleSet>();
+
+/** The rule set with the CRAPS alternative readings among `alternatives` (C3, C5); the same object for none. */
+export function crapsReadings(rules: CrapsRuleSet, alternatives: readonly string[]): CrapsRuleSet {
+  const keys = alternatives.filter((k) => k === 'C3' || k === 'C5').sort();
+  if (!keys.length) return rules;
+  const key = `${rules.id}|${keys.join(',')}`;
+  let v = crapsVariants.get(key);
+  if (!v) crapsVariants.set(key, (v = Object.freeze({ ...rules, alternatives: Object.freeze(keys) })));
+  return v;
 }
 
 const r = (win: number, per: number): Ratio => ({ win, per });

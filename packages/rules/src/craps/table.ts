@@ -40,7 +40,13 @@ import { checkPayout, checkUnknownSettled, type ExpectedLine } from './checks/ar
 import { resolveThrow, winningsOf, type Resolution } from './engine.ts';
 import { crapsExplanation, crapsExplanationText } from './explain.ts';
 import { crapsThrowRecord } from './round-record.ts';
-import { CRAPS_BETS, POINT_NUMBERS, type CrapsBetKind, type CrapsRuleSet } from './rule-set.ts';
+import {
+  crapsReadings,
+  CRAPS_BETS,
+  POINT_NUMBERS,
+  type CrapsBetKind,
+  type CrapsRuleSet,
+} from './rule-set.ts';
 import { UnassignedEvents } from '../unassigned.ts';
 
 /** A bet on the layout. */
@@ -104,7 +110,11 @@ export class CrapsTable implements TableFold<CrapsThrowUnit> {
   /** events that belong to no throw and change no state the checks read (counted, the first ones kept; the store keeps them all) */
   readonly unassigned = new UnassignedEvents<CrapsEvent>();
 
-  constructor(readonly tableId: string) {}
+  constructor(
+    readonly tableId: string,
+    /** alternative readings (readings.ts) the throws are derived under; empty: the register's */
+    private readonly alternatives: readonly string[] = [],
+  ) {}
 
   apply(e: CrapsEvent): CrapsThrowUnit[] {
     switch (e.type) {
@@ -200,7 +210,8 @@ export class CrapsTable implements TableFold<CrapsThrowUnit> {
 
   private throwMade(t: DiceThrown): void {
     const lookup = ruleSetFor('craps', t.header.eventTime);
-    const rules = lookup.status === 'implemented' ? (lookup.rules as CrapsRuleSet) : null;
+    const rules =
+      lookup.status === 'implemented' ? crapsReadings(lookup.rules as CrapsRuleSet, this.alternatives) : null;
     const notDerived: NotDerived | null =
       lookup.status === 'implemented'
         ? this.config && this.settings

@@ -6,7 +6,7 @@ import { PROCEDURE_CHECKS, SETTLEMENT_CHECKS } from './checks/index.ts';
 import { carryOverRequired } from './checks/art-17-irregularities.ts';
 import { checkRoundClosed } from './checks/record.ts';
 import { as2008, PROCEDURE_CHECKS_2008, SETTLEMENT_CHECKS_2008 } from './checks/f3cp08-index.ts';
-import { withReadings } from './rule-set-2008.ts';
+import { readingsApplying } from './readings.ts';
 import { jackpotConfigOf, type F3cpRoundFacts, type F3cpSeatFacts, type JackpotConfig } from './facts.ts';
 import type { RoundView } from './fold.ts';
 import { cardsWhere, judgeRound, type JudgedRound, type SettledRound } from './round.ts';
@@ -71,7 +71,7 @@ export function deriveRound(
       completedNormally: v.settled,
     };
   }
-  const rules = lookup.rules.era === '2008' ? withReadings(lookup.rules, alternatives) : lookup.rules;
+  const rules = readingsApplying(lookup.rules, alternatives);
   const era2008 = rules.era === '2008';
   // a 2008 round: every finding is re-stated under its F3CP08 counterpart, or not raised (no such provision)
   const own = (f: FindingInput): FindingInput | null => (era2008 ? as2008(f) : f);

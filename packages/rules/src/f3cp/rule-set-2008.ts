@@ -67,6 +67,7 @@ function ruleSet2008(id: 'f3cp-2008' | 'f3cp-2008a', title: string, amended: boo
     sixCardBonus: Object.freeze({}),
     jackpotHands: Object.freeze({}),
     interpretations: Object.freeze(amended ? ['H1', 'H5'] : ['H1']),
+    alternatives: Object.freeze([]),
   });
 }
 
@@ -80,38 +81,4 @@ export const F3CP_2008A = ruleSet2008(
   true,
 );
 
-/** The interpretations whose alternative reading a replay (or the math) can select, and what each changes. */
-export const F3CP_ALTERNATIVE_READINGS: Readonly<Record<string, string>> = Object.freeze({
-  H1: 'A-K-Q of one suit is a Flush, not a Straight Flush (art. 8.º 1) literally: K-Q-J is the highest straight flush)',
-});
-
-const variants = new Map<string, F3cpRuleSet>();
-
-/**
- * The rule set with the alternative reading of each interpretation id in `alternatives` (only the 2008 rule
- * sets have one so far: H1). Returns the same object when nothing changes, and one frozen object per
- * combination (the settlement caches by rule set object). Throws on an id that has no selectable alternative
- * or does not govern the rule set.
- */
-export function withReadings(rules: F3cpRuleSet, alternatives: readonly string[]): F3cpRuleSet {
-  if (!alternatives.length) return rules;
-  for (const id of alternatives) {
-    if (!(id in F3CP_ALTERNATIVE_READINGS))
-      throw new Error(
-        `interpretation ${id} has no alternative reading a replay can select; selectable: ${Object.keys(F3CP_ALTERNATIVE_READINGS).join(', ')}`,
-      );
-    if (!rules.interpretations.includes(id))
-      throw new Error(`interpretation ${id} does not apply to rule set ${rules.id}`);
-  }
-  const key = `${rules.id}|${[...new Set(alternatives)].sort().join(',')}`;
-  let v = variants.get(key);
-  if (!v) {
-    v = Object.freeze({
-      ...rules,
-      title: `${rules.title} — alternative reading of ${[...new Set(alternatives)].sort().join(', ')}`,
-      suitedAceKingQueen: alternatives.includes('H1') ? 'flush' : rules.suitedAceKingQueen,
-    });
-    variants.set(key, v);
-  }
-  return v;
-}
+export { F3CP_ALTERNATIVE_READINGS, withReadings } from './readings.ts';

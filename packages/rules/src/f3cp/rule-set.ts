@@ -43,6 +43,11 @@ export interface F3cpRuleSet {
   readonly jackpotHands: Readonly<Partial<Record<JackpotHand, { readonly citations: readonly Citation[] }>>>;
   /** interpretation ids this rule set depends on everywhere (e.g. the partly lost amendment) */
   readonly interpretations: readonly string[];
+  /**
+   * The alternative readings selected in this variant (readings.ts keys: 'J2', 'J3:2', …); empty for the
+   * register's chosen readings. Made by withReadings / readingsApplying (f3cp/readings.ts), never by hand.
+   */
+  readonly alternatives: readonly string[];
 }
 
 const D = '89/2025';
@@ -124,8 +129,12 @@ function ruleSet(
     sixCardBonus: SIX_CARD_BONUS,
     jackpotHands: JACKPOT_HANDS,
     interpretations: Object.freeze(interpretations),
+    alternatives: NO_ALTERNATIVES,
   });
 }
+
+/** The chosen readings: no alternative selected. */
+export const NO_ALTERNATIVES: readonly string[] = Object.freeze([]);
 
 /** 89/2025 as published in BO n.º 45 (2025-11-10): Straight and Flush above Three of a Kind. */
 export const F3CP_2025 = ruleSet(
@@ -145,14 +154,8 @@ export const F3CP_2025A = ruleSet(
   ['J9'],
 );
 
-export {
-  F3CP_2008,
-  F3CP_2008A,
-  F3CP_2008_DIPLOMA,
-  F3CP_2008_AMENDMENT,
-  withReadings,
-  F3CP_ALTERNATIVE_READINGS,
-} from './rule-set-2008.ts';
+export { F3CP_2008, F3CP_2008A, F3CP_2008_DIPLOMA, F3CP_2008_AMENDMENT } from './rule-set-2008.ts';
+export { withReadings, readingsApplying, F3CP_ALTERNATIVE_READINGS } from './readings.ts';
 import { F3CP_2008, F3CP_2008A } from './rule-set-2008.ts';
 
 export const F3CP_RULE_SETS: readonly F3cpRuleSet[] = [F3CP_2008, F3CP_2008A, F3CP_2025, F3CP_2025A];

@@ -1,18 +1,13 @@
 import { cite, type Citation } from '../../citations/citation.ts';
 import type { Card } from '../../cards.ts';
 import { winnings } from '../../money.ts';
-import {
-  C3,
-  classifyThree,
-  classOfThree,
-  qualifiesQueenHigh,
-  valueUnder,
-  type ThreeCardClass,
-} from '../../poker/three-card.ts';
+import { C3, classifyThree, classOfThree, valueUnder, type ThreeCardClass } from '../../poker/three-card.ts';
 import type { F3cpRoundFacts, F3cpSeatFacts, F3cpVoidReason } from '../facts.ts';
 import type { F3cpRuleSet } from '../rule-set.ts';
 import { art9, F3CP_2008_DIPLOMA as D } from '../rule-set-2008.ts';
+import { bankerQualifies } from './ante-play.ts';
 import {
+  altFlags,
   EVEN,
   interpretationsOf,
   line,
@@ -82,10 +77,19 @@ const FOLD_READING = Object.freeze(['H4']);
 /** Settles one round under a 2008 rule set. Pure. The facts are checked by settleF3cpRound before it calls this. */
 export function settleF3cp2008Round(facts: F3cpRoundFacts, rules: F3cpRuleSet): F3cpSettlement {
   const C = citationsOf(rules);
+  const alt = altFlags(rules);
+  if (
+    alt.h5 &&
+    !facts.voided &&
+    facts.seats.some((s) => (s.bets.ante ?? 0) > 0 || (s.bets.pairPlus ?? 0) > 0)
+  )
+    throw new Error(
+      'alternative reading of H5: art. 9.º 7)-9) as re-worded by 97/2008 are unknown, so Ante bonus and Pair Plus are not settled',
+    );
   const order = rules.handOrder;
   const bc = classifyUnder(rules, facts.banker[0]!, facts.banker[1]!, facts.banker[2]!);
   const bankerValue = valueUnder(bc, order);
-  const qualifies = qualifiesQueenHigh(bc);
+  const qualifies = bankerQualifies(bc, facts.banker, alt.h7);
   const banker: F3cpSettlement['banker'] = {
     cards: facts.banker,
     hand: classOfThree(bc),
@@ -108,7 +112,7 @@ export function settleF3cp2008Round(facts: F3cpRoundFacts, rules: F3cpRuleSet): 
     else {
       if (ante > 0) versus = antePlay(s, rules, C, hand, value, bankerValue, qualifies, lines);
       const pp = s.bets.pairPlus ?? 0;
-      if (pp > 0) lines.push(pairPlus(rules, C, s.seat, pp, hand, decision === 'fold'));
+      if (pp > 0) lines.push(pairPlus(rules, C, s.seat, pp, hand, decision === 'fold' && !alt.h4));
       for (const bet of ['sixCardBonus', 'progressive'] as const) {
         const amount = s.bets[bet] ?? 0;
         if (amount > 0)
@@ -172,6 +176,8 @@ function antePlay(
         citations: [C.fold],
       }),
     );
+    // the second alternative of H3: a hand that did not play receives the Ante bonus too
+    if (altFlags(rules).h3 === 2) anteBonus(rules, C, seat, ante, hand, lines);
     return null;
   }
   const play = s.bets.play ?? 0;
@@ -235,6 +241,14 @@ function antePlay(
       C.croupierHigher,
       rules.handOrderCitation,
     ]);
+  } else if (altFlags(rules).h2) {
+    versus = 'equal';
+    both(
+      'lose',
+      'the hands are equal: under the alternative reading of H2 the croupier wins ties',
+      [C.playerHigher, C.croupierHigher, rules.handOrderCitation],
+      TIE_READING,
+    );
   } else {
     versus = 'equal';
     both(
@@ -244,6 +258,19 @@ function antePlay(
       TIE_READING,
     );
   }
+  // the first alternative of H3: only a hand that beat a qualifying croupier receives the Ante bonus
+  if (altFlags(rules).h3 !== 1 || versus === 'higher') anteBonus(rules, C, seat, ante, hand, lines);
+  return versus;
+}
+
+function anteBonus(
+  rules: F3cpRuleSet,
+  C: Cites,
+  seat: number,
+  ante: number,
+  hand: ThreeCardClass,
+  lines: SettlementLine[],
+): void {
   const bonus = rules.anteBonus[hand];
   if (bonus)
     lines.push(
@@ -261,7 +288,6 @@ function antePlay(
         interpretations: BONUS_READING,
       }),
     );
-  return versus;
 }
 
 function pairPlus(

@@ -1,6 +1,7 @@
 import type { Citation } from '../../citations/citation.ts';
-import type { Card } from '../../cards.ts';
+import { rankOf, type Card } from '../../cards.ts';
 import {
+  C3,
   classifyThree,
   classOfThree,
   qualifiesQueenHigh,
@@ -11,6 +12,7 @@ import {
 import type { F3cpSeatFacts } from '../facts.ts';
 import type { F3cpRuleSet } from '../rule-set.ts';
 import {
+  altFlags,
   BANKER_INTERPRETATIONS,
   C,
   EVEN,
@@ -28,11 +30,34 @@ import {
  * (art. 12.º n.º 2, art. 13.º 3)) and the Ante bonus (art. 13.º 4)).
  */
 
+/**
+ * A hand's comparable value under the rule set: valueUnder, except that under the alternative reading of J7
+ * (literal PT: the straight with the highest card wins) 3-2-A ranks just below A-K-Q, above K-Q-J, among
+ * straights and straight flushes (the straight's top card doubled, 3-2-A given the odd place 23).
+ */
+export function handValueUnder(classified: number, rules: F3cpRuleSet, literalStraights: boolean): number {
+  if (!literalStraights) return valueUnder(classified, rules.handOrder);
+  const cls = classified >> 12;
+  if (cls !== C3.straight && cls !== C3.straightFlush) return valueUnder(classified, rules.handOrder);
+  const top = classified & 0xfff;
+  return (rules.handOrder[cls]! << 12) | (top === 1 ? 23 : top * 2);
+}
+
+/**
+ * Whether a banker (croupier) hand qualifies: its value equal to or higher than Q (J11, H7), or, under their
+ * alternative (literal ZH), holding a card of Q or higher.
+ */
+export function bankerQualifies(classified: number, cards: readonly Card[], literalCard: boolean): boolean {
+  if (!literalCard) return qualifiesQueenHigh(classified);
+  return rankOf(cards[0]!) >= 10 || rankOf(cards[1]!) >= 10 || rankOf(cards[2]!) >= 10;
+}
+
 /** The banker's hand, its value under the rule set's order, and whether it qualifies (Q or higher). */
 export function settleBanker(cards: readonly Card[], rules: F3cpRuleSet): F3cpSettlement['banker'] {
+  const alt = altFlags(rules);
   const bankerClassified = classifyThree(cards[0]!, cards[1]!, cards[2]!);
-  const bankerValue = valueUnder(bankerClassified, rules.handOrder);
-  const qualifies = qualifiesQueenHigh(bankerClassified);
+  const bankerValue = handValueUnder(bankerClassified, rules, alt.j7);
+  const qualifies = bankerQualifies(bankerClassified, cards, alt.j11);
   return {
     cards,
     hand: classOfThree(bankerClassified),
@@ -94,6 +119,9 @@ export function settleAntePlay(
         citations: FOLD_CITATIONS,
       }),
     );
+    // the second alternative of J3: folded hands receive the Ante bonus too
+    const foldedBonus = t.alt.j3 === 2 ? t.anteBonus[hand] : undefined;
+    if (foldedBonus) lines.push(fromTemplate(foldedBonus, seat, ante));
     return null;
   }
   const play = s.bets.play!;
@@ -177,6 +205,25 @@ export function settleAntePlay(
         citations: t.compare,
       }),
     );
+  } else if (t.alt.j2) {
+    // the alternative reading of J2: the banker wins ties
+    versus = 'equal';
+    for (const [bet, amount] of [
+      ['ante', ante],
+      ['play', play],
+    ] as const)
+      lines.push(
+        line({
+          seat,
+          bet,
+          amount,
+          outcome: 'lose',
+          hand,
+          basis: EQUAL_HANDS_BANKER_WINS,
+          citations: t.compare,
+          interpretations: TIE_INTERPRETATIONS,
+        }),
+      );
   } else {
     versus = 'equal';
     lines.push(
@@ -204,7 +251,8 @@ export function settleAntePlay(
       }),
     );
   }
-  const bonus = t.anteBonus[hand];
+  // the first alternative of J3: only a hand that beat a qualifying banker receives the Ante bonus
+  const bonus = t.alt.j3 === 1 && versus !== 'higher' ? undefined : t.anteBonus[hand];
   if (bonus) lines.push(fromTemplate(bonus, seat, ante));
   return versus;
 }
@@ -215,3 +263,5 @@ const TIE_INTERPRETATIONS = Object.freeze(['J2']);
 const PLAYER_HIGHER = "the player's hand beats the banker's qualifying hand: pays 1 to 1";
 const BANKER_HIGHER = "the banker's qualifying hand beats the player's hand";
 const EQUAL_HANDS = 'the hands are equal: the bet is returned';
+const EQUAL_HANDS_BANKER_WINS =
+  'the hands are equal: under the alternative reading of J2 the banker wins ties';

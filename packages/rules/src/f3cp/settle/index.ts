@@ -1,4 +1,4 @@
-import { classifyThree, classOfThree, valueUnder } from '../../poker/three-card.ts';
+import { classifyThree, classOfThree } from '../../poker/three-card.ts';
 import type { FiveCardClass } from '../../poker/five-card.ts';
 import {
   checkRoundFacts,
@@ -8,7 +8,13 @@ import {
   type F3cpSeatFacts,
 } from '../facts.ts';
 import type { F3cpRuleSet } from '../rule-set.ts';
-import { anteBonusTemplates, compareCitations, settleAntePlay, settleBanker } from './ante-play.ts';
+import {
+  anteBonusTemplates,
+  compareCitations,
+  handValueUnder,
+  settleAntePlay,
+  settleBanker,
+} from './ante-play.ts';
 import {
   evaluateProgressive,
   settleProgressive,
@@ -16,6 +22,7 @@ import {
   type ProgressiveLoss,
 } from './jackpot.ts';
 import {
+  altFlags,
   interpretationsOf,
   type F3cpSettlement,
   type JackpotResult,
@@ -50,6 +57,7 @@ function templatesFor(rules: F3cpRuleSet): Templates {
   const cached = templateCache.get(rules);
   if (cached) return cached;
   const t: Templates = {
+    alt: altFlags(rules),
     pairPlus: pairPlusTemplates(rules),
     sixCard: sixCardTemplates(rules),
     anteBonus: anteBonusTemplates(rules),
@@ -69,7 +77,11 @@ export function settleF3cpRound(facts: F3cpRoundFacts, rules: F3cpRuleSet): F3cp
   if (!roundFactsAreValid(facts)) throw new InvalidRoundFacts(checkRoundFacts(facts));
   if (rules.era === '2008') return settleF3cp2008Round(facts, rules);
   const templates = templatesFor(rules);
-  const order = rules.handOrder;
+  const alt = templates.alt;
+  if (alt.j9 && facts.seats.some((s) => (s.bets.sixCardBonus ?? 0) > 0 || (s.bets.progressive ?? 0) > 0))
+    throw new Error(
+      'alternative reading of J9: art. 7.º n.º 2-3 as amended by 94/2025 are unknown, so Six Card Bonus and Progressive bets are not settled',
+    );
   const banker = settleBanker(facts.banker, rules);
   const bankerValue = banker.handValue;
   const qualifies = banker.qualifies;
@@ -82,7 +94,7 @@ export function settleF3cpRound(facts: F3cpRoundFacts, rules: F3cpRuleSet): F3cp
   for (const s of seats) {
     const classified = classifyThree(s.cards[0]!, s.cards[1]!, s.cards[2]!);
     const hand = classOfThree(classified);
-    const value = valueUnder(classified, order);
+    const value = handValueUnder(classified, rules, alt.j7);
     const bets = s.bets;
     const ante = bets.ante ?? 0;
     const pairPlus = bets.pairPlus ?? 0;

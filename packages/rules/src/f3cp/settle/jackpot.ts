@@ -1,11 +1,11 @@
 import type { Citation } from '../../citations/citation.ts';
 import type { Card } from '../../cards.ts';
-import type { Avos } from '../../money.ts';
+import { proportion, type Avos } from '../../money.ts';
 import { bestFiveClassId, FIVE_CARD_CLASSES, type FiveCardClass } from '../../poker/five-card.ts';
 import { jackpotShare } from '../events.ts';
 import type { F3cpRoundFacts } from '../facts.ts';
 import type { F3cpRuleSet, JackpotHand } from '../rule-set.ts';
-import { C, line, type JackpotPayment, type JackpotResult, type SettlementLine } from './lines.ts';
+import { altFlags, C, line, type JackpotPayment, type JackpotResult, type SettlementLine } from './lines.ts';
 
 /**
  * The Progressive Jackpot: each valid bet's hand from the player's three cards and the two community cards
@@ -91,11 +91,14 @@ export function payJackpot(
   // Left to right (claims are in seat order); with a Royal and a Straight Flush in one round, Straight Flushes first.
   const royalAndStraight =
     claims.some((c) => c.hand === 'royal-flush') && claims.some((c) => c.hand === 'straight-flush');
+  const alt = altFlags(rules);
   const ordered = royalAndStraight
-    ? [
-        ...claims.filter((c) => c.hand === 'straight-flush'),
-        ...claims.filter((c) => c.hand !== 'straight-flush'),
-      ]
+    ? alt.j10
+      ? straightFlushBeforeRoyal(claims)
+      : [
+          ...claims.filter((c) => c.hand === 'straight-flush'),
+          ...claims.filter((c) => c.hand !== 'straight-flush'),
+        ]
     : claims;
   let pool = poolBefore;
   const payments: JackpotPayment[] = [];
@@ -116,8 +119,14 @@ export function payJackpot(
       interpretations.push('J10');
     }
     if (c.hand === 'royal-flush' || c.hand === 'straight-flush') {
-      share = jackpotShare(c.hand, pool, config)!;
-      pool -= share;
+      // J4 (first alternative): every share on the pool as the round began; J6 (alternative): 10% rounded half up
+      const base = alt.j4 === 1 ? poolBefore : pool;
+      share =
+        alt.j6 && c.hand === 'straight-flush'
+          ? Math.min(base, proportion(base, 10, 100, { unit: config.rounding.unit, mode: 'half-up' }))
+          : jackpotShare(c.hand, base, config)!;
+      // J4 (second alternative): the pool loses what was paid, the greater fixed amount included
+      pool -= alt.j4 === 2 ? Math.min(pool, Math.max(fixedAmount, share)) : Math.min(pool, share);
       citations.push(C.jackpotPool);
       interpretations.push('J4');
       if (c.hand === 'straight-flush') interpretations.push('J6');
@@ -151,7 +160,8 @@ export function payJackpot(
         amount: c.amount,
         outcome: 'win',
         payout: amount,
-        stake: 'collected',
+        // J5 (alternative): the stake is returned with the award
+        stake: alt.j5 ? 'returned' : 'collected',
         hand: c.hand,
         basis,
         citations,
@@ -166,4 +176,12 @@ export function payJackpot(
     poolAfter: pool,
     citations: anyBet ? [C.jackpotHand] : [C.jackpotNotRevealed],
   };
+}
+
+/** The alternative reading of J10: claims in seat order, the Straight Flushes moved just ahead of the first Royal. */
+function straightFlushBeforeRoyal<T extends { hand: JackpotHand }>(claims: readonly T[]): T[] {
+  const sf = claims.filter((c) => c.hand === 'straight-flush');
+  const rest = claims.filter((c) => c.hand !== 'straight-flush');
+  const at = rest.findIndex((c) => c.hand === 'royal-flush');
+  return [...rest.slice(0, at), ...sf, ...rest.slice(at)];
 }

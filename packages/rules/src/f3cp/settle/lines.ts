@@ -194,8 +194,64 @@ export const fromTemplate = (t: LineTemplate, seat: number, amount: Avos): Settl
   };
 };
 
+/**
+ * The alternative readings a rule set variant selects (f3cp/readings.ts), as flags the settlement reads; all off
+ * for the register's chosen readings. 0 = chosen, 1 = the first alternative, 2 = the second.
+ */
+export interface AltFlags {
+  readonly j1: boolean;
+  readonly j2: boolean;
+  readonly j3: 0 | 1 | 2;
+  readonly j4: 0 | 1 | 2;
+  readonly j5: boolean;
+  readonly j6: boolean;
+  readonly j7: boolean;
+  readonly j8: boolean;
+  readonly j9: boolean;
+  readonly j10: boolean;
+  readonly j11: boolean;
+  readonly h2: boolean;
+  readonly h3: 0 | 1 | 2;
+  readonly h4: boolean;
+  readonly h5: boolean;
+  readonly h7: boolean;
+}
+
+const flagCache = new WeakMap<F3cpRuleSet, AltFlags>();
+
+/** The flags of a rule set's alternatives (cached per rule set object). */
+export function altFlags(rules: F3cpRuleSet): AltFlags {
+  let f = flagCache.get(rules);
+  if (!f) {
+    const a = rules.alternatives;
+    const which = (id: string): 0 | 1 | 2 => (a.includes(id) ? 1 : a.includes(`${id}:2`) ? 2 : 0);
+    f = Object.freeze({
+      j1: a.includes('J1'),
+      j2: a.includes('J2'),
+      j3: which('J3'),
+      j4: which('J4'),
+      j5: a.includes('J5'),
+      j6: a.includes('J6'),
+      j7: a.includes('J7'),
+      j8: a.includes('J8'),
+      j9: a.includes('J9') && rules.id === 'f3cp-2025a',
+      j10: a.includes('J10'),
+      j11: a.includes('J11'),
+      h2: a.includes('H2'),
+      h3: which('H3'),
+      h4: a.includes('H4'),
+      h5: a.includes('H5') && rules.id === 'f3cp-2008a',
+      h7: a.includes('H7'),
+    });
+    flagCache.set(rules, f);
+  }
+  return f;
+}
+
 /** Every template of one rule set (built once per rule set by templatesFor in index.ts). */
 export interface Templates {
+  /** the alternative readings selected */
+  alt: AltFlags;
   /** [folded ? 1 : 0][class] */
   pairPlus: Record<ThreeCardClass, LineTemplate>[];
   sixCard: Record<FiveCardClass, LineTemplate>[];

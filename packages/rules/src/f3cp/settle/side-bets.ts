@@ -12,7 +12,9 @@ import { C, fromTemplate, NONE, type LineTemplate, type SettlementLine, type Tem
 
 /** Pair Plus lines, [folded ? 1 : 0][class]. */
 export function pairPlusTemplates(rules: F3cpRuleSet): Record<ThreeCardClass, LineTemplate>[] {
+  const forfeit = rules.alternatives.includes('J1');
   return [false, true].map((folded) => {
+    if (folded && forfeit) return foldForfeitsPairPlus();
     const extra = folded ? [C.pairPlus, C.foldKeepsCards] : [C.pairPlus];
     const interpretations = folded ? Object.freeze(['J1']) : NONE;
     return Object.fromEntries(
@@ -46,6 +48,27 @@ export function pairPlusTemplates(rules: F3cpRuleSet): Record<ThreeCardClass, Li
     ) as Record<ThreeCardClass, LineTemplate>;
   });
 }
+
+/** The alternative reading of J1: a fold forfeits the Pair Plus whatever the three cards hold. */
+function foldForfeitsPairPlus(): Record<ThreeCardClass, LineTemplate> {
+  return Object.fromEntries(
+    THREE_CARD_CLASSES.map((hand): [ThreeCardClass, LineTemplate] => [
+      hand,
+      {
+        bet: 'pairPlus',
+        outcome: 'lose',
+        ratio: undefined,
+        stake: 'collected',
+        hand,
+        basis:
+          'folded: under the alternative reading of J1 a fold forfeits every bet of the hand, Pair Plus included',
+        citations: [C.fold, C.pairPlus],
+        interpretations: J1_ONLY,
+      },
+    ]),
+  ) as Record<ThreeCardClass, LineTemplate>;
+}
+const J1_ONLY = Object.freeze(['J1']);
 
 /** Six Card Bonus lines, [folded ? 1 : 0][class]. */
 export function sixCardTemplates(rules: F3cpRuleSet): Record<FiveCardClass, LineTemplate>[] {
@@ -109,9 +132,24 @@ export function settleSixCardBonus(
   six[4] = banker[1]!;
   six[5] = banker[2]!;
   const sixHand = FIVE_CARD_CLASSES[bestFiveClassId(six, 6)]!;
+  if (sixHand === 'straight' && t.alt.j8) {
+    // the alternative reading of J8: no five-card Straight exists; six cards holding five distinct ranks in
+    // sequence hold at most a pair besides, which pays nothing
+    const tpl = t.sixCard[folded]!['high-card'];
+    lines.push({
+      ...fromTemplate(tpl, seat, amount),
+      hand: 'straight',
+      basis:
+        'Six Card Bonus: under the alternative reading of J8 no five-card Straight exists (its cards cannot all be of different suits): less than three of a kind',
+      interpretations: J8_ONLY,
+    });
+    return sixHand;
+  }
   lines.push(fromTemplate(t.sixCard[folded]![sixHand], seat, amount));
   return sixHand;
 }
+
+const J8_ONLY = Object.freeze(['J8']);
 
 // scratch for the six-card hand (settlement is synchronous: nothing survives a call)
 const six: Card[] = [0, 0, 0, 0, 0, 0];

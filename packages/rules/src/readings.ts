@@ -1,0 +1,231 @@
+/**
+ * Alternative readings a replay can select instead of the register's chosen ones (interpretations.ts), by id:
+ * the what-if replay (`table-audit replay --what-if J2=ALT …`) and `replay ROUND --alternative ID`. Each is a
+ * small pure variation in the rules (a rule set variant the settlement reads, or a filter over a unit's
+ * findings), selected by a key: the interpretation id for its first alternative, `ID:2` for a second one where
+ * the register names two. Interpretations with no selectable alternative say why in `WHAT_IF` (interpretations.ts).
+ */
+import type { Finding } from './findings.ts';
+import { INTERPRETATIONS, WHAT_IF } from './interpretations.ts';
+
+export interface AlternativeReading {
+  /** 'J2', or 'J3:2' for the second alternative the register names */
+  readonly key: string;
+  readonly id: string;
+  /** 1: the register's first alternative; 2: its second */
+  readonly variant: 1 | 2;
+  readonly game: 'f3cp' | 'craps';
+  /** where the variation acts: the settlement (what is owed), or the findings raised */
+  readonly acts: 'settlement' | 'findings';
+  /** what the replay does differently, in one sentence */
+  readonly effect: string;
+}
+
+const r = (
+  id: string,
+  variant: 1 | 2,
+  game: AlternativeReading['game'],
+  acts: AlternativeReading['acts'],
+  effect: string,
+): AlternativeReading =>
+  Object.freeze({ key: variant === 1 ? id : `${id}:${variant}`, id, variant, game, acts, effect });
+
+/** Every selectable alternative reading, in register order. */
+export const ALTERNATIVE_READINGS: readonly AlternativeReading[] = Object.freeze([
+  r(
+    'J1',
+    1,
+    'f3cp',
+    'settlement',
+    'a folded hand loses its Pair Plus bet instead of having it settled on its cards',
+  ),
+  r(
+    'J2',
+    1,
+    'f3cp',
+    'settlement',
+    'equal hands against a qualifying banker lose Ante and Play instead of pushing',
+  ),
+  r('J3', 1, 'f3cp', 'settlement', 'the Ante bonus is paid only to hands that beat a qualifying banker'),
+  r('J3', 2, 'f3cp', 'settlement', 'the Ante bonus is paid to folded hands too'),
+  r(
+    'J4',
+    1,
+    'f3cp',
+    'settlement',
+    'every Royal/Straight Flush share is computed on the pool as it stood before the round’s first payment',
+  ),
+  r(
+    'J4',
+    2,
+    'f3cp',
+    'settlement',
+    'the pool is reduced by the amount actually paid, not by the percentage share',
+  ),
+  r('J5', 1, 'f3cp', 'settlement', 'a winning Progressive stake is returned with the award'),
+  r('J6', 1, 'f3cp', 'settlement', 'the 10% Straight Flush share is rounded half up to the avo'),
+  r(
+    'J7',
+    1,
+    'f3cp',
+    'settlement',
+    '3-2-A counts its Ace as top card: it beats K-Q-J and loses only to A-K-Q among straights',
+  ),
+  r(
+    'J8',
+    1,
+    'f3cp',
+    'settlement',
+    'no five-card Straight exists: a Six Card Bonus whose best hand is a Straight loses',
+  ),
+  r(
+    'J9',
+    1,
+    'f3cp',
+    'settlement',
+    'a f3cp-2025a round with Six Card Bonus or Progressive bets is refused (not derived)',
+  ),
+  r(
+    'J10',
+    1,
+    'f3cp',
+    'settlement',
+    'with a Royal and a Straight Flush, only the Straight Flush moves ahead of the Royal; other winners keep seat order',
+  ),
+  r(
+    'J11',
+    1,
+    'f3cp',
+    'settlement',
+    'the banker qualifies only when holding a card of Q or higher (2-2-5 and 2-3-4 do not)',
+  ),
+  r('J19', 1, 'f3cp', 'findings', 'a breach the table handled by voiding the round raises no finding'),
+  r(
+    'J20',
+    1,
+    'f3cp',
+    'findings',
+    'revealing the community cards with no Progressive bet is no breach (F3CP.JACKPOT.COMMUNITY_REVEALED_WITHOUT_BETS not raised)',
+  ),
+  r(
+    'H1',
+    1,
+    'f3cp',
+    'settlement',
+    'A-K-Q of one suit is a Flush, not a Straight Flush (art. 8.º 1) literally: K-Q-J is the highest straight flush)',
+  ),
+  r(
+    'H2',
+    1,
+    'f3cp',
+    'settlement',
+    'equal hands against a qualifying croupier lose Ante and Play instead of pushing',
+  ),
+  r('H3', 1, 'f3cp', 'settlement', 'the Ante bonus is paid only to hands that beat a qualifying croupier'),
+  r('H3', 2, 'f3cp', 'settlement', 'the Ante bonus is paid to hands that did not play too'),
+  r('H4', 1, 'f3cp', 'settlement', 'the Pair Plus of a hand that did not play is settled on its three cards'),
+  r(
+    'H5',
+    1,
+    'f3cp',
+    'settlement',
+    'a f3cp-2008a round with an Ante or Pair Plus bet is refused (not derived): art. 9.º 7)-9) unknown',
+  ),
+  r('H7', 1, 'f3cp', 'settlement', 'the croupier qualifies only when holding a card of Q or higher'),
+  r('H8', 1, 'f3cp', 'findings', 'a breach the table handled by invalidating the round raises no finding'),
+  r(
+    'C3',
+    1,
+    'craps',
+    'settlement',
+    'a Big 6/8, 5/9 or 4/10 bet is returned (a push) on any sum but its number and 7',
+  ),
+  r('C5', 1, 'craps', 'settlement', 'a come-out 12 leaves Don’t Pass and Don’t Come bets on the layout'),
+]);
+
+const byKey = new Map(ALTERNATIVE_READINGS.map((a) => [a.key, a]));
+
+export const alternativeReading = (key: string): AlternativeReading | undefined => byKey.get(key);
+
+/** The keys in `alternatives` that name an alternative of interpretation `id`, e.g. J3 → 'J3' or 'J3:2'. */
+export function readsAlternative(alternatives: readonly string[], id: string): 0 | 1 | 2 {
+  for (const k of alternatives) {
+    if (k === id) return 1;
+    if (k === `${id}:2`) return 2;
+  }
+  return 0;
+}
+
+/** A what-if request parsed: the keys selected, each with its interpretation. */
+export interface WhatIfSelection {
+  readonly keys: readonly string[];
+}
+
+export class WhatIfSpecError extends Error {}
+
+/**
+ * Parses `J4=ALT,J6=ALT2,…` (ALT: the register's first alternative, ALT2: its second, CHOSEN: the register's
+ * reading, i.e. no change). Errors name the item and its position; an id with no selectable alternative says why.
+ */
+export function parseWhatIf(spec: string): string[] {
+  if (spec.length > 2_000)
+    throw new WhatIfSpecError(`--what-if: at most 2,000 characters, got ${spec.length}`);
+  const keys: string[] = [];
+  const items = spec.split(',');
+  items.forEach((raw, i) => {
+    const item = raw.trim();
+    const where = `item ${i + 1} ("${item}")`;
+    const m = /^([A-Z][0-9]{1,2})=(ALT2?|CHOSEN)$/i.exec(item);
+    if (!m)
+      throw new WhatIfSpecError(
+        `--what-if ${where}: expected ID=ALT, ID=ALT2 or ID=CHOSEN, e.g. J2=ALT (interpretation ids: table-audit interpretations)`,
+      );
+    const id = m[1]!.toUpperCase();
+    const which = m[2]!.toUpperCase();
+    if (!INTERPRETATIONS.some((x) => x.id === id))
+      throw new WhatIfSpecError(`--what-if ${where}: ${id} is not in the interpretation register`);
+    if (which === 'CHOSEN') return;
+    const key = which === 'ALT2' ? `${id}:2` : id;
+    if (!byKey.has(key)) {
+      const w = WHAT_IF[id];
+      const other =
+        which === 'ALT2' && byKey.has(id) ? `; ${id} has one selectable alternative: ${id}=ALT` : '';
+      throw new WhatIfSpecError(
+        `--what-if ${where}: ${which === 'ALT2' && byKey.has(id) ? `${id} has no second alternative` : `the alternative reading of ${id} is not selectable: ${w?.status === 'implemented' ? '' : (w?.reason ?? '')}`}${other}`,
+      );
+    }
+    if (keys.some((k) => k.split(':')[0] === id))
+      throw new WhatIfSpecError(`--what-if ${where}: ${id} is named twice`);
+    keys.push(key);
+  });
+  return keys;
+}
+
+/** `J3:2` → `J3=ALT2`, `J2` → `J2=ALT`: how a key is written on the command line. */
+export const whatIfLabel = (key: string): string =>
+  key.includes(':') ? `${key.split(':')[0]}=ALT${key.split(':')[1]}` : `${key}=ALT`;
+
+const COMMUNITY_REVEALED = 'F3CP.JACKPOT.COMMUNITY_REVEALED_WITHOUT_BETS';
+
+/**
+ * A unit's findings under the finding-level alternatives (J19, H8, J20): pure; the same array when none is
+ * selected or none applies.
+ */
+export function findingsUnderReadings(
+  findings: readonly Finding[],
+  alternatives: readonly string[],
+): readonly Finding[] {
+  if (!alternatives.length || !findings.length) return findings;
+  const j19 = alternatives.includes('J19');
+  const h8 = alternatives.includes('H8');
+  const j20 = alternatives.includes('J20');
+  if (!j19 && !h8 && !j20) return findings;
+  const kept = findings.filter((f) => {
+    const era2008 = f.ruleSet.startsWith('f3cp-2008');
+    const f3cp2025 = f.ruleSet.startsWith('f3cp-2025');
+    if (f.handled && ((j19 && f3cp2025) || (h8 && era2008))) return false;
+    if (j20 && f3cp2025 && f.checkId === COMMUNITY_REVEALED) return false;
+    return true;
+  });
+  return kept.length === findings.length ? findings : kept;
+}

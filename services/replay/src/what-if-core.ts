@@ -1,0 +1,416 @@
+/**
+ * The what-if comparison, pure and in memory: every table event goes to two sets of table folds, one under the
+ * register's readings and one under the alternatives selected (ReplayOptions.alternatives, plus the finding-level
+ * readings of readings.ts), and each unit derived under both is compared: findings that appear or disappear (by
+ * check id), what each bet is owed (by bet type), the rounds that changed. Nothing is written anywhere: the stored
+ * findings, round records and checkpoints are never touched. what-if.ts runs one comparer per shard of tables.
+ */
+import {
+  DEFAULT_REPLAY_OPTIONS,
+  findingsUnderReadings,
+  type DerivedUnit,
+  type Finding,
+  type ReplayOptions,
+  type TableEvent,
+} from '@table-audit/rules';
+import { TableFolds } from './tables.ts';
+
+/** Which rounds the report counts: a Macau date range (inclusive) and, optionally, a casino, a table, a concessionaire. */
+export interface WhatIfScope {
+  /** YYYY-MM-DD, Macau dates, inclusive */
+  readonly from: string;
+  readonly to: string;
+  readonly casino?: string;
+  readonly tableId?: string;
+  /** a compliance officer's scope: only the tables their concessionaire operates */
+  readonly concessionaire?: string;
+}
+
+/** One bet whose settlement differs between the readings. */
+export interface ChangedLine {
+  readonly seat: number;
+  readonly betType: string;
+  readonly stakeAvos: number;
+  readonly chosen: { readonly outcome: string; readonly payoutAvos: number; readonly netAvos: number } | null;
+  readonly alternative: {
+    readonly outcome: string;
+    readonly payoutAvos: number;
+    readonly netAvos: number;
+  } | null;
+}
+
+export interface ChangedRound {
+  readonly roundId: string;
+  readonly tableId: string;
+  readonly casino: string;
+  readonly concessionaire: string;
+  readonly game: string;
+  readonly ruleSetId: string | null;
+  readonly macauDate: string;
+  readonly roundStartTime: number;
+  readonly statusChosen: string;
+  readonly statusAlternative: string;
+  /** why the alternative could not derive the round, when it could not and the chosen reading could */
+  readonly notDerivedAlternative: string | null;
+  readonly findingsAppeared: readonly string[];
+  readonly findingsDisappeared: readonly string[];
+  readonly lines: readonly ChangedLine[];
+  /** what the rules owe the players (winnings), under each reading */
+  readonly expectedPaidChosenAvos: number;
+  readonly expectedPaidAlternativeAvos: number;
+}
+
+export interface FindingDelta {
+  readonly checkId: string;
+  readonly casino: string;
+  readonly tableId: string;
+  appeared: number;
+  disappeared: number;
+}
+
+export interface MoneyByBet {
+  readonly betType: string;
+  /** winnings owed under each reading (avos) */
+  chosenPaidAvos: number;
+  alternativePaidAvos: number;
+  /** the players' net result under each reading (avos; negative: the house gained) */
+  chosenNetAvos: number;
+  alternativeNetAvos: number;
+  /** bets settled differently */
+  linesChanged: number;
+}
+
+/** What one comparer (one shard) found; partials add up (mergeWhatIf). */
+export interface WhatIfPartial {
+  events: number;
+  tableEvents: number;
+  /** tables with an event in scope (casino, table, concessionaire) */
+  tablesInScope: number;
+  /** units in scope derived under both readings */
+  roundsCompared: number;
+  roundsChanged: number;
+  /** units in scope one reading could not derive (a voided round aside) */
+  notDerivedChosen: number;
+  notDerivedAlternative: number;
+  findingsChosen: number;
+  findingsAlternative: number;
+  findings: FindingDelta[];
+  money: MoneyByBet[];
+  /** the first `maxChanged` changed rounds, by round start time */
+  changed: ChangedRound[];
+}
+
+export const emptyWhatIf = (): WhatIfPartial => ({
+  events: 0,
+  tableEvents: 0,
+  tablesInScope: 0,
+  roundsCompared: 0,
+  roundsChanged: 0,
+  notDerivedChosen: 0,
+  notDerivedAlternative: 0,
+  findingsChosen: 0,
+  findingsAlternative: 0,
+  findings: [],
+  money: [],
+  changed: [],
+});
+
+/** Changed rounds kept by default (all are counted). */
+export const DEFAULT_MAX_CHANGED = 500;
+
+const countBy = (ids: readonly string[]): Map<string, number> => {
+  const m = new Map<string, number>();
+  for (const id of ids) m.set(id, (m.get(id) ?? 0) + 1);
+  return m;
+};
+
+/** The check ids in `a` beyond those in `b`, as a multiset difference. */
+function beyond(a: Map<string, number>, b: Map<string, number>): string[] {
+  const out: string[] = [];
+  for (const [id, n] of a) for (let i = b.get(id) ?? 0; i < n; i++) out.push(id);
+  return out.sort();
+}
+
+export class WhatIfComparer {
+  private readonly chosen: TableFolds;
+  private readonly alternative: TableFolds;
+  private readonly alternatives: readonly string[];
+  private readonly result: WhatIfPartial = emptyWhatIf();
+  private readonly findings = new Map<string, FindingDelta>();
+  private readonly money = new Map<string, MoneyByBet>();
+  /** a unit one side completed before the other (never expected: the folds see the same events) */
+  private readonly waiting = new Map<string, { side: 'chosen' | 'alternative'; unit: DerivedUnit }>();
+  /** tables with an event in scope */
+  private readonly tablesSeen = new Set<string>();
+  /** tables with a unit in scope: their table-level findings are compared at the end */
+  private readonly tablesInScope = new Set<string>();
+
+  constructor(
+    private readonly scope: WhatIfScope,
+    alternatives: readonly string[],
+    base: ReplayOptions = DEFAULT_REPLAY_OPTIONS,
+    private readonly maxChanged = DEFAULT_MAX_CHANGED,
+  ) {
+    this.alternatives = alternatives;
+    this.chosen = new TableFolds({ ...base, alternatives: [] });
+    this.alternative = new TableFolds({ ...base, alternatives });
+  }
+
+  /** Whether an event's table can be in scope (its header names the casino and concessionaire). */
+  private tableInScope(e: TableEvent): boolean {
+    const h = e.data.header;
+    const s = this.scope;
+    return (
+      (s.tableId === undefined || h.tableId === s.tableId) &&
+      (s.casino === undefined || h.casino === s.casino) &&
+      (s.concessionaire === undefined || h.concessionaire === s.concessionaire)
+    );
+  }
+
+  /** Applies one table event under both readings and compares the units it completed. */
+  apply(e: TableEvent): void {
+    this.result.tableEvents++;
+    if (!this.tableInScope(e)) return;
+    this.tablesSeen.add(e.data.header.tableId);
+    const c = this.chosen.apply(e) ?? [];
+    const a = this.alternative.apply(e) ?? [];
+    if (c.length === a.length && c.every((u, i) => u.roundId === a[i]!.roundId)) {
+      for (let i = 0; i < c.length; i++) this.compare(c[i]!, a[i]!);
+      return;
+    }
+    for (const u of c) this.pair('chosen', u);
+    for (const u of a) this.pair('alternative', u);
+  }
+
+  private pair(side: 'chosen' | 'alternative', unit: DerivedUnit): void {
+    const key = `${unit.tableId}\u0000${unit.roundId}`;
+    const other = this.waiting.get(key);
+    if (other && other.side !== side) {
+      this.waiting.delete(key);
+      if (side === 'chosen') this.compare(unit, other.unit);
+      else this.compare(other.unit, unit);
+    } else this.waiting.set(key, { side, unit });
+  }
+
+  private inScope(u: DerivedUnit): boolean {
+    const r = u.record;
+    if (!r) return false;
+    return r.macauDate >= this.scope.from && r.macauDate <= this.scope.to;
+  }
+
+  private compare(c: DerivedUnit, a: DerivedUnit): void {
+    if (!this.inScope(c) && !this.inScope(a)) return;
+    const rec = (c.record ?? a.record)!;
+    this.tablesInScope.add(c.tableId);
+    const res = this.result;
+    res.roundsCompared++;
+    const cNotDerived = c.notDerived && c.notDerived.code !== 'voided' ? 1 : 0;
+    const aNotDerived = a.notDerived && a.notDerived.code !== 'voided' ? 1 : 0;
+    res.notDerivedChosen += cNotDerived;
+    res.notDerivedAlternative += aNotDerived;
+    const altFindings = findingsUnderReadings(a.findings, this.alternatives);
+    res.findingsChosen += c.findings.length;
+    res.findingsAlternative += altFindings.length;
+    const cIds = countBy(c.findings.map((f) => f.checkId));
+    const aIds = countBy(altFindings.map((f) => f.checkId));
+    const appeared = beyond(aIds, cIds);
+    const disappeared = beyond(cIds, aIds);
+    this.tally(appeared, rec.casino, rec.tableId, 'appeared');
+    this.tally(disappeared, rec.casino, rec.tableId, 'disappeared');
+
+    const lines = this.compareLines(c, a);
+    const cStatus = c.record?.status ?? 'NOT_DERIVED';
+    const aStatus = a.record?.status ?? 'NOT_DERIVED';
+    if (!appeared.length && !disappeared.length && !lines.length && cStatus === aStatus) return;
+    res.roundsChanged++;
+    const changed: ChangedRound = {
+      roundId: rec.roundId,
+      tableId: rec.tableId,
+      casino: rec.casino,
+      concessionaire: rec.concessionaire,
+      game: rec.game,
+      ruleSetId: rec.ruleSetId,
+      macauDate: rec.macauDate,
+      roundStartTime: Number(rec.roundStartTime),
+      statusChosen: cStatus,
+      statusAlternative: aStatus,
+      notDerivedAlternative: aNotDerived && !cNotDerived ? a.notDerived!.message : null,
+      findingsAppeared: appeared,
+      findingsDisappeared: disappeared,
+      lines,
+      expectedPaidChosenAvos: Number(c.record?.expectedPaidAvos ?? 0),
+      expectedPaidAlternativeAvos: Number(a.record?.expectedPaidAvos ?? 0),
+    };
+    keepEarliest(res.changed, changed, this.maxChanged);
+  }
+
+  private tally(ids: readonly string[], casino: string, tableId: string, what: 'appeared' | 'disappeared') {
+    for (const checkId of ids) {
+      const key = `${checkId}\u0000${casino}\u0000${tableId}`;
+      let d = this.findings.get(key);
+      if (!d) this.findings.set(key, (d = { checkId, casino, tableId, appeared: 0, disappeared: 0 }));
+      d[what]++;
+    }
+  }
+
+  /** Adds every line to the money by bet type; returns the lines settled differently. */
+  private compareLines(c: DerivedUnit, a: DerivedUnit): ChangedLine[] {
+    const cl = c.record?.lines ?? [];
+    const al = a.record?.lines ?? [];
+    const key = (l: (typeof cl)[number], i: number) => `${l.seat}\u0000${l.betType}\u0000${l.betId ?? i}`;
+    const byKey = new Map<string, { c?: (typeof cl)[number]; a?: (typeof cl)[number] }>();
+    // lines without a bet id are matched by their place among the lines of the same seat and bet type
+    const place = new Map<string, number>();
+    const keyed = (l: (typeof cl)[number], side: string) => {
+      const base = `${side}\u0000${l.seat}\u0000${l.betType}`;
+      const n = place.get(base) ?? 0;
+      place.set(base, n + 1);
+      return key(l, n);
+    };
+    for (const l of cl) byKey.set(keyed(l, 'c'), { c: l });
+    for (const l of al) {
+      const k = keyed(l, 'a');
+      const entry = byKey.get(k);
+      if (entry) entry.a = l;
+      else byKey.set(k, { a: l });
+    }
+    const changed: ChangedLine[] = [];
+    for (const { c: x, a: y } of byKey.values()) {
+      const betType = (x ?? y)!.betType;
+      let m = this.money.get(betType);
+      if (!m)
+        this.money.set(
+          betType,
+          (m = {
+            betType,
+            chosenPaidAvos: 0,
+            alternativePaidAvos: 0,
+            chosenNetAvos: 0,
+            alternativeNetAvos: 0,
+            linesChanged: 0,
+          }),
+        );
+      const side = (l: typeof x) =>
+        l
+          ? {
+              outcome: l.expectedOutcome,
+              payoutAvos: Number(l.expectedPayoutAvos),
+              netAvos: Number(l.expectedNetAvos),
+            }
+          : null;
+      const sx = side(x);
+      const sy = side(y);
+      m.chosenPaidAvos += sx?.payoutAvos ?? 0;
+      m.alternativePaidAvos += sy?.payoutAvos ?? 0;
+      m.chosenNetAvos += sx?.netAvos ?? 0;
+      m.alternativeNetAvos += sy?.netAvos ?? 0;
+      if (
+        !sx ||
+        !sy ||
+        sx.outcome !== sy.outcome ||
+        sx.payoutAvos !== sy.payoutAvos ||
+        sx.netAvos !== sy.netAvos
+      ) {
+        m.linesChanged++;
+        changed.push({
+          seat: (x ?? y)!.seat,
+          betType,
+          stakeAvos: Number((x ?? y)!.stakeAvos),
+          chosen: sx,
+          alternative: sy,
+        });
+      }
+    }
+    return changed;
+  }
+
+  /** Closes the tables' open units and compares them and the table-level findings; returns the partial. */
+  finish(events: number): WhatIfPartial {
+    for (const t of this.chosen.values()) {
+      const other = this.alternative.get(t.tableId);
+      const ce = t.finish();
+      const ae = other?.finish() ?? { units: [], findings: [] };
+      for (const u of ce.units) this.pair('chosen', u);
+      for (const u of ae.units) this.pair('alternative', u);
+      if (!this.tablesInScope.has(t.tableId)) continue;
+      const first = ce.findings[0] ?? ae.findings[0];
+      if (!first) continue;
+      const altFindings = findingsUnderReadings(ae.findings, this.alternatives);
+      const cIds = countBy(ce.findings.map((f: Finding) => f.checkId));
+      const aIds = countBy(altFindings.map((f) => f.checkId));
+      this.result.findingsChosen += ce.findings.length;
+      this.result.findingsAlternative += altFindings.length;
+      this.tally(beyond(aIds, cIds), first.casino, t.tableId, 'appeared');
+      this.tally(beyond(cIds, aIds), first.casino, t.tableId, 'disappeared');
+    }
+    const res = this.result;
+    res.events = events;
+    res.tablesInScope = this.tablesSeen.size;
+    res.findings = [...this.findings.values()];
+    res.money = [...this.money.values()];
+    return res;
+  }
+}
+
+/** Keeps the `max` earliest changed rounds (by start time, then round id), sorted. */
+function keepEarliest(list: ChangedRound[], r: ChangedRound, max: number): void {
+  const before = (x: ChangedRound, y: ChangedRound) =>
+    x.roundStartTime < y.roundStartTime || (x.roundStartTime === y.roundStartTime && x.roundId < y.roundId);
+  if (list.length >= max && !before(r, list[list.length - 1]!)) return;
+  let i = list.length;
+  while (i > 0 && before(r, list[i - 1]!)) i--;
+  list.splice(i, 0, r);
+  if (list.length > max) list.pop();
+}
+
+/** Every shard's partial added up. */
+export function mergeWhatIf(
+  parts: readonly WhatIfPartial[],
+  maxChanged = DEFAULT_MAX_CHANGED,
+): WhatIfPartial {
+  const out = emptyWhatIf();
+  const findings = new Map<string, FindingDelta>();
+  const money = new Map<string, MoneyByBet>();
+  for (const p of parts) {
+    for (const k of [
+      'events',
+      'tableEvents',
+      'tablesInScope',
+      'roundsCompared',
+      'roundsChanged',
+      'notDerivedChosen',
+      'notDerivedAlternative',
+      'findingsChosen',
+      'findingsAlternative',
+    ] as const)
+      out[k] += p[k];
+    for (const f of p.findings) {
+      const key = `${f.checkId}\u0000${f.casino}\u0000${f.tableId}`;
+      const d = findings.get(key);
+      if (d) {
+        d.appeared += f.appeared;
+        d.disappeared += f.disappeared;
+      } else findings.set(key, { ...f });
+    }
+    for (const m of p.money) {
+      const d = money.get(m.betType);
+      if (!d) money.set(m.betType, { ...m });
+      else {
+        d.chosenPaidAvos += m.chosenPaidAvos;
+        d.alternativePaidAvos += m.alternativePaidAvos;
+        d.chosenNetAvos += m.chosenNetAvos;
+        d.alternativeNetAvos += m.alternativeNetAvos;
+        d.linesChanged += m.linesChanged;
+      }
+    }
+    for (const r of p.changed) keepEarliest(out.changed, r, maxChanged);
+  }
+  out.findings = [...findings.values()].sort(
+    (a, b) =>
+      a.checkId.localeCompare(b.checkId) ||
+      a.casino.localeCompare(b.casino) ||
+      a.tableId.localeCompare(b.tableId),
+  );
+  out.money = [...money.values()].sort((a, b) => a.betType.localeCompare(b.betType));
+  return out;
+}

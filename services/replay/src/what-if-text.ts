@@ -1,0 +1,184 @@
+/**
+ * The what-if report and the side-by-side round for people: money in MOP (the data carries avos), times in Macau
+ * time, each saying so; the readings compared with their provisions in PT and ZH.
+ */
+import { formatMacauTime, formatMop, whatIfLabel } from '@table-audit/rules';
+import type { ReadingCompared, RoundWhatIf, WhatIfReport } from './what-if.ts';
+
+const n = (x: number) => x.toLocaleString('en-US');
+const signedMop = (avos: number) => (avos > 0 ? `+${formatMop(avos)}` : formatMop(avos));
+
+/** Each reading compared: the question, the register's reading, the alternative, the provisions in PT and ZH. */
+export function readingsText(readings: readonly ReadingCompared[], withTexts: boolean): string[] {
+  const out: string[] = [];
+  for (const r of readings) {
+    out.push(`${whatIfLabel(r.key)} — ${r.question}`);
+    out.push(`  chosen reading:      ${r.chosen}`);
+    out.push(`  alternative reading: ${r.alternative}`);
+    out.push(`  what the replay does under it: ${r.effect}`);
+    for (const a of r.articles) {
+      if (!withTexts) {
+        out.push(`  provision ${a.key}`);
+        continue;
+      }
+      out.push(`  provision ${a.key}`);
+      out.push(`    PT: ${a.pt ?? '(text not held)'}`);
+      out.push(`    ZH: ${a.zh ?? '(no Chinese text held)'}`);
+    }
+  }
+  return out;
+}
+
+/** The report as text. */
+export function whatIfText(r: WhatIfReport, maxRounds = 20, maxRows = 30): string {
+  const s = r.scope;
+  const out: string[] = [];
+  out.push(
+    `What-if: ${r.readings.map((x) => whatIfLabel(x.key)).join(', ')} against the register's readings, rounds of ${s.from} to ${s.to} (Macau dates)${s.casino ? `, casino ${s.casino}` : ''}${s.tableId ? `, table ${s.tableId}` : ''}${s.concessionaire ? `, concessionaire ${s.concessionaire}` : ''}`,
+  );
+  out.push(...readingsText(r.readings, false));
+  out.push(
+    '',
+    `${n(r.roundsCompared)} rounds re-derived under both readings (${n(r.events)} events read, ${r.workers} worker${r.workers === 1 ? '' : 's'}, ${(r.elapsedMs / 1000).toFixed(1)} s); ${n(r.roundsChanged)} changed; the stored findings and checkpoints were not touched`,
+  );
+  if (r.notDerivedAlternative !== r.notDerivedChosen)
+    out.push(
+      `rounds not derived: ${n(r.notDerivedChosen)} under the chosen readings, ${n(r.notDerivedAlternative)} under the alternative`,
+    );
+  out.push(
+    `findings: ${n(r.findingsChosen)} under the chosen readings, ${n(r.findingsAlternative)} under the alternative`,
+  );
+  const moved = r.findings.filter((f) => f.appeared || f.disappeared);
+  if (moved.length) {
+    const byCheck = new Map<string, { appeared: number; disappeared: number }>();
+    for (const f of moved) {
+      const t = byCheck.get(f.checkId) ?? { appeared: 0, disappeared: 0 };
+      t.appeared += f.appeared;
+      t.disappeared += f.disappeared;
+      byCheck.set(f.checkId, t);
+    }
+    out.push('', 'Findings that appear (+) or disappear (−), by check:');
+    for (const [id, t] of byCheck)
+      out.push(
+        `  ${id.padEnd(44)} ${t.appeared ? `+${n(t.appeared)}` : ''}${t.appeared && t.disappeared ? ' ' : ''}${t.disappeared ? `−${n(t.disappeared)}` : ''}`,
+      );
+    out.push('', 'by check, casino and table:');
+    for (const f of moved.slice(0, maxRows))
+      out.push(
+        `  ${f.checkId.padEnd(44)} ${f.casino.padEnd(10)} ${f.tableId.padEnd(12)} ${f.appeared ? `+${f.appeared}` : ''}${f.appeared && f.disappeared ? ' ' : ''}${f.disappeared ? `−${f.disappeared}` : ''}`,
+      );
+    if (moved.length > maxRows)
+      out.push(`  … ${n(moved.length - maxRows)} more rows (--json lists them all)`);
+  } else out.push('', 'No finding appears or disappears.');
+  const money = r.money.filter((m) => m.linesChanged);
+  if (money.length) {
+    out.push(
+      '',
+      'Money by bet type (MOP): winnings owed and the players’ net, under the chosen reading → the alternative:',
+    );
+    for (const m of money)
+      out.push(
+        `  ${m.betType.padEnd(16)} ${n(m.linesChanged).padStart(6)} bets settled differently; winnings ${formatMop(m.chosenPaidAvos)} → ${formatMop(m.alternativePaidAvos)} (${signedMop(m.alternativePaidAvos - m.chosenPaidAvos)}); players' net ${formatMop(m.chosenNetAvos)} → ${formatMop(m.alternativeNetAvos)} (${signedMop(m.alternativeNetAvos - m.chosenNetAvos)})`,
+      );
+  } else out.push('No bet is settled differently.');
+  if (r.changed.length) {
+    out.push(
+      '',
+      `Rounds that changed (the first ${Math.min(maxRounds, r.changed.length)} of ${n(r.roundsChanged)}, by start time; replay one side by side: table-audit replay ROUND_ID --what-if …):`,
+    );
+    for (const c of r.changed.slice(0, maxRounds)) {
+      const what = [
+        ...times(c.findingsAppeared, '+'),
+        ...times(c.findingsDisappeared, '−'),
+        ...c.lines.map(
+          (l) =>
+            `seat ${l.seat} ${l.betType} ${l.chosen?.outcome ?? 'none'} ${l.chosen ? formatMop(l.chosen.payoutAvos) : ''} → ${l.alternative?.outcome ?? 'none'} ${l.alternative ? formatMop(l.alternative.payoutAvos) : ''}`,
+        ),
+        ...(c.statusChosen !== c.statusAlternative ? [`${c.statusChosen} → ${c.statusAlternative}`] : []),
+        ...(c.notDerivedAlternative ? [`not derived: ${c.notDerivedAlternative}`] : []),
+      ];
+      out.push(`  ${c.roundId}  ${c.tableId}  ${c.casino}  ${formatMacauTime(c.roundStartTime)}`);
+      for (const w of what) out.push(`      ${w}`);
+    }
+  }
+  return out.join('\n');
+}
+
+/** Check ids with their count: "+F3CP.PAYOUT.MISMATCH ×4". */
+function times(ids: readonly string[], sign: string): string[] {
+  const m = new Map<string, number>();
+  for (const id of ids) m.set(id, (m.get(id) ?? 0) + 1);
+  return [...m].map(([id, k]) => `${sign}${id}${k > 1 ? ` ×${k}` : ''}`);
+}
+
+/** Wraps a line to `width` columns (at spaces where it can). */
+function wrap(line: string, width: number): string[] {
+  if (line.length <= width) return [line];
+  const out: string[] = [];
+  let rest = line;
+  while (rest.length > width) {
+    let cut = rest.lastIndexOf(' ', width);
+    if (cut < width / 2) cut = width;
+    out.push(rest.slice(0, cut));
+    rest = '  ' + rest.slice(cut).trimStart();
+  }
+  out.push(rest);
+  return out;
+}
+
+/** The longest common subsequence of two line lists, as pairs of indices (for the side-by-side alignment). */
+function align(a: readonly string[], b: readonly string[]): [number | null, number | null][] {
+  const m = a.length;
+  const k = b.length;
+  const L: Uint16Array[] = Array.from({ length: m + 1 }, () => new Uint16Array(k + 1));
+  for (let i = m - 1; i >= 0; i--)
+    for (let j = k - 1; j >= 0; j--)
+      L[i]![j] = a[i] === b[j] ? L[i + 1]![j + 1]! + 1 : Math.max(L[i + 1]![j]!, L[i]![j + 1]!);
+  const raw: [number | null, number | null][] = [];
+  let i = 0;
+  let j = 0;
+  while (i < m || j < k) {
+    if (i < m && j < k && a[i] === b[j]) raw.push([i++, j++]);
+    else if (j >= k || (i < m && L[i + 1]![j]! >= L[i]![j + 1]!)) raw.push([i++, null]);
+    else raw.push([null, j++]);
+  }
+  // a run of lines only on the left followed by a run only on the right: the same rows, changed
+  const out: [number | null, number | null][] = [];
+  for (let p = 0; p < raw.length;) {
+    if (raw[p]![1] !== null) {
+      out.push(raw[p++]!);
+      continue;
+    }
+    const left: number[] = [];
+    while (p < raw.length && raw[p]![1] === null) left.push(raw[p++]![0]!);
+    const right: number[] = [];
+    while (p < raw.length && raw[p]![0] === null) right.push(raw[p++]![1]!);
+    for (let q = 0; q < Math.max(left.length, right.length); q++)
+      out.push([left[q] ?? null, right[q] ?? null]);
+  }
+  return out;
+}
+
+/** One round under both readings, side by side (`|` marks the rows that differ), after the readings compared. */
+export function roundWhatIfText(x: RoundWhatIf, width = 160): string {
+  const col = Math.max(40, Math.floor((width - 3) / 2));
+  const out: string[] = [
+    `Round ${x.roundId} of table ${x.tableId}, derived twice from the store (nothing written):`,
+    ...readingsText(x.readings, true),
+    '',
+  ];
+  const a = x.chosen.text.split('\n');
+  const b = x.alternative.text.split('\n');
+  out.push(
+    `${'CHOSEN READINGS (the register)'.padEnd(col)}   ALTERNATIVE (${x.readings.map((r) => whatIfLabel(r.key)).join(', ')})`,
+  );
+  out.push(`${'-'.repeat(col)}   ${'-'.repeat(col)}`);
+  for (const [i, j] of align(a, b)) {
+    const left = i === null ? [] : wrap(a[i]!, col);
+    const right = j === null ? [] : wrap(b[j]!, col);
+    const same = i !== null && j !== null && a[i] === b[j];
+    for (let r = 0; r < Math.max(left.length, right.length); r++)
+      out.push(`${(left[r] ?? '').padEnd(col)} ${same ? ' ' : '|'} ${right[r] ?? ''}`.trimEnd());
+  }
+  return out.join('\n');
+}

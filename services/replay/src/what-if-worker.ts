@@ -1,0 +1,23 @@
+/**
+ * One shard of a what-if replay, in a worker thread (what-if.ts): opens the store read-only, compares its tables'
+ * units under both readings, posts the partial back. Writes nothing.
+ */
+import { parentPort, workerData } from 'node:worker_threads';
+import { SqliteEventStore } from '@table-audit/eventstore/sqlite';
+import { compareShard, type WhatIfWorkerData } from './what-if.ts';
+
+const data = workerData as WhatIfWorkerData;
+const store = new SqliteEventStore(data.storePath, { readOnly: true });
+try {
+  const partial = await compareShard(
+    store,
+    data.shard,
+    data.alternatives,
+    data.scope,
+    data.replay ?? undefined,
+    data.maxChanged,
+  );
+  parentPort!.postMessage(partial);
+} finally {
+  await store.close();
+}

@@ -1,0 +1,237 @@
+/**
+ * What-if replay: re-derives a period under other readings of the law and reports what changes (what-if-core.ts
+ * compares). A scratch derivation: the store is opened read-only by every worker and nothing is appended, so the
+ * stored findings, round records and checkpoints stay as they are. Sharded by table over worker threads as the
+ * parallel replay is (shards.ts: the same stable hash, the same read of a shard's tables), each worker reading its
+ * tables' events once and folding them under both readings.
+ */
+import { Worker } from 'node:worker_threads';
+import { SqliteEventStore } from '@table-audit/eventstore/sqlite';
+import type { EventStore } from '@table-audit/eventstore';
+import {
+  allProvisions,
+  alternativeReading,
+  DEFAULT_REPLAY_OPTIONS,
+  INTERPRETATIONS,
+  type ReplayOptions,
+} from '@table-audit/rules';
+import { explainRound, type RoundExplanation } from './explain.ts';
+import { isShardEvent, type Shard } from './shards.ts';
+import { tableStream } from './streams.ts';
+import { toTableEvent } from './tables.ts';
+import {
+  DEFAULT_MAX_CHANGED,
+  mergeWhatIf,
+  WhatIfComparer,
+  type WhatIfPartial,
+  type WhatIfScope,
+} from './what-if-core.ts';
+
+export * from './what-if-core.ts';
+
+/** The longest period a what-if covers: a year of Macau dates (the API bounds it further). */
+export const MAX_WHAT_IF_DAYS = 366;
+
+export class WhatIfRequestError extends Error {
+  override readonly name = 'WhatIfRequestError';
+}
+
+const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+
+/** Days from `from` to `to` inclusive, or an error naming the field. Dates are Macau calendar dates. */
+export function periodDays(from: string, to: string, max = MAX_WHAT_IF_DAYS): number {
+  const day = (field: string, d: string) => {
+    const m = DATE.exec(d);
+    const t = m ? Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3])) : NaN;
+    if (!m || new Date(t).toISOString().slice(0, 10) !== d)
+      throw new WhatIfRequestError(`${field}: "${d}" is not a date (YYYY-MM-DD, Macau time)`);
+    return t;
+  };
+  const a = day('from', from);
+  const b = day('to', to);
+  if (b < a) throw new WhatIfRequestError(`to (${to}) is before from (${from})`);
+  const days = (b - a) / 86_400_000 + 1;
+  if (days > max) throw new WhatIfRequestError(`the period is ${days} days; at most ${max} at once`);
+  return days;
+}
+
+/** A reading compared, with its question and both readings, for the report's reader. */
+export interface ReadingCompared {
+  readonly key: string;
+  readonly id: string;
+  readonly question: string;
+  readonly chosen: string;
+  readonly alternative: string;
+  /** what the replay does differently under the alternative */
+  readonly effect: string;
+  readonly articles: readonly {
+    readonly key: string;
+    readonly pt: string | null;
+    readonly zh: string | null;
+  }[];
+}
+
+const provisions = new Map(allProvisions().map((p) => [p.key, p]));
+
+/** The readings compared, each with its question, both readings and the provisions in PT and ZH. */
+export function readingsCompared(keys: readonly string[]): ReadingCompared[] {
+  return keys.map((key) => {
+    const alt = alternativeReading(key);
+    if (!alt) throw new WhatIfRequestError(`no selectable alternative reading "${key}"`);
+    const i = INTERPRETATIONS.find((x) => x.id === alt.id)!;
+    return {
+      key,
+      id: alt.id,
+      question: i.question,
+      chosen: i.reading,
+      alternative: i.alternative,
+      effect: alt.effect,
+      articles: i.articles.map((k) => {
+        const p = provisions.get(k);
+        return { key: k, pt: p?.pt ?? null, zh: p?.zh || null };
+      }),
+    };
+  });
+}
+
+export interface WhatIfOptions {
+  /** the SQLite store file, opened read-only */
+  readonly storePath: string;
+  /** readings.ts keys: 'J2', 'J3:2', … */
+  readonly alternatives: readonly string[];
+  readonly scope: WhatIfScope;
+  /** worker threads; 1 runs in this thread */
+  readonly workers: number;
+  readonly replay?: ReplayOptions;
+  /** changed rounds listed (all are counted); default DEFAULT_MAX_CHANGED */
+  readonly maxChanged?: number;
+  /** the TypeScript loader for the workers (see ParallelReplayOptions.loader) */
+  readonly loader?: string;
+}
+
+export interface WhatIfReport extends WhatIfPartial {
+  readonly readings: readonly ReadingCompared[];
+  readonly scope: WhatIfScope;
+  readonly workers: number;
+  readonly elapsedMs: number;
+}
+
+/** @internal what what-if.ts hands a worker */
+export interface WhatIfWorkerData {
+  storePath: string;
+  shard: Shard;
+  alternatives: readonly string[];
+  scope: WhatIfScope;
+  replay: ReplayOptions | null;
+  maxChanged: number;
+}
+
+/**
+ * Reads the store as one shard sees it (only the scope's table when one is named) and compares every unit under
+ * both readings. Reads only: nothing is appended, no checkpoint moves.
+ */
+export async function compareShard(
+  store: EventStore,
+  shard: Shard,
+  alternatives: readonly string[],
+  scope: WhatIfScope,
+  replay: ReplayOptions = DEFAULT_REPLAY_OPTIONS,
+  maxChanged = DEFAULT_MAX_CHANGED,
+): Promise<WhatIfPartial> {
+  const comparer = new WhatIfComparer(scope, alternatives, replay, maxChanged);
+  const only = scope.tableId === undefined ? null : tableStream(scope.tableId);
+  const streams = (s: string) => (only === null || s === only) && isShardEvent(s, shard);
+  let events = 0;
+  for await (const stored of store.readAll({ streams })) {
+    events++;
+    const e = toTableEvent(stored);
+    if (e) comparer.apply(e);
+  }
+  return comparer.finish(events);
+}
+
+/** Runs the what-if over the store: sharded over `workers` threads (1: in this thread). */
+export async function runWhatIf(o: WhatIfOptions): Promise<WhatIfReport> {
+  if (!Number.isSafeInteger(o.workers) || o.workers < 1 || o.workers > 64)
+    throw new RangeError(`workers is a whole number from 1 to 64, got ${o.workers}`);
+  if (!o.alternatives.length)
+    throw new WhatIfRequestError('name at least one alternative reading (e.g. J2=ALT)');
+  periodDays(o.scope.from, o.scope.to);
+  const readings = readingsCompared(o.alternatives);
+  const maxChanged = o.maxChanged ?? DEFAULT_MAX_CHANGED;
+  const t0 = performance.now();
+  let parts: WhatIfPartial[];
+  if (o.workers === 1) {
+    const store = new SqliteEventStore(o.storePath, { readOnly: true });
+    try {
+      parts = [
+        await compareShard(store, { index: 0, count: 1 }, o.alternatives, o.scope, o.replay, maxChanged),
+      ];
+    } finally {
+      await store.close();
+    }
+  } else {
+    const shards = Array.from({ length: o.workers }, (_, index) => ({ index, count: o.workers }));
+    parts = await Promise.all(
+      shards.map((shard) =>
+        runWorker(
+          {
+            storePath: o.storePath,
+            shard,
+            alternatives: o.alternatives,
+            scope: o.scope,
+            replay: o.replay ?? null,
+            maxChanged,
+          },
+          o.loader,
+        ),
+      ),
+    );
+  }
+  return {
+    ...mergeWhatIf(parts, maxChanged),
+    readings,
+    scope: o.scope,
+    workers: o.workers,
+    elapsedMs: performance.now() - t0,
+  };
+}
+
+function runWorker(data: WhatIfWorkerData, loader: string | undefined): Promise<WhatIfPartial> {
+  return new Promise((resolve, reject) => {
+    const worker = new Worker(new URL('./what-if-worker.ts', import.meta.url), {
+      workerData: data,
+      ...(loader ? { execArgv: [...process.execArgv, '--import', loader] } : {}),
+    });
+    let result: WhatIfPartial | null = null;
+    worker.once('message', (m: WhatIfPartial) => (result = m));
+    worker.once('error', reject);
+    worker.once('exit', (code) =>
+      result
+        ? resolve(result)
+        : reject(new Error(`what-if shard ${data.shard.index} exited (code ${code}) before reporting`)),
+    );
+  });
+}
+
+/** One round derived under both readings, explained side by side. */
+export interface RoundWhatIf {
+  readonly roundId: string;
+  readonly tableId: string;
+  readonly readings: readonly ReadingCompared[];
+  readonly chosen: RoundExplanation;
+  readonly alternative: RoundExplanation;
+}
+
+/** Explains one round under the register's readings and under the alternatives (store read only). */
+export async function explainRoundWhatIf(
+  store: EventStore,
+  roundId: string,
+  alternatives: readonly string[],
+  replay: ReplayOptions = DEFAULT_REPLAY_OPTIONS,
+): Promise<RoundWhatIf> {
+  const readings = readingsCompared(alternatives);
+  const chosen = await explainRound(store, roundId, { ...replay, alternatives: [] });
+  const alternative = await explainRound(store, roundId, { ...replay, alternatives });
+  return { roundId, tableId: chosen.tableId, readings, chosen, alternative };
+}

@@ -10,7 +10,9 @@ import {
 } from '@table-audit/ingest';
 import { ANCHOR_OPTIONS_USAGE, configuredAnchorer, describeAnchor } from './anchors.ts';
 import { out, UsageError, type Command } from './command.ts';
-import { DEFAULT_STORE, openStore, progress, progressDone, storePath } from './store.ts';
+import { openConfiguredStore } from '../adapters.ts';
+import { loadConfig } from '../config.ts';
+import { DEFAULT_STORE, progress, progressDone } from './store.ts';
 
 const usage = `Usage: table-audit ingest FILE.avro… [--store PATH]
        table-audit ingest --kafka BROKERS [--topic TOPIC] [--group GROUP] [--idle-exit MS] [--store PATH]
@@ -38,13 +40,22 @@ export const ingestCommand: Command = {
       options: {
         store: { type: 'string' },
         kafka: { type: 'string' },
-        topic: { type: 'string', default: 'table-events' },
-        group: { type: 'string', default: 'table-audit-ingest' },
+        topic: { type: 'string' },
+        group: { type: 'string' },
         'idle-exit': { type: 'string' },
         anchors: { type: 'string' },
         'signing-key': { type: 'string' },
       },
     });
+    // without files or --kafka, the configured input (config.ts: input.kind "kafka" and its brokers)
+    const input = loadConfig().input;
+    if (!positionals.length && !values.kafka && input.kind === 'kafka') {
+      values.kafka = input.brokers.join(',');
+      values.topic ??= input.topic;
+      values.group ??= input.group;
+    }
+    values.topic ??= 'table-events';
+    values.group ??= 'table-audit-ingest';
     if (!positionals.length === !values.kafka) throw new UsageError('give Avro files, or --kafka BROKERS');
     let idle: number | null = null;
     if (values['idle-exit'] !== undefined) {
@@ -52,13 +63,12 @@ export const ingestCommand: Command = {
       if (!Number.isSafeInteger(idle) || idle < 1)
         throw new UsageError(`--idle-exit takes whole milliseconds from 1 up, got "${values['idle-exit']}"`);
     }
-    const path = storePath(values.store);
-    const opened = openStore(path);
+    const opened = await openConfiguredStore({ flag: values.store });
     const store = opened.store;
     let failed = true;
     let lastAnchor: Anchor | null = null;
     try {
-      const anchorer = configuredAnchorer(store, path, {
+      const anchorer = configuredAnchorer(store, opened, {
         anchors: values.anchors,
         signingKey: values['signing-key'],
       });

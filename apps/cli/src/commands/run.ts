@@ -24,7 +24,9 @@ import { json, out, UsageError, type Command } from './command.ts';
 import { projectForRun } from './findings.ts';
 import { wholeNumber } from './numbers.ts';
 import { portOf, serveUntilStopped } from './serve.ts';
-import { DEFAULT_STORE, makeDirectories, openStore, storePath } from './store.ts';
+import { openConfiguredStore } from '../adapters.ts';
+import { loadConfig } from '../config.ts';
+import { DEFAULT_STORE, makeDirectories, storePath } from './store.ts';
 import { tokenKey, tokenKeyPath } from './token.ts';
 
 /** Marks a directory as made by `table-audit run`; only such a directory is ever cleared by a later run. */
@@ -164,11 +166,11 @@ export const runCommand: Command = {
     const { values } = parseArgs({
       args,
       options: {
-        dir: { type: 'string', default: 'data/run' },
+        dir: { type: 'string' },
         store: { type: 'string' },
-        tables: { type: 'string', default: '40' },
-        rounds: { type: 'string', default: '50' },
-        seed: { type: 'string', default: '2025' },
+        tables: { type: 'string' },
+        rounds: { type: 'string' },
+        seed: { type: 'string' },
         math: { type: 'boolean' },
         anchors: { type: 'string' },
         'signing-key': { type: 'string' },
@@ -178,15 +180,25 @@ export const runCommand: Command = {
         'token-key': { type: 'string' },
       },
     });
-    const tables = wholeNumber('--tables', values.tables!, 1, 999);
-    const rounds = wholeNumber('--rounds', values.rounds!, 1, 10_000);
-    const seed = wholeNumber('--seed', values.seed!, 0, 2 ** 32 - 1);
-    const dir = values.dir!;
+    // flags win over the configuration (config.ts: the file, then the environment), which wins over the defaults
+    const config = loadConfig();
+    const tables =
+      values.tables === undefined ? config.run.tables : wholeNumber('--tables', values.tables, 1, 999);
+    const rounds =
+      values.rounds === undefined ? config.run.rounds : wholeNumber('--rounds', values.rounds, 1, 10_000);
+    const seed =
+      values.seed === undefined ? config.run.seed : wholeNumber('--seed', values.seed, 0, 2 ** 32 - 1);
+    const dir = values.dir ?? config.run.dir;
     if (!dir) throw new UsageError('--dir needs a directory, e.g. --dir data/run');
-    const storeFile = storePath(values.store);
+    const sqlite = values.store !== undefined || config.store.kind === 'sqlite';
+    /** the SQLite file; for EventStoreDB, the default file's place, beside which chDB's directory goes */
+    const storeFile = sqlite ? storePath(values.store) : DEFAULT_STORE;
+    const storeName = sqlite
+      ? storeFile
+      : `the EventStoreDB store at ${new URL((config.store as { url: string }).url).host}`;
     const serve = !values['no-serve'];
-    const port = portOf(values.port, 8080);
-    const host = values.host ?? '127.0.0.1';
+    const port = portOf(values.port, config.api.port);
+    const host = values.host ?? config.api.host;
     if (
       !serve &&
       (values.port !== undefined || values.host !== undefined || values['token-key'] !== undefined)
@@ -244,7 +256,7 @@ export const runCommand: Command = {
       await serveUntilStopped({
         port,
         host,
-        storeFile,
+        storeFile: sqlite ? storeFile : undefined,
         tokenKeyFile: keyFile,
         anchorsDir: anchorsDir(values.anchors) ?? join(dir, 'anchors'),
         findings: 'clickhouse',
@@ -338,7 +350,7 @@ export const runCommand: Command = {
         `1. simulator: ${tables} F3CP tables x ${rounds} rounds (+1 table of 400 rounds with colluders), ${crapsTables} CRAPS table(s) x 150 throws, ${thirteenTables} 13 Cards table(s) x 60 rounds, ${mahjongTables} Mah-Jong table(s) x 40 deals and ${olderTables} F3CP table(s) of 2019 under the 2008 rules x ${rounds} rounds, ${written.events.toLocaleString('en-US')} events → ${file}; ${session.truth.length} labelled faults → ${truthFile} (${ms(t)})`,
       );
 
-      const opened = openStore(storeFile);
+      const opened = await openConfiguredStore({ flag: values.store });
       const store = opened.store;
       let storeFailed = true;
       try {
@@ -346,13 +358,13 @@ export const runCommand: Command = {
         const conflict = await otherSession(store, session);
         if (conflict)
           throw new Error(
-            `${storeFile} already holds another simulation under the same table ids (${conflict}); nothing was ` +
+            `${storeName} already holds another simulation under the same table ids (${conflict}); nothing was ` +
               `appended. Give this run its own store with --store PATH, or run with the options that made that one`,
           );
         // the key and the anchors are kept even if the run fails: they vouch for what is in the store
         const anchorer = configuredAnchorer(
           store,
-          storeFile,
+          opened,
           { anchors: values.anchors, signingKey: values['signing-key'] },
           { anchors: join(dir, 'anchors'), generateInto: dir },
         )!;
@@ -363,13 +375,13 @@ export const runCommand: Command = {
           ? `, ${ingested.alreadyStored.toLocaleString('en-US')} already stored`
           : '';
         out(
-          `2. ingest: ${ingested.accepted.toLocaleString('en-US')} events appended to ${storeFile}${again}, ${ingested.rejected} rejected (${ms(t)}, ${Math.round((ingested.accepted + ingested.alreadyStored) / ((performance.now() - t) / 1000)).toLocaleString('en-US')} events/s)`,
+          `2. ingest: ${ingested.accepted.toLocaleString('en-US')} events appended to ${storeName}${again}, ${ingested.rejected} rejected (${ms(t)}, ${Math.round((ingested.accepted + ingested.alreadyStored) / ((performance.now() - t) / 1000)).toLocaleString('en-US')} events/s)`,
         );
         if (ingested.rejected) {
           const reasons = await lastRejects(store, Math.min(ingested.rejected, 3));
           throw new Error(
             `${ingested.rejected} of the session's events were rejected by ingest, so the proof cannot be made; ` +
-              `e.g. ${reasons.join(' | ')}. An event id already stored with different content means ${storeFile} ` +
+              `e.g. ${reasons.join(' | ')}. An event id already stored with different content means ${storeName} ` +
               `holds another simulation (other --seed, --tables or --rounds, or table-audit simulate): give this ` +
               `run its own store with --store PATH (the rejects are kept in the store's "${REJECTS_STREAM}" stream)`,
           );

@@ -112,6 +112,92 @@ export const CONFIGURATION: readonly ConfigVariable[] = [
     readBy: ['ingest'],
     requiredBy: [],
   },
+  {
+    name: 'TABLE_AUDIT_CONFIG',
+    meaning:
+      'the configuration file (default table-audit.config.json in the working directory, when there is one)',
+    readIn: ['apps/cli/src/config.ts'],
+    readBy: ['ingest', 'replay', 'api'],
+    requiredBy: [],
+  },
+  {
+    name: 'TABLE_AUDIT_INPUT',
+    meaning: '"files" or "kafka": what `table-audit ingest` reads when given neither files nor --kafka',
+    readIn: ['apps/cli/src/config.ts'],
+    readBy: ['ingest'],
+    requiredBy: [],
+  },
+  {
+    name: 'TABLE_AUDIT_KAFKA_BROKERS',
+    meaning: 'Kafka brokers for ingest, comma-separated host:port (chooses kafka input)',
+    readIn: ['apps/cli/src/config.ts'],
+    readBy: ['ingest'],
+    requiredBy: [],
+  },
+  {
+    name: 'TABLE_AUDIT_KAFKA_TOPIC',
+    meaning: 'the topic ingest reads (default table-events)',
+    readIn: ['apps/cli/src/config.ts'],
+    readBy: ['ingest'],
+    requiredBy: [],
+  },
+  {
+    name: 'TABLE_AUDIT_KAFKA_GROUP',
+    meaning: 'the consumer group of ingest (default table-audit-ingest)',
+    readIn: ['apps/cli/src/config.ts'],
+    readBy: ['ingest'],
+    requiredBy: [],
+  },
+  {
+    name: 'TABLE_AUDIT_EVENTSTORE_URL',
+    meaning:
+      'an EventStoreDB/KurrentDB connection string (esdb://…, kurrentdb://…); chooses it as the event store',
+    readIn: ['apps/cli/src/config.ts'],
+    readBy: ['ingest', 'replay', 'api'],
+    requiredBy: [],
+  },
+  {
+    name: 'TABLE_AUDIT_PORT',
+    meaning: 'the port serve and run listen on (default 8080)',
+    readIn: ['apps/cli/src/config.ts'],
+    readBy: ['api'],
+    requiredBy: [],
+  },
+  {
+    name: 'TABLE_AUDIT_HOST',
+    meaning: 'the address serve and run listen on (default 127.0.0.1)',
+    readIn: ['apps/cli/src/config.ts'],
+    readBy: ['api'],
+    requiredBy: [],
+  },
+  {
+    name: 'TABLE_AUDIT_RUN_DIR',
+    meaning: "the main job's session directory (default data/run)",
+    readIn: ['apps/cli/src/config.ts'],
+    readBy: [],
+    requiredBy: [],
+  },
+  {
+    name: 'TABLE_AUDIT_RUN_TABLES',
+    meaning: "the main job's F3CP tables (default 40)",
+    readIn: ['apps/cli/src/config.ts'],
+    readBy: [],
+    requiredBy: [],
+  },
+  {
+    name: 'TABLE_AUDIT_RUN_ROUNDS',
+    meaning: "the main job's rounds per table (default 50)",
+    readIn: ['apps/cli/src/config.ts'],
+    readBy: [],
+    requiredBy: [],
+  },
+  {
+    name: 'TABLE_AUDIT_RUN_SEED',
+    meaning: "the main job's seed (default 2025)",
+    readIn: ['apps/cli/src/config.ts'],
+    readBy: [],
+    requiredBy: [],
+  },
 ];
 
 /** Variables the code sets for itself rather than reads from outside: never given by a deployment. */

@@ -198,6 +198,13 @@ export const CONFIGURATION: readonly ConfigVariable[] = [
     readBy: [],
     requiredBy: [],
   },
+  {
+    name: 'TABLE_AUDIT_FROM_SOURCES',
+    meaning: '1: run the TypeScript sources even when the compiled command (apps/cli/dist) is current',
+    readIn: ['apps/cli/bin/table-audit.js'],
+    readBy: [],
+    requiredBy: [],
+  },
 ];
 
 /** Variables the code sets for itself rather than reads from outside: never given by a deployment. */

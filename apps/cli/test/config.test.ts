@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
@@ -172,7 +172,12 @@ describe('configuration: file, environment, defaults', () => {
     });
   });
 
-  it('documents every key it takes, once', () => {
+  it('documents every key it takes, once, in docs/configuration.md', () => {
+    const page = readFileSync(new URL('../../../docs/configuration.md', import.meta.url), 'utf8');
+    for (const v of CONFIG_VARIABLES) {
+      const row = `| ${v.key === '—' ? '—' : `\`${v.key}\``} | ${v.variable === '—' ? '—' : `\`${v.variable}\``} |`;
+      assert.ok(page.replace(/ +\|/g, ' |').includes(row), `docs/configuration.md has no row ${row}`);
+    }
     const keys = CONFIG_VARIABLES.map((v) => v.key).filter((k) => k !== '—');
     assert.equal(new Set(keys).size, keys.length);
     const vars = CONFIG_VARIABLES.map((v) => v.variable).filter((k) => k !== '—');

@@ -1,4 +1,5 @@
 import { commands, type Command } from './commands/index.ts';
+import { ConfigError, exportToEnvironment, loadConfig } from './config.ts';
 import { DEFAULT_STORE } from './commands/store.ts';
 
 function help(): string {
@@ -17,10 +18,15 @@ function help(): string {
     '  2  usage error: an unknown command or option, or an option value out of range',
     '',
     `The event store of every command is ${DEFAULT_STORE} (--store PATH or TABLE_AUDIT_STORE to change it).`,
+    'Configuration: table-audit.config.json in the working directory (or $TABLE_AUDIT_CONFIG), environment',
+    'variables over it, flags over both (docs/configuration.md).',
     'Money is shown in MOP (files carry avos, 1/100 MOP); times in Macau time, UTC+8 (files carry UTC ms).',
     '',
   ].join('\n');
 }
+
+/** Commands that open a SQLite file directly (not through adapters.ts): refused when the store is EventStoreDB. */
+const SQLITE_ONLY = new Set(['verify', 'store']);
 
 /** Runs one command line; returns the process exit code (0 ok, 1 findings or failure, 2 usage error). */
 export async function main(argv: string[]): Promise<number> {
@@ -39,6 +45,13 @@ export async function main(argv: string[]): Promise<number> {
     return 0;
   }
   try {
+    // the file's choices reach every command, through the variables they read; the environment still wins
+    const config = loadConfig();
+    exportToEnvironment(config);
+    if (config.store.kind === 'eventstoredb' && SQLITE_ONLY.has(command.name) && !rest.includes('--store'))
+      throw new ConfigError(
+        `the configured store is EventStoreDB (${config.file ?? 'TABLE_AUDIT_EVENTSTORE_URL'}), and table-audit ${command.name} works on a SQLite store file only: give it --store PATH`,
+      );
     return await command.run(rest);
   } catch (err) {
     const e = err instanceof Error ? err : new Error(String(err));
@@ -48,6 +61,6 @@ export async function main(argv: string[]): Promise<number> {
     for (let c = e.cause; c !== undefined; c = c instanceof Error ? c.cause : undefined)
       text += `\n  caused by: ${c instanceof Error ? c.message : String(c)}`;
     process.stderr.write(`table-audit ${name}: ${text}\n${usage ? `\n${command.usage}\n` : ''}`);
-    return usage ? 2 : 1;
+    return usage || e.name === 'ConfigError' ? 2 : 1;
   }
 }

@@ -377,20 +377,26 @@ describe('table-audit command line', () => {
     assert.equal(r.code, 0, r.stderr);
     assert.match(
       r.stdout,
-      /1\. simulator: 6 F3CP tables x 20 rounds .*, 1 CRAPS table\(s\) x 150 throws, 1 13 Cards table\(s\) x 60 rounds, 1 Mah-Jong table\(s\) x 40 deals and 1 F3CP table\(s\) of 2019 under the 2008 rules x 20 rounds/,
+      // counted from the session: the colluders' table (400 rounds) is one of the 6
+      /1\. simulator: F3CP 6 table\(s\), 500 rounds; F3CP of 2019 \(2008 rules\) 1 table\(s\), 20 rounds; CRAPS 1 table\(s\), 150 throws; 13 Cards 1 table\(s\), 60 rounds; Mah-Jong 1 table\(s\), 40 deals; [\d,]+ events → /,
     );
     // the CRAPS table's faults are found too, under their own check ids
-    assert.match(r.stdout, /CRAPS\.[A-Z_]+\.[A-Z_]+ +\d+/);
+    assert.match(r.stdout, /CRAPS\.[A-Z_]+\.[A-Z_]+ +(?:critical|high|medium|low) +\d+/);
     // and the 2019 table's, under the 2008 rules' own check ids
-    assert.match(r.stdout, /F3CP08\.[A-Z_]+\.[A-Z_]+ +\d+/);
+    assert.match(r.stdout, /F3CP08\.[A-Z_]+\.[A-Z_]+ +(?:critical|high|medium|low) +\d+/);
     // and those of the 13 Cards and Mah-Jong tables
-    assert.match(r.stdout, /THIRTEEN\.[A-Z_.]+ +\d+/);
-    assert.match(r.stdout, /MAHJONG\.[A-Z_.]+ +\d+/);
+    assert.match(r.stdout, /THIRTEEN\.[A-Z_.]+ +(?:critical|high|medium|low) +\d+/);
+    assert.match(r.stdout, /MAHJONG\.[A-Z_.]+ +(?:critical|high|medium|low) +\d+/);
     assert.match(r.stdout, /2\. ingest: ([\d,]+) events appended to data\/events\.sqlite, 0 rejected/);
     assert.match(r.stdout, /3\. replay: [\d,]+ rounds re-derived, \d+ findings appended/);
     assert.match(r.stdout, /labelled faults missed: 0, findings on clean rounds: 0/);
-    assert.match(r.stdout, /F3CP\.CONDUCT\.COLLUSION +1/);
-    assert.match(r.stdout, /5\. disputed hand .*\n[\s\S]*Settlement, expected \| declared:/);
+    assert.match(r.stdout, /^4\. analytics:$/m);
+    assert.match(
+      r.stdout,
+      /^summary \([\d.]+ s in all\):\n {3}10 tables, [\d,]+ rounds .*; ([\d,]+) events: \1 appended by this run, 0 already stored, 0 rejected\n {3}\d+ findings \(\d+ critical, \d+ high, \d+ medium, \d+ low\) from \d+ checks; the proof holds/m,
+    );
+    assert.match(r.stdout, /F3CP\.CONDUCT\.COLLUSION +high +1/);
+    assert.match(r.stdout, /\n {3}disputed hand .*\n[\s\S]*Settlement, expected \| declared:/);
     // the explanation shows Macau time, saying so, and MOP, not bare avos
     assert.match(
       r.stdout,

@@ -85,7 +85,8 @@ export const storeIdOf = (storePath: string): string => `sqlite:${basename(store
  */
 export function configuredAnchorer(
   store: EventStore,
-  storePath: string,
+  /** the SQLite file, or the opened store's id (adapters.ts), which anchors name the store by */
+  storePath: string | { readonly storeId: string },
   flags: { anchors: string | undefined; signingKey: string | undefined },
   defaults: { anchors?: string; generateInto?: string } = {},
 ): CheckpointCoveringAnchorer | null {
@@ -116,7 +117,7 @@ export function configuredAnchorer(
   else key = loadSigningKey(keyPath);
   return new CheckpointCoveringAnchorer(store, new FileAnchorSink(dir, key), {
     key,
-    storeId: storeIdOf(storePath),
+    storeId: typeof storePath === 'string' ? storeIdOf(storePath) : storePath.storeId,
   });
 }
 

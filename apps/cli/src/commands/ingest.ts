@@ -10,7 +10,9 @@ import {
 } from '@table-audit/ingest';
 import { ANCHOR_OPTIONS_USAGE, configuredAnchorer, describeAnchor } from './anchors.ts';
 import { out, UsageError, type Command } from './command.ts';
-import { DEFAULT_STORE, openStore, progress, progressDone, storePath } from './store.ts';
+import { openConfiguredStore } from '../adapters.ts';
+import { loadConfig } from '../config.ts';
+import { DEFAULT_STORE, progress, progressDone } from './store.ts';
 import { observe, observeIngest, OBSERVE_OPTIONS, OBSERVE_USAGE } from './observe.ts';
 
 const usage = `Usage: table-audit ingest FILE.avro… [--store PATH]
@@ -42,14 +44,23 @@ export const ingestCommand: Command = {
       options: {
         store: { type: 'string' },
         kafka: { type: 'string' },
-        topic: { type: 'string', default: 'table-events' },
-        group: { type: 'string', default: 'table-audit-ingest' },
+        topic: { type: 'string' },
+        group: { type: 'string' },
         'idle-exit': { type: 'string' },
         anchors: { type: 'string' },
         'signing-key': { type: 'string' },
         ...OBSERVE_OPTIONS,
       },
     });
+    // without files or --kafka, the configured input (config.ts: input.kind "kafka" and its brokers)
+    const input = loadConfig().input;
+    if (!positionals.length && !values.kafka && input.kind === 'kafka') {
+      values.kafka = input.brokers.join(',');
+      values.topic ??= input.topic;
+      values.group ??= input.group;
+    }
+    values.topic ??= 'table-events';
+    values.group ??= 'table-audit-ingest';
     if (!positionals.length === !values.kafka) throw new UsageError('give Avro files, or --kafka BROKERS');
     let idle: number | null = null;
     if (values['idle-exit'] !== undefined) {
@@ -61,13 +72,12 @@ export const ingestCommand: Command = {
       for (const flag of ['metrics-port', 'metrics-host', 'log-level'] as const)
         if (values[flag] !== undefined) throw new UsageError(`--${flag} is for the long-running --kafka`);
     const observed = values.kafka ? await observe('ingest', values) : null;
-    const path = storePath(values.store);
-    const opened = openStore(path);
+    const opened = await openConfiguredStore({ flag: values.store });
     const store = opened.store;
     let failed = true;
     let lastAnchor: Anchor | null = null;
     try {
-      const anchorer = configuredAnchorer(store, path, {
+      const anchorer = configuredAnchorer(store, opened, {
         anchors: values.anchors,
         signingKey: values['signing-key'],
       });
@@ -140,7 +150,7 @@ export const ingestCommand: Command = {
       );
       log.info(
         {
-          store: path,
+          store: opened.description,
           brokers: values.kafka,
           topic: values.topic,
           group: values.group,

@@ -201,7 +201,8 @@ export const SHARD_LAG_COUNT_LIMIT = 100_000;
 export function observeReplay(
   { lib, registry }: Pick<Observed, 'lib' | 'registry'>,
   store: EventStore,
-  storeFile: string,
+  /** the SQLite file, for the store's head; undefined on EventStoreDB, whose head is not read (no head gauge) */
+  storeFile: string | undefined,
   shard: Shard | undefined,
 ): {
   finding(f: Finding): void;
@@ -225,9 +226,9 @@ export function observeReplay(
     seconds: number;
     capped: boolean;
   }> => {
-    probe ??= new SqliteStoreProbe(storeFile);
+    if (storeFile !== undefined) probe ??= new SqliteStoreProbe(storeFile);
     const position = stats?.lastPosition ?? (await store.loadCheckpoint(checkpoint));
-    const head = probe.head();
+    const head = probe?.head() ?? null;
     let events = 0;
     let oldest: number | null = null;
     for await (const e of view.readAll({

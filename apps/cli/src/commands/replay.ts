@@ -29,7 +29,8 @@ import {
   signedCheckpoint,
 } from './anchors.ts';
 import { json, out, UsageError, type Command } from './command.ts';
-import { openStore, openStoreReadOnly, progress, progressDone, storePath } from './store.ts';
+import { openConfiguredStore } from '../adapters.ts';
+import { openStoreReadOnly, progress, progressDone, storePath } from './store.ts';
 import { observeReplay, OBSERVE_OPTIONS, OBSERVE_USAGE, observe } from './observe.ts';
 
 const usage = `Usage: table-audit replay ROUND_ID [--json] [--store PATH] [--alternative ID]...
@@ -150,9 +151,17 @@ export const replayCommand: Command = {
           `--anchor-every takes whole milliseconds from 100 to 86400000, got "${values['anchor-every']}"`,
         );
     }
-    const path = storePath(values.store);
-    const opened = openStore(path, { mustExist: true });
+    const opened = await openConfiguredStore({ flag: values.store, mustExist: true });
     const store = opened.store;
+    if (opened.path === undefined && workers > 1) {
+      // the worker threads open the store by its file: EventStoreDB is replayed in this thread
+      if (values.workers !== undefined)
+        throw new UsageError(
+          `--workers ${workers}: worker threads open a SQLite store file, and the configured store is ${opened.description}; leave out --workers`,
+        );
+      workers = 1;
+    }
+    const path = opened.path;
     try {
       if (positionals.length) {
         const x = await explainRound(store, positionals.join(' '), {
@@ -169,7 +178,7 @@ export const replayCommand: Command = {
         );
         return 0;
       }
-      const anchorer = configuredAnchorer(store, path, {
+      const anchorer = configuredAnchorer(store, opened, {
         anchors: values.anchors,
         signingKey: values['signing-key'],
       });
@@ -200,7 +209,7 @@ export const replayCommand: Command = {
           Array.from({ length: workers }, (_, index) => shardCheckpoint({ index, count: workers })),
         );
         const result = await replayInParallel({
-          storePath: path,
+          storePath: path!,
           workers,
           // the workers load the TypeScript sources as this process does
           loader: new URL('../../bin/register-ts.mjs', import.meta.url).href,

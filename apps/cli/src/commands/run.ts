@@ -24,7 +24,11 @@ import { json, out, UsageError, type Command } from './command.ts';
 import { projectForRun } from './findings.ts';
 import { wholeNumber } from './numbers.ts';
 import { portOf, serveUntilStopped } from './serve.ts';
-import { DEFAULT_STORE, makeDirectories, openStore, storePath } from './store.ts';
+import { openConfiguredStore } from '../adapters.ts';
+import { loadConfig } from '../config.ts';
+import { Interrupted, StopRequest, stoppableStore } from '../interrupt.ts';
+import { progress, type Progress } from '../progress.ts';
+import { DEFAULT_STORE, makeDirectories, storePath } from './store.ts';
 import { tokenKey, tokenKeyPath } from './token.ts';
 
 /** Marks a directory as made by `table-audit run`; only such a directory is ever cleared by a later run. */
@@ -164,11 +168,11 @@ export const runCommand: Command = {
     const { values } = parseArgs({
       args,
       options: {
-        dir: { type: 'string', default: 'data/run' },
+        dir: { type: 'string' },
         store: { type: 'string' },
-        tables: { type: 'string', default: '40' },
-        rounds: { type: 'string', default: '50' },
-        seed: { type: 'string', default: '2025' },
+        tables: { type: 'string' },
+        rounds: { type: 'string' },
+        seed: { type: 'string' },
         math: { type: 'boolean' },
         anchors: { type: 'string' },
         'signing-key': { type: 'string' },
@@ -178,15 +182,25 @@ export const runCommand: Command = {
         'token-key': { type: 'string' },
       },
     });
-    const tables = wholeNumber('--tables', values.tables!, 1, 999);
-    const rounds = wholeNumber('--rounds', values.rounds!, 1, 10_000);
-    const seed = wholeNumber('--seed', values.seed!, 0, 2 ** 32 - 1);
-    const dir = values.dir!;
+    // flags win over the configuration (config.ts: the file, then the environment), which wins over the defaults
+    const config = loadConfig();
+    const tables =
+      values.tables === undefined ? config.run.tables : wholeNumber('--tables', values.tables, 1, 999);
+    const rounds =
+      values.rounds === undefined ? config.run.rounds : wholeNumber('--rounds', values.rounds, 1, 10_000);
+    const seed =
+      values.seed === undefined ? config.run.seed : wholeNumber('--seed', values.seed, 0, 2 ** 32 - 1);
+    const dir = values.dir ?? config.run.dir;
     if (!dir) throw new UsageError('--dir needs a directory, e.g. --dir data/run');
-    const storeFile = storePath(values.store);
+    const sqlite = values.store !== undefined || config.store.kind === 'sqlite';
+    /** the SQLite file; for EventStoreDB, the default file's place, beside which chDB's directory goes */
+    const storeFile = sqlite ? storePath(values.store) : DEFAULT_STORE;
+    const storeName = sqlite
+      ? storeFile
+      : `the EventStoreDB store at ${new URL((config.store as { url: string }).url).host}`;
     const serve = !values['no-serve'];
-    const port = portOf(values.port, 8080);
-    const host = values.host ?? '127.0.0.1';
+    const port = portOf(values.port, config.api.port);
+    const host = values.host ?? config.api.host;
     if (
       !serve &&
       (values.port !== undefined || values.host !== undefined || values['token-key'] !== undefined)
@@ -198,12 +212,23 @@ export const runCommand: Command = {
     const truthFile = join(dir, 'truth.json');
 
     const taken = takeRunDir(dir);
+    const started = performance.now();
+    // Ctrl-C or SIGTERM: the job stops at its next safe point, and running it again resumes (interrupt.ts)
+    const stop = new StopRequest().listen();
     let failed = true;
     let code: number;
     try {
       code = await mainJob();
       failed = false;
+    } catch (e) {
+      if (!(e instanceof Interrupted)) throw e;
+      failed = false;
+      process.stderr.write(
+        `table-audit run: ${e.message}; what was stored stays, each batch whole with its checkpoint. Run the same command again to resume: nothing is appended twice\n`,
+      );
+      code = 130;
     } finally {
+      stop.release();
       if (failed) undoRunDir(dir, taken);
     }
     if (code !== 0 || !serve) return code;
@@ -244,7 +269,7 @@ export const runCommand: Command = {
       await serveUntilStopped({
         port,
         host,
-        storeFile,
+        storeFile: sqlite ? storeFile : undefined,
         tokenKeyFile: keyFile,
         anchorsDir: anchorsDir(values.anchors) ?? join(dir, 'anchors'),
         findings: 'clickhouse',
@@ -267,6 +292,17 @@ export const runCommand: Command = {
 
     async function mainJob(): Promise<number> {
       let t = performance.now();
+      // the simulation runs part by part (each game), so that Ctrl-C and the progress are seen between parts
+      const parts = 5;
+      const simulating = progress('1. simulating', parts, {
+        unit: 'parts (F3CP, F3CP 2019, CRAPS, 13 Cards, Mah-Jong)',
+      });
+      let part = 0;
+      const nextPart = async () => {
+        simulating.update(++part);
+        await new Promise((r) => setImmediate(r));
+        stop.check();
+      };
       const session = simulateSession({
         seed,
         tables,
@@ -279,6 +315,7 @@ export const runCommand: Command = {
         collusionTables: 1,
         collusionRounds: 400,
       });
+      await nextPart();
       // an older session, played and judged under the 2008 rules (78/2008, 97/2008): its table ids carry the
       // year, so that they never collide with today's tables in one store
       const olderTables = Math.max(1, Math.round(tables / 10));
@@ -294,6 +331,7 @@ export const runCommand: Command = {
       session.tables.push(...older.tables);
       session.events.push(...older.events);
       session.truth.push(...older.truth);
+      await nextPart();
       // the morning's other games: CRAPS tables (Despacho 53/2010), judged throw by throw, with their own faults
       const crapsTables = Math.max(1, Math.round(tables / 10));
       const craps = simulateSession({
@@ -307,6 +345,7 @@ export const runCommand: Command = {
       session.events.push(...craps.events);
       session.truth.push(...craps.truth);
       session.tables.push(...craps.tables);
+      await nextPart();
       // 13 Cards (Portaria 51/89/M) and the Mah-Jong deal (Portaria 52/89/M; its outcomes are out of scope)
       const thirteenTables = Math.max(1, Math.round(tables / 15));
       const thirteen = simulateSession({
@@ -317,6 +356,7 @@ export const runCommand: Command = {
         faultRate: 0.1,
         handledRate: 0.05,
       });
+      await nextPart();
       const mahjongTables = Math.max(1, Math.round(tables / 20));
       // the deal has no irregularity the law tells the table how to handle: no handled cases to play
       const mahjong = simulateSession({
@@ -332,13 +372,18 @@ export const runCommand: Command = {
         session.truth.push(...other.truth);
         session.tables.push(...other.tables);
       }
+      await nextPart();
+      simulating.end();
       const written = await writeSessionFile(file, session.events);
       writeFileSync(truthFile, json(session.truth));
+      // what was made, counted from the session itself: the sizes announced are the sizes stored
+      const made = sessionSizes(session);
       out(
-        `1. simulator: ${tables} F3CP tables x ${rounds} rounds (+1 table of 400 rounds with colluders), ${crapsTables} CRAPS table(s) x 150 throws, ${thirteenTables} 13 Cards table(s) x 60 rounds, ${mahjongTables} Mah-Jong table(s) x 40 deals and ${olderTables} F3CP table(s) of 2019 under the 2008 rules x ${rounds} rounds, ${written.events.toLocaleString('en-US')} events → ${file}; ${session.truth.length} labelled faults → ${truthFile} (${ms(t)})`,
+        `1. simulator: ${made.text}; ${written.events.toLocaleString('en-US')} events → ${file}; ${session.truth.length} labelled faults → ${truthFile} (${ms(t)})`,
       );
+      stop.check();
 
-      const opened = openStore(storeFile);
+      const opened = await openConfiguredStore({ flag: values.store });
       const store = opened.store;
       let storeFailed = true;
       try {
@@ -346,41 +391,63 @@ export const runCommand: Command = {
         const conflict = await otherSession(store, session);
         if (conflict)
           throw new Error(
-            `${storeFile} already holds another simulation under the same table ids (${conflict}); nothing was ` +
+            `${storeName} already holds another simulation under the same table ids (${conflict}); nothing was ` +
               `appended. Give this run its own store with --store PATH, or run with the options that made that one`,
           );
         // the key and the anchors are kept even if the run fails: they vouch for what is in the store
         const anchorer = configuredAnchorer(
           store,
-          storeFile,
+          opened,
           { anchors: values.anchors, signingKey: values['signing-key'] },
           { anchors: join(dir, 'anchors'), generateInto: dir },
         )!;
-        const pipeline = new IngestPipeline(store, Date.now, { anchor: () => anchorer.anchor() });
+        /** the store's head as the last anchor signed it: how far the replay and the projection have to read */
+        let head = -1n;
+        const pipeline = new IngestPipeline(store, Date.now, {
+          anchor: async () => {
+            const a = await anchorer.anchor();
+            head = BigInt(a.position);
+            return a;
+          },
+        });
         await pipeline.loadKnownTables();
-        const ingested = await ingestFiles([file], pipeline);
+        const ingesting = progress('2. ingesting', written.events, { unit: 'events' });
+        const ingested = await ingestFiles([file], pipeline, {
+          // between two batches, each stored whole: a safe place to stop
+          onProgress: (p) => {
+            ingesting.update(p.records);
+            stop.check();
+          },
+        });
+        ingesting.end();
         const again = ingested.alreadyStored
           ? `, ${ingested.alreadyStored.toLocaleString('en-US')} already stored`
           : '';
         out(
-          `2. ingest: ${ingested.accepted.toLocaleString('en-US')} events appended to ${storeFile}${again}, ${ingested.rejected} rejected (${ms(t)}, ${Math.round((ingested.accepted + ingested.alreadyStored) / ((performance.now() - t) / 1000)).toLocaleString('en-US')} events/s)`,
+          `2. ingest: ${ingested.accepted.toLocaleString('en-US')} events appended to ${storeName}${again}, ${ingested.rejected} rejected (${ms(t)}, ${Math.round((ingested.accepted + ingested.alreadyStored) / ((performance.now() - t) / 1000)).toLocaleString('en-US')} events/s)`,
         );
         if (ingested.rejected) {
           const reasons = await lastRejects(store, Math.min(ingested.rejected, 3));
           throw new Error(
             `${ingested.rejected} of the session's events were rejected by ingest, so the proof cannot be made; ` +
-              `e.g. ${reasons.join(' | ')}. An event id already stored with different content means ${storeFile} ` +
+              `e.g. ${reasons.join(' | ')}. An event id already stored with different content means ${storeName} ` +
               `holds another simulation (other --seed, --tables or --rounds, or table-audit simulate): give this ` +
               `run its own store with --store PATH (the rejects are kept in the store's "${REJECTS_STREAM}" stream)`,
           );
         }
 
+        stop.check();
         t = performance.now();
+        const replaying = progress('3. replaying', null, { unit: 'events' });
+        // The replay is not stopped part-way: finish() closes every table's last round and judges conduct over the
+        // tables' whole history, but only for the tables this process replayed; a replay resumed after a stop would
+        // not close the tables it has no new events of. A stop asked for during the replay waits for its end.
         const replay = new ReplayService({
-          store,
+          store: stoppableStore(store, null, readProgress(replaying, head)),
           signedCheckpoint: () => signedCheckpoint(anchorer, 'replay'),
         });
         await replay.catchUp();
+        replaying.end();
         await replay.finish();
         const anchor = await anchorer.anchor();
         const s = replay.stats;
@@ -398,7 +465,16 @@ export const runCommand: Command = {
             `   ${s.stoppedTables} table(s) stopped: their stored record failed verification (STORE.CHAIN_BROKEN)`,
           );
         out(`   ${describeAnchor(anchor, anchorer.sink.description)}`);
-        for (const line of await projectForRun(store, storeFile)) out(line);
+        stop.check();
+        const projecting = progress('   projecting', null, { unit: 'events' });
+        const projected = await projectForRun(
+          stoppableStore(store, stop, readProgress(projecting, BigInt(anchor.position))),
+          storeFile,
+        );
+        projecting.end();
+        out('4. analytics:');
+        for (const line of projected) out(line);
+        stop.check();
 
         // the proof, on the findings stored for this session's tables (also those appended by an earlier run)
         const roundIds = new Set<string>();
@@ -421,14 +497,16 @@ export const runCommand: Command = {
           (f) => !session.truth.some((x) => x.checkIds.includes(f.checkId) && matches(x, f)),
         );
         out(
-          `4. findings by check (labelled faults missed: ${missed.length}, findings on clean rounds: ${unexpected.length}):`,
+          `5. findings by check (labelled faults missed: ${missed.length}, findings on clean rounds: ${unexpected.length}):`,
         );
         const count = (key: (f: Finding) => string) => {
           const m = new Map<string, number>();
           for (const f of findings) m.set(key(f), (m.get(key(f)) ?? 0) + 1);
           return [...m].sort();
         };
-        for (const [c, n] of count((f) => f.checkId)) out(`     ${c.padEnd(48)} ${String(n).padStart(4)}`);
+        const severityOf = new Map(findings.map((f) => [f.checkId, f.severity]));
+        for (const [c, n] of count((f) => f.checkId))
+          out(`     ${c.padEnd(48)} ${severityOf.get(c)!.padEnd(8)} ${String(n).padStart(4)}`);
         out('   by casino:');
         for (const [c, n] of count((f) => `${f.casino} (${f.concessionaire})`))
           out(`     ${c.padEnd(48)} ${String(n).padStart(4)}`);
@@ -438,7 +516,7 @@ export const runCommand: Command = {
         officerConcessionaire = disputed?.concessionaire ?? findings[0]?.concessionaire ?? null;
         if (disputed?.roundId) {
           out(
-            `\n5. disputed hand ${disputed.roundId} (table-audit replay ${disputed.roundId}${values.store === undefined ? '' : ` --store ${storeFile}`}):\n`,
+            `\n   disputed hand ${disputed.roundId} (table-audit replay ${disputed.roundId}${values.store === undefined ? '' : ` --store ${storeFile}`}):\n`,
           );
           out((await explainRound(store, disputed.roundId)).text);
         }
@@ -453,6 +531,20 @@ export const runCommand: Command = {
           );
         }
         storeFailed = false;
+
+        // the summary: what the job did, said once more at the end
+        const bySeverity = (['critical', 'high', 'medium', 'low'] as const)
+          .map((v) => `${findings.filter((f) => f.severity === v).length} ${v}`)
+          .join(', ');
+        const topAt = projected.findIndex((l) => l.includes('top findings'));
+        out(`\nsummary (${ms(started)} in all):`);
+        out(
+          `   ${made.tables} tables, ${made.rounds.toLocaleString('en-US')} rounds (throws, deals); ${written.events.toLocaleString('en-US')} events: ${ingested.accepted.toLocaleString('en-US')} appended by this run, ${ingested.alreadyStored.toLocaleString('en-US')} already stored, ${ingested.rejected} rejected`,
+        );
+        out(
+          `   ${findings.length} findings (${bySeverity}) from ${count((f) => f.checkId).length} checks; the proof ${missed.length || unexpected.length ? `FAILED: ${missed.length} labelled fault(s) missed, ${unexpected.length} finding(s) on clean rounds` : 'holds: every labelled fault found under its check, no finding on a clean round'}`,
+        );
+        if (topAt >= 0) for (const l of projected.slice(topAt, topAt + 4)) out(l);
 
         if (missed.length || unexpected.length) {
           const lines = [
@@ -476,5 +568,46 @@ export const runCommand: Command = {
     }
   },
 };
+
+/** Progress of a processor reading the store up to `head` (positions are dense: the count is their distance). */
+function readProgress(p: Progress, head: bigint): (position: bigint) => void {
+  let first: bigint | null = null;
+  let read = 0;
+  return (position) => {
+    first ??= position;
+    read++;
+    p.update(read, head >= first ? Number(head - first) + 1 : null);
+  };
+}
+
+/** What the session holds, by game, counted from its events: tables and rounds (throws, deals). */
+export function sessionSizes(session: Session): { text: string; tables: number; rounds: number } {
+  const groups = new Map<string, { tables: number; rounds: Set<string> }>();
+  for (const t of session.tables) {
+    const opened = t.events.find((e) => e.type === 'TableOpened');
+    const game = opened ? String((opened.data as { game?: unknown }).game) : 'UNKNOWN';
+    const shown =
+      ({ THIRTEEN_CARDS: '13 Cards', MAHJONG: 'Mah-Jong' } as Record<string, string>)[game] ?? game;
+    const name = t.tableId.startsWith('2019-') ? `${shown} of 2019 (2008 rules)` : shown;
+    const g = groups.get(name) ?? { tables: 0, rounds: new Set<string>() };
+    g.tables++;
+    for (const e of t.events) if (e.data.header.roundId) g.rounds.add(e.data.header.roundId);
+    groups.set(name, g);
+  }
+  const unit: Record<string, string> = { CRAPS: 'throws', 'Mah-Jong': 'deals' };
+  const text = [...groups]
+    .map(
+      ([name, g]) =>
+        `${name} ${g.tables} table(s), ${g.rounds.size.toLocaleString('en-US')} ${unit[name] ?? 'rounds'}`,
+    )
+    .join('; ');
+  let tables = 0;
+  let rounds = 0;
+  for (const g of groups.values()) {
+    tables += g.tables;
+    rounds += g.rounds.size;
+  }
+  return { text, tables, rounds };
+}
 
 const ms = (t0: number): string => `${((performance.now() - t0) / 1000).toFixed(1)} s`;

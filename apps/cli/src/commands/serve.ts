@@ -6,7 +6,9 @@ import type { ApiKey, ChartsQuery, FindingsQuery } from '@table-audit/api';
 import { ANCHORS_FILE, runProcessor } from '@table-audit/eventstore';
 import { anchorsDir } from './anchors.ts';
 import { UsageError, type Command } from './command.ts';
-import { openStore, storePath } from './store.ts';
+import { openConfiguredStore } from '../adapters.ts';
+import { loadConfig } from '../config.ts';
+import { storePath } from './store.ts';
 import { DEFAULT_TOKEN_KEY, tokenKey, tokenKeyPath } from './token.ts';
 
 const usage = `Usage: table-audit serve [--port P] [--host H] [--store PATH] [--token-key PEM] [--api-keys FILE] [--anchors DIR]
@@ -62,7 +64,8 @@ function readApiKeys(path: string, api: typeof import('@table-audit/api')): ApiK
 export interface ServeOptions {
   readonly port: number;
   readonly host: string;
-  readonly storeFile: string;
+  /** a SQLite store file (--store); undefined: the configured store (config.ts: SQLite or EventStoreDB) */
+  readonly storeFile: string | undefined;
   readonly tokenKeyFile: string | undefined;
   readonly apiKeysFile?: string | undefined;
   readonly anchorsDir?: string | undefined;
@@ -88,7 +91,7 @@ export async function serveUntilStopped(o: ServeOptions): Promise<void> {
   const apiKeys = o.apiKeysFile === undefined ? [] : readApiKeys(o.apiKeysFile, api);
   const dir = anchorsDir(o.anchorsDir);
   const anchors = dir === undefined ? undefined : fileAnchorSource(dir);
-  const opened = openStore(o.storeFile, { mustExist: true });
+  const opened = await openConfiguredStore({ flag: o.storeFile, mustExist: true });
   const abort = new AbortController();
   let analytics: AnalyticsClient | null = null;
   let projecting: Promise<unknown> = Promise.resolve();
@@ -172,13 +175,14 @@ export const serveCommand: Command = {
         findings: { type: 'string' },
       },
     });
+    const config = loadConfig();
     const from = values.findings ?? 'clickhouse';
     if (from !== 'clickhouse' && from !== 'store')
       throw new UsageError(`--findings is clickhouse or store, got "${from}"`);
     await serveUntilStopped({
-      port: portOf(values.port, 8080),
-      host: values.host ?? '127.0.0.1',
-      storeFile: storePath(values.store),
+      port: portOf(values.port, config.api.port),
+      host: values.host ?? config.api.host,
+      storeFile: values.store === undefined ? undefined : storePath(values.store),
       tokenKeyFile: values['token-key'],
       apiKeysFile: values['api-keys'],
       anchorsDir: values.anchors,

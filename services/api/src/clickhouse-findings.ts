@@ -4,7 +4,7 @@
  * from this file only, never from a caller.
  */
 import type { AnalyticsClient } from '@table-audit/analytics';
-import type { Severity } from '@table-audit/rules';
+import { macauDate, type Severity } from '@table-audit/rules';
 import type {
   CountDimension,
   Cursor,
@@ -24,6 +24,17 @@ const COLUMNS: Record<CountDimension, string> = {
   tableId: 'table_id',
   game: 'game',
 };
+
+/** The Macau date of an instant as the projector writes it (services/analytics' macau_date), null out of range. */
+function dayOf(utcMs: number): string | null {
+  try {
+    const d = macauDate(utcMs);
+    // Date holds 1970-01-01 to 2149-06-06; outside it the event_time terms alone bound the range
+    return d >= '1970-01-02' && d <= '2149-06-05' ? d : null;
+  } catch {
+    return null;
+  }
+}
 
 /** The filter as a WHERE clause and its parameters. */
 function where(q: FindingFilter): { sql: string; params: Record<string, unknown> } {
@@ -47,11 +58,23 @@ function where(q: FindingFilter): { sql: string; params: Record<string, unknown>
     terms.push('has(players, {playerId:String})');
     params['playerId'] = q.playerId;
   }
+  // a time range is also said on macau_date (the partition key and the sorting key's second column), so that
+  // ClickHouse reads only the months and the granules of those Macau days; event_time then bounds it exactly
   if (q.from !== undefined) {
+    const day = dayOf(q.from);
+    if (day !== null) {
+      terms.push('macau_date >= {fromDay:Date}');
+      params['fromDay'] = day;
+    }
     terms.push(`event_time >= fromUnixTimestamp64Milli({from:Int64}, 'UTC')`);
     params['from'] = q.from;
   }
   if (q.to !== undefined) {
+    const day = dayOf(q.to - 1);
+    if (day !== null) {
+      terms.push('macau_date <= {toDay:Date}');
+      params['toDay'] = day;
+    }
     terms.push(`event_time < fromUnixTimestamp64Milli({to:Int64}, 'UTC')`);
     params['to'] = q.to;
   }
@@ -85,10 +108,10 @@ interface Row {
   details: string | null;
 }
 
-const SELECT = `SELECT finding_id, check_id, title, severity, handled, rule_set, game, casino, concessionaire, table_id,
-  round_id, dealer_id, seats, players, summary, expected, declared, citation_keys, citation_references,
-  interpretation_ids, evidence_event_ids, toUnixTimestamp64Milli(event_time) AS event_ms, details
-  FROM findings FINAL`;
+const SELECT_COLUMNS = `SELECT finding_id, check_id, title, severity, handled, rule_set, game, casino, concessionaire,
+  table_id, round_id, dealer_id, seats, players, summary, expected, declared, citation_keys, citation_references,
+  interpretation_ids, evidence_event_ids, toUnixTimestamp64Milli(event_time) AS event_ms, details`;
+const SELECT = `${SELECT_COLUMNS} FROM findings FINAL`;
 
 const view = (r: Row): FindingView => ({
   findingId: r.finding_id,
@@ -126,30 +149,41 @@ export class ClickHouseFindings implements FindingsQuery {
     return result.json<T>();
   }
 
+  /**
+   * One query per page: the page (after the cursor, newest first then id descending, a total order) with the
+   * filter's count beside it as a scalar subquery, so ClickHouse answers both in one round trip. Only a page that
+   * comes back empty (past the last finding) asks for the count on its own.
+   */
   async list(filter: FindingFilter, page: { limit: number; after: Cursor | null }): Promise<FindingsPage> {
     const w = where(filter);
-    const [count] = await this.#rows<{ total: string }>(
-      `SELECT count() AS total FROM findings FINAL ${w.sql}`,
-      w.params,
-    );
     let sql = w.sql;
     const params: Record<string, unknown> = { ...w.params, limit: page.limit + 1 };
     if (page.after !== null) {
       // after the cursor in the order newest first, then id descending
-      const after = `(toUnixTimestamp64Milli(event_time), finding_id) < ({afterTime:Int64}, {afterId:String})`;
+      const after = `(event_time, finding_id) < (fromUnixTimestamp64Milli({afterTime:Int64}, 'UTC'), {afterId:String})`;
       sql = sql ? `${sql} AND ${after}` : `WHERE ${after}`;
       params['afterTime'] = page.after.eventTime;
       params['afterId'] = page.after.findingId;
     }
-    const rows = await this.#rows<Row>(
-      `${SELECT} ${sql} ORDER BY event_time DESC, finding_id DESC LIMIT {limit:UInt32}`,
+    const rows = await this.#rows<Row & { total: string }>(
+      `${SELECT_COLUMNS}, (SELECT count() FROM findings FINAL ${w.sql}) AS total FROM findings FINAL ${sql}
+       ORDER BY event_time DESC, finding_id DESC LIMIT {limit:UInt32}`,
       params,
     );
+    let total: number;
+    if (rows.length) total = Number(rows[0]!.total);
+    else {
+      const [count] = await this.#rows<{ total: string }>(
+        `SELECT count() AS total FROM findings FINAL ${w.sql}`,
+        w.params,
+      );
+      total = Number(count?.total ?? 0);
+    }
     const items = rows.slice(0, page.limit).map(view);
     const last = items.at(-1);
     return {
       items,
-      total: Number(count?.total ?? 0),
+      total,
       next:
         rows.length > page.limit && last ? { eventTime: last.eventTime, findingId: last.findingId } : null,
     };

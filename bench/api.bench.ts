@@ -207,10 +207,20 @@ if (process.argv[2] === '--serve') {
 
   const percentile = (sorted: number[], p: number) =>
     sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))]!;
+  /** what went wrong, by kind: an HTTP status, or the client's error (a connection refused or reset) */
+  const failures = new Map<string, number>();
+  const failed = (what: string) => failures.set(what, (failures.get(what) ?? 0) + 1);
+  const cause = (e: unknown) => {
+    const c = (e as { cause?: { code?: string } }).cause;
+    return c?.code ?? (e as Error).message;
+  };
   const summary = (latencies: number[], errors: number, seconds: number) => {
     const s = [...latencies].sort((a, b) => a - b);
-    if (!s.length) return `no answer   errors ${errors}`;
-    return `${(latencies.length / seconds).toFixed(0).padStart(5)} req/s   p50 ${percentile(s, 0.5).toFixed(1).padStart(6)} ms   p99 ${percentile(s, 0.99).toFixed(1).padStart(7)} ms   max ${s.at(-1)!.toFixed(1).padStart(7)} ms   errors ${errors}`;
+    const why = [...failures].map(([k, n]) => `${k}: ${n}`).join(', ');
+    failures.clear();
+    const errorText = `errors ${errors}${why ? ` (${why})` : ''}`;
+    if (!s.length) return `no answer   ${errorText}`;
+    return `${(latencies.length / seconds).toFixed(0).padStart(5)} req/s   p50 ${percentile(s, 0.5).toFixed(1).padStart(6)} ms   p99 ${percentile(s, 0.99).toFixed(1).padStart(7)} ms   max ${s.at(-1)!.toFixed(1).padStart(7)} ms   ${errorText}`;
   };
 
   /** Open loop: request i is due at i/RATE s; its latency counts from then. A non-200 answer is an error. */
@@ -229,9 +239,12 @@ if (process.argv[2] === '--serve') {
           async (r) => {
             await r.arrayBuffer();
             if (r.status === 200) latencies.push(performance.now() - due);
-            else errors++;
+            else {
+              errors++;
+              failed(`HTTP ${r.status}`);
+            }
           },
-          () => void errors++,
+          (e: unknown) => void (errors++, failed(cause(e))),
         ),
       );
     }
@@ -254,9 +267,13 @@ if (process.argv[2] === '--serve') {
             const r = await fetch(`${base}${url(i++)}`, { headers });
             await r.arrayBuffer();
             if (r.status === 200) latencies.push(performance.now() - t);
-            else errors++;
-          } catch {
+            else {
+              errors++;
+              failed(`HTTP ${r.status}`);
+            }
+          } catch (e) {
             errors++; // refused or timed out: counted, the run goes on
+            failed(cause(e));
           }
         }
       }),
@@ -302,6 +319,21 @@ if (process.argv[2] === '--serve') {
       .join(' ')} (2 cores, shared)`,
   );
 
+  const long = [...rounds].filter(([, t]) => t.startsWith('long-')).map(([r]) => r);
+  if (long.length) {
+    // before anything else folds it: the last round of the long table (its whole stream folded), then its middle
+    for (const [what, roundId] of [
+      ['last', long.at(-1)!],
+      ['middle', long[Math.floor(long.length / 2)]!],
+    ] as const) {
+      const t = performance.now();
+      const r = await get(replayUrl(roundId));
+      if (r.status !== 200) throw new Error(`replay of ${roundId} answered ${r.status}: ${r.body}`);
+      console.log(
+        `a long table (${long.length} rounds), the ${what} round's first replay: ${(performance.now() - t).toFixed(0)} ms`,
+      );
+    }
+  }
   // a round's first replay, one at a time: each of a table not folded yet (the cold path), then another round of
   // each of those tables (folded already)
   const coldTables = new Set<string>();
@@ -311,7 +343,7 @@ if (process.argv[2] === '--serve') {
   for (const roundId of allRounds) {
     if (cold.length >= COLD) break;
     const table = rounds.get(roundId)!;
-    if (coldTables.has(table)) continue;
+    if (coldTables.has(table) || table.startsWith('long-')) continue;
     coldTables.add(table);
     const t = performance.now();
     const r = await get(replayUrl(roundId));
@@ -332,26 +364,17 @@ if (process.argv[2] === '--serve') {
     return `p50 ${percentile(s, 0.5).toFixed(1)} ms   p99 ${percentile(s, 0.99).toFixed(1)} ms   max ${s.at(-1)!.toFixed(1)} ms (${s.length} rounds, one at a time)`;
   };
   console.log(`a round's first replay, its table not folded yet:      ${line(cold)}`);
-  const long = [...rounds].filter(([, t]) => t.startsWith('long-')).map(([r]) => r);
-  if (long.length) {
-    // the last round of the long table first (its whole stream folded), then its middle round
-    for (const [what, roundId] of [
-      ['last', long.at(-1)!],
-      ['middle', long[Math.floor(long.length / 2)]!],
-    ] as const) {
-      const t = performance.now();
-      const r = await get(replayUrl(roundId));
-      if (r.status !== 200) throw new Error(`replay of ${roundId} answered ${r.status}: ${r.body}`);
-      console.log(
-        `a long table (${long.length} rounds), the ${what} round's first replay: ${(performance.now() - t).toFixed(0)} ms`,
-      );
-    }
-  }
   console.log(`a round's first replay, another round of its table folded: ${line(warmTable)}`);
-
+  let uniq = 0;
   const routes: [string, (i: number) => string][] = [
     ['baseline GET /health/live', () => '/health/live'],
     ['GET /v1/findings (50 a page)', (i) => findingsUrls[i % findingsUrls.length]!],
+    [
+      // a filter no request asked before (a range starting at another minute each time): never a kept answer
+      'GET /v1/findings (new filter each)',
+      () =>
+        `/v1/findings?limit=50&from=${new Date(FIRST_DAY + 8 * 3_600_000 + ((uniq++ * 60_000) % (DAYS * 86_400_000))).toISOString().slice(0, 16)}`,
+    ],
     ['GET /v1/rounds/:id/replay', (i) => replayUrl(allRounds[i % allRounds.length]!)],
     ['GET /v1/charts/findings-over-time', () => '/v1/charts/findings-over-time'],
     ['baseline GET /health/live (again)', () => '/health/live'],

@@ -80,6 +80,9 @@ export async function buildApp(o: AppOptions): Promise<FastifyInstance> {
     derivations: new RoundDerivations(o.store, derivedAnswer, o.derivations),
   };
   const auth = new Authenticator(o.auth);
+  // the index of rounds and findings is read before the first request, not during it (a month's store takes
+  // seconds to read); afterwards each request reads only what was stored since
+  app.addHook('onReady', () => index.refresh());
 
   app.addHook('onSend', async (req, reply) => {
     reply.header('x-request-id', req.id);

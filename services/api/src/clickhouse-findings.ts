@@ -138,15 +138,80 @@ const view = (r: Row): FindingView => ({
   ...(r.details === null ? {} : { details: JSON.parse(r.details) as Record<string, unknown> }),
 });
 
+export interface ClickHouseFindingsOptions {
+  /** answers kept (pages and counts), least recently used dropped first; 0: none (default 2,000) */
+  readonly answers?: number;
+  /**
+   * how long the findings table's version, read from system.parts, is taken as current before it is read again,
+   * ms (default 250): a kept answer is served only while the version it was made at is current, so a page can lag
+   * the table by at most this long (the projection into ClickHouse lags the store by more)
+   */
+  readonly versionEveryMs?: number;
+  readonly now?: () => number;
+}
+
+/** What changes when anything is inserted into, merged in or removed from the findings table. */
+const VERSION = `SELECT count() AS parts, sum(rows) AS rows, max(max_block_number) AS block,
+  toString(max(modification_time)) AS changed FROM system.parts
+  WHERE database = currentDatabase() AND table = 'findings' AND active`;
+
 export class ClickHouseFindings implements FindingsQuery {
+  readonly #answers = new Map<string, { version: string; answer: Promise<unknown> }>();
+  #version: { value: string; at: number } | null = null;
+  #reading: Promise<string> | null = null;
+  readonly #capacity: number;
+  readonly #every: number;
+  readonly #now: () => number;
+  /** how the answers were made, for tests and the benchmark */
+  readonly stats = { queries: 0, kept: 0, versionReads: 0 };
+
   constructor(
     private readonly client: Client,
     readonly description: string,
-  ) {}
+    options: ClickHouseFindingsOptions = {},
+  ) {
+    this.#capacity = options.answers ?? 2_000;
+    this.#every = options.versionEveryMs ?? 250;
+    this.#now = options.now ?? Date.now;
+  }
 
   async #rows<T>(query: string, params: Record<string, unknown>): Promise<T[]> {
+    this.stats.queries++;
     const result = await this.client.query({ query, query_params: params, format: 'JSONEachRow' });
     return result.json<T>();
+  }
+
+  /** The findings table's version: read at most once per `versionEveryMs`, concurrent callers sharing the read. */
+  #currentVersion(): Promise<string> {
+    const v = this.#version;
+    if (v && this.#now() - v.at < this.#every) return Promise.resolve(v.value);
+    this.#reading ??= this.#rows<Record<string, string>>(VERSION, {})
+      .then(([row]) => {
+        this.stats.versionReads++;
+        const value = JSON.stringify(row ?? null);
+        this.#version = { value, at: this.#now() };
+        return value;
+      })
+      .finally(() => (this.#reading = null));
+    return this.#reading;
+  }
+
+  /** The answer to `key` made at the table's current version, kept (bounded) until the table changes. */
+  async #kept<T>(key: string, make: () => Promise<T>): Promise<T> {
+    if (this.#capacity === 0) return make();
+    const version = await this.#currentVersion();
+    const known = this.#answers.get(key);
+    this.#answers.delete(key);
+    if (known && known.version === version) {
+      this.#answers.set(key, known); // most recently used last
+      this.stats.kept++;
+      return known.answer as Promise<T>;
+    }
+    const answer = make();
+    this.#answers.set(key, { version, answer });
+    answer.catch(() => this.#answers.delete(key)); // a failure is not kept
+    if (this.#answers.size > this.#capacity) this.#answers.delete(this.#answers.keys().next().value!);
+    return answer;
   }
 
   /**
@@ -154,7 +219,11 @@ export class ClickHouseFindings implements FindingsQuery {
    * filter's count beside it as a scalar subquery, so ClickHouse answers both in one round trip. Only a page that
    * comes back empty (past the last finding) asks for the count on its own.
    */
-  async list(filter: FindingFilter, page: { limit: number; after: Cursor | null }): Promise<FindingsPage> {
+  list(filter: FindingFilter, page: { limit: number; after: Cursor | null }): Promise<FindingsPage> {
+    return this.#kept(JSON.stringify(['list', filter, page]), () => this.#list(filter, page));
+  }
+
+  async #list(filter: FindingFilter, page: { limit: number; after: Cursor | null }): Promise<FindingsPage> {
     const w = where(filter);
     let sql = w.sql;
     const params: Record<string, unknown> = { ...w.params, limit: page.limit + 1 };
@@ -196,7 +265,14 @@ export class ClickHouseFindings implements FindingsQuery {
     return row ? view(row) : null;
   }
 
-  async count(filter: FindingFilter, by: CountDimension): Promise<{ value: string | null; count: number }[]> {
+  count(filter: FindingFilter, by: CountDimension): Promise<{ value: string | null; count: number }[]> {
+    return this.#kept(JSON.stringify(['count', filter, by]), () => this.#count(filter, by));
+  }
+
+  async #count(
+    filter: FindingFilter,
+    by: CountDimension,
+  ): Promise<{ value: string | null; count: number }[]> {
     const column = COLUMNS[by];
     const w = where(filter);
     const rows = await this.#rows<{ value: string | null; count: string }>(

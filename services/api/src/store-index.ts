@@ -22,10 +22,6 @@ import {
 
 const FINDING_EVENT_TYPE = 'FindingRaised';
 
-/** The streams the index reads: tables, findings and alerts. */
-const indexed = (stream: string): boolean =>
-  isTableStream(stream) || stream.startsWith('findings-') || stream.startsWith('alert-');
-
 /** Values in byte order, null first (ClickHouse's ORDER BY on strings). */
 const byteOrder = (a: string | null, b: string | null): number =>
   a === b ? 0 : a === null ? -1 : b === null ? 1 : Buffer.compare(Buffer.from(a), Buffer.from(b));
@@ -72,12 +68,11 @@ export class StoreIndex implements FindingsQuery {
   }
 
   async #read(): Promise<void> {
-    // only the streams the index holds: the access log, the round records and the checkpoints' streams grow with
-    // every request or replay and are left unread in the store
-    for await (const e of this.store.readAll({
-      ...(this.#position === null ? {} : { fromPosition: this.#position }),
-      streams: indexed,
-    })) {
+    // every stream, though the index keeps only tables, findings and alerts: its position must pass the access
+    // records each request appends, or every refresh would scan them all again
+    for await (const e of this.store.readAll(
+      this.#position === null ? {} : { fromPosition: this.#position },
+    )) {
       this.#position = e.position;
       if (isTableStream(e.stream)) this.#table(e);
       else if (ALERT_EVENT_TYPES.has(e.type) && e.stream.startsWith('alert-')) {

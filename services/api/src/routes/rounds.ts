@@ -16,7 +16,7 @@ import {
 import { recordAccess, scopeOf, type ApiContext } from '../context.ts';
 import { httpError } from '../errors.ts';
 import { ErrorSchema, IdParams } from '../schemas.ts';
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { RoundPlace } from '../store-index.ts';
 
 const provisionsByKey = new Map(allProvisions().map((p) => [p.key, p]));
@@ -155,6 +155,9 @@ export type ReplayResponse = Omit<Static<typeof ReplaySchema>, 'derivation'> & {
   readonly derivation: Partial<Explanation>;
 };
 
+/** Answers as sent, serialized once per kept answer (the same for every caller allowed to see the round). */
+const serialized = new WeakMap<DerivedAnswer, string>();
+
 export function roundRoutes(app: FastifyInstance, ctx: ApiContext): void {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
   r.get(
@@ -168,7 +171,7 @@ export function roundRoutes(app: FastifyInstance, ctx: ApiContext): void {
         response: { 200: ReplaySchema, 400: ErrorSchema, 404: ErrorSchema },
       },
     },
-    async (req) => {
+    async (req, reply) => {
       const { roundId } = req.params;
       let result;
       try {
@@ -179,16 +182,24 @@ export function roundRoutes(app: FastifyInstance, ctx: ApiContext): void {
       }
       await recordAccess(ctx, req, 'round.replay', 'round', roundId, 'ok');
       const { place, answer } = result;
-      return {
-        roundId,
-        tableId: place.tableId,
-        casino: place.casino,
-        concessionaire: place.concessionaire,
-        derivation: answer.explanation.json,
-        text: answer.explanation.text,
-        ...answer.law,
-        alternatives: [...answer.alternatives],
-      };
+      let body = serialized.get(answer);
+      if (body === undefined) {
+        body = String(
+          reply.serialize({
+            roundId,
+            tableId: place.tableId,
+            casino: place.casino,
+            concessionaire: place.concessionaire,
+            derivation: answer.explanation.json,
+            text: answer.explanation.text,
+            ...answer.law,
+            alternatives: [...answer.alternatives],
+          }),
+        );
+        serialized.set(answer, body);
+      }
+      // already serialized by the route's schema: sent as is
+      return (reply as FastifyReply).type('application/json; charset=utf-8').send(body);
     },
   );
 }

@@ -125,6 +125,40 @@ describe('FindingsQuery conformance: ClickHouse (chDB)', () => {
       assert.equal(sum(all.json()), await inRange(inspector));
       // naming another concessionaire is not found
       assert.equal((await get('/v1/findings?concessionaire=Galaxy%20Casino', officer)).statusCode, 404);
+      // injection through every filter reaches ClickHouse only as a query parameter: a 400 naming the parameter,
+      // or nothing found; never another's findings, and the table is still whole afterwards
+      const before = (await get('/v1/findings?limit=1', inspector)).json().total as number;
+      const attempts = [
+        "' OR '1'='1",
+        "x') OR 1=1 --",
+        '{scope:String}',
+        '1; DROP TABLE findings',
+        '\\',
+        '%',
+      ];
+      for (const list of ['/v1/findings', '/v1/alerts', '/v1/findings/counts'])
+        for (const name of [
+          'casino',
+          'tableId',
+          'game',
+          'checkId',
+          'severity',
+          'from',
+          'to',
+          'dealerId',
+          'playerId',
+          'roundId',
+          'cursor',
+        ])
+          for (const value of attempts) {
+            if (list.endsWith('counts') && name === 'cursor') continue;
+            const url = `${list}?${list.endsWith('counts') ? 'by=casino&' : ''}${name}=${encodeURIComponent(value)}`;
+            const r = await get(url, officer);
+            assert.ok([200, 400].includes(r.statusCode), `${url}: ${r.statusCode} ${r.body.slice(0, 200)}`);
+            if (r.statusCode === 400) assert.match(r.json().message, new RegExp(name), url);
+            else assert.equal(r.json().total, 0, `${url} found something`);
+          }
+      assert.equal((await get('/v1/findings?limit=1', inspector)).json().total, before, 'the table is whole');
     } finally {
       await app.close();
     }

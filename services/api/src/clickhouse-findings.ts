@@ -141,6 +141,8 @@ const view = (r: Row): FindingView => ({
 export interface ClickHouseFindingsOptions {
   /** answers kept (pages and counts), least recently used dropped first; 0: none (default 2,000) */
   readonly answers?: number;
+  /** findings (and count rows) the kept answers may hold in all (default 20,000): a big page costs its size */
+  readonly rows?: number;
   /**
    * how long the findings table's version, read from system.parts, is taken as current before it is read again,
    * ms (default 250): a kept answer is served only while the version it was made at is current, so a page can lag
@@ -150,13 +152,19 @@ export interface ClickHouseFindingsOptions {
   readonly now?: () => number;
 }
 
+/** How many rows an answer holds: a page's findings, or a count's lines. */
+const rowsOf = (value: unknown): number =>
+  Array.isArray(value) ? value.length : ((value as FindingsPage | null)?.items?.length ?? 0);
+
 /** What changes when anything is inserted into, merged in or removed from the findings table. */
 const VERSION = `SELECT count() AS parts, sum(rows) AS rows, max(max_block_number) AS block,
   toString(max(modification_time)) AS changed FROM system.parts
   WHERE database = currentDatabase() AND table = 'findings' AND active`;
 
 export class ClickHouseFindings implements FindingsQuery {
-  readonly #answers = new Map<string, { version: string; answer: Promise<unknown> }>();
+  readonly #answers = new Map<string, { version: string; answer: Promise<unknown>; rows: number }>();
+  #rowsKept = 0;
+  readonly #maxRows: number;
   #version: { value: string; at: number } | null = null;
   #reading: Promise<string> | null = null;
   readonly #capacity: number;
@@ -171,6 +179,7 @@ export class ClickHouseFindings implements FindingsQuery {
     options: ClickHouseFindingsOptions = {},
   ) {
     this.#capacity = options.answers ?? 2_000;
+    this.#maxRows = options.rows ?? 20_000;
     this.#every = options.versionEveryMs ?? 250;
     this.#now = options.now ?? Date.now;
   }
@@ -196,6 +205,15 @@ export class ClickHouseFindings implements FindingsQuery {
     return this.#reading;
   }
 
+  /** Drops the least recently used answers until both bounds hold. */
+  #bound(): void {
+    for (const [key, entry] of this.#answers) {
+      if (this.#answers.size <= this.#capacity && this.#rowsKept <= this.#maxRows) return;
+      this.#answers.delete(key);
+      this.#rowsKept -= entry.rows;
+    }
+  }
+
   /** The answer to `key` made at the table's current version, kept (bounded) until the table changes. */
   async #kept<T>(key: string, make: () => Promise<T>): Promise<T> {
     if (this.#capacity === 0) return make();
@@ -208,9 +226,21 @@ export class ClickHouseFindings implements FindingsQuery {
       return known.answer as Promise<T>;
     }
     const answer = make();
-    this.#answers.set(key, { version, answer });
-    answer.catch(() => this.#answers.delete(key)); // a failure is not kept
-    if (this.#answers.size > this.#capacity) this.#answers.delete(this.#answers.keys().next().value!);
+    const entry = { version, answer: answer as Promise<unknown>, rows: 0 };
+    if (known) this.#rowsKept -= known.rows;
+    this.#answers.set(key, entry);
+    answer.then(
+      (value) => {
+        if (this.#answers.get(key) !== entry) return; // replaced or dropped meanwhile
+        entry.rows = rowsOf(value);
+        this.#rowsKept += entry.rows;
+        this.#bound();
+      },
+      () => {
+        if (this.#answers.get(key) === entry) this.#answers.delete(key); // a failure is not kept
+      },
+    );
+    this.#bound();
     return answer;
   }
 

@@ -59,6 +59,18 @@ describe('FindingsQuery conformance: ClickHouse (chDB)', () => {
     const after = await kept.list({ scope: null }, { limit: 5, after: null });
     assert.equal(after.total, first.total + 1);
     assert.equal(after.items[0]!.findingId, `${first.items[0]!.findingId}-copy`);
+    // bounded by the findings the kept pages hold: a second page of 5 pushes the first out of a 6-row budget
+    const small = new ClickHouseFindings(analytics.client, analytics.description, {
+      rows: 6,
+      now: () => now,
+    });
+    await small.list({ scope: null }, { limit: 5, after: null });
+    await small.list({ scope: null, severity: 'high' }, { limit: 5, after: null });
+    const made = small.stats.queries;
+    await small.list({ scope: null, severity: 'high' }, { limit: 5, after: null });
+    assert.equal(small.stats.queries, made, 'the newer page is kept');
+    await small.list({ scope: null }, { limit: 5, after: null });
+    assert.equal(small.stats.queries, made + 1, 'the older page was dropped');
     const counts = await kept.count({ scope: null }, 'severity');
     assert.equal(
       counts.reduce((n, c) => n + c.count, 0),

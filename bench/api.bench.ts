@@ -1,31 +1,94 @@
 /**
- * The API under load on loopback: a simulated store (BENCH_API_TABLES tables × BENCH_API_ROUNDS rounds, ingested
- * and replayed as the pipeline does), the server in its own process (the table-audit serve setup: SQLite store,
- * EdDSA tokens, access recorded), and this process sending requests at a fixed rate (open loop: each latency is
- * measured from when the request was due, so a stall is not hidden) and then as fast as BENCH_API_CONCURRENCY
- * connections allow. Baseline in the same run: GET /health/live (no token, no store). Then the incident list
- * (GET /v1/findings, 50 a page, from ClickHouse: chDB in the server's process, projected by services/analytics)
- * the disputed-hand replay (GET /v1/rounds/:id/replay) and a chart (the dashboards' panel SQL). Target: p99 < 100 ms at 500 requests/s.
+ * The API under load on loopback, over a month of simulated data: BENCH_API_DAYS days (default 30) of
+ * BENCH_API_TABLES tables (default 50) × BENCH_API_ROUNDS rounds a table a day (default 6), every game module's
+ * F3CP simulation with labelled faults, ingested and replayed as the pipeline does (each day's tables are sessions
+ * of their own: the simulator opens a table for one session, so a day's ids carry the day, `d07-…`). The server
+ * runs in its own process (the table-audit serve setup: SQLite store, EdDSA tokens, access recorded, findings
+ * from ClickHouse — chDB in the server's process, projected by services/analytics); this process sends requests
+ * at a fixed rate (open loop: each latency counts from when the request was due, so a stall is not hidden) and
+ * then as fast as BENCH_API_CONCURRENCY connections allow (closed loop), with the same client for every route.
+ *
+ * Baseline in the same run, first and last: GET /health/live (no token, no store) — what Fastify and the client
+ * cost on this loopback, so each route's figures can be read against it. Then the incident list (GET
+ * /v1/findings, 50 a page: no filter, a casino, a Macau day, a check, and pages deep in the list by their
+ * cursors), the disputed-hand replay (GET /v1/rounds/:id/replay over every round of the month, in a shuffled
+ * order: the first request of a table folds it), and the cold cost of a round's first replay. Target: p99 < 100 ms
+ * at 500 requests/s.
+ *
+ * BENCH_API_DIR=DIR keeps the store (and the server's chDB directory) in DIR and uses it again on the next run
+ * with the same sizes (building a month takes minutes); without it a temporary directory is used and removed.
  */
 import { spawn } from 'node:child_process';
-import { generateKeyPairSync } from 'node:crypto';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { createPrivateKey, generateKeyPairSync } from 'node:crypto';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createPrivateKey } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { AnalyticsProjector, migrate, openAnalytics } from '@table-audit/analytics';
 import { buildApp, ClickHouseCharts, ClickHouseFindings, issueToken } from '@table-audit/api';
 import { runProcessor } from '@table-audit/eventstore';
 import { SqliteEventStore } from '@table-audit/eventstore/sqlite';
-import { simulatedStore } from '../services/api/test/fixture.ts';
+import { IngestPipeline } from '@table-audit/ingest';
+import { ReplayService } from '@table-audit/replay';
+import { simulateSession } from '@table-audit/simulator';
 
 const TABLES = Number(process.env.BENCH_API_TABLES ?? 50);
-const ROUNDS = Number(process.env.BENCH_API_ROUNDS ?? 100);
+const DAYS = Number(process.env.BENCH_API_DAYS ?? 30);
+const ROUNDS = Number(process.env.BENCH_API_ROUNDS ?? 6);
 const RATE = Number(process.env.BENCH_API_RATE ?? 500);
 const SECONDS = Number(process.env.BENCH_API_SECONDS ?? 10);
 const CONCURRENCY = Number(process.env.BENCH_API_CONCURRENCY ?? 16);
+const COLD = Number(process.env.BENCH_API_COLD ?? 40);
+/** rounds of one more table, played in one long session: the cold replay of a late round of a long table */
+const LONG = Number(process.env.BENCH_API_LONG_ROUNDS ?? 800);
+const FIRST_DAY = Date.parse('2025-12-01T02:00:00Z'); // 10:00 in Macau
+
+/** A month of sessions in one store: day d's tables are `d01-…`, simulated from 10:00 Macau time that day. */
+async function buildMonth(path: string): Promise<void> {
+  const store = new SqliteEventStore(path);
+  const pipeline = new IngestPipeline(store, () => 0);
+  let index = 0;
+  for (let day = 0; day < DAYS; day++) {
+    const session = simulateSession({
+      seed: 2026 + day,
+      tables: TABLES,
+      roundsPerTable: ROUNDS,
+      start: FIRST_DAY + day * 86_400_000,
+      tableIdPrefix: `d${String(day + 1).padStart(2, '0')}-`,
+      faultRate: 0.3,
+      handledRate: 0.05,
+    });
+    for (let i = 0; i < session.events.length; i += 2_000)
+      await pipeline.submit(
+        session.events.slice(i, i + 2_000).map((event) => ({
+          source: { kind: 'in-process' as const, producer: 'bench', index: index++ },
+          event,
+        })),
+      );
+  }
+  if (LONG > 0) {
+    const session = simulateSession({
+      seed: 1,
+      tables: 1,
+      roundsPerTable: LONG,
+      start: FIRST_DAY,
+      tableIdPrefix: 'long-',
+      faultRate: 0.3,
+      handledRate: 0.05,
+    });
+    for (let i = 0; i < session.events.length; i += 2_000)
+      await pipeline.submit(
+        session.events.slice(i, i + 2_000).map((event) => ({
+          source: { kind: 'in-process' as const, producer: 'bench', index: index++ },
+          event,
+        })),
+      );
+  }
+  const replay = new ReplayService({ store });
+  await replay.catchUp();
+  await replay.finish();
+  await store.close();
+}
 
 if (process.argv[2] === '--serve') {
   // the server process: the store and key the load process made
@@ -56,33 +119,64 @@ if (process.argv[2] === '--serve') {
         .then(() => process.exit(0)),
   );
 } else {
-  const dir = mkdtempSync(join(tmpdir(), 'ta-bench-api-'));
+  const kept = process.env.BENCH_API_DIR;
+  const dir = kept ?? mkdtempSync(join(tmpdir(), 'ta-bench-api-'));
+  mkdirSync(dir, { recursive: true });
+  const path = join(dir, 'events.sqlite');
+  const sizes = JSON.stringify({ TABLES, DAYS, ROUNDS, LONG });
+  const marker = join(dir, '.bench-api-store');
   const t0 = performance.now();
-  const { store, path } = await simulatedStore({
-    tables: TABLES,
-    roundsPerTable: ROUNDS,
-    path: join(dir, 'events.sqlite'),
-  });
+  if (existsSync(path)) {
+    // only a store this benchmark built with these sizes is used again; anything else is left alone
+    if (!existsSync(marker) || readFileSync(marker, 'utf8') !== sizes)
+      throw new Error(
+        `${path} exists but is not this benchmark's store of ${sizes}: give BENCH_API_DIR a new directory`,
+      );
+    console.log(`store: ${path} (built by an earlier run, used again)`);
+  } else {
+    await buildMonth(path);
+    writeFileSync(marker, sizes);
+    console.log(`store built in ${((performance.now() - t0) / 1000).toFixed(0)} s`);
+  }
+  const store = new SqliteEventStore(path, { mustExist: true });
   let events = 0;
-  for await (const _ of store.readAll()) events++;
-  const roundIds: string[] = [];
-  for await (const e of store.readAll())
+  const findingRounds: string[] = [];
+  const rounds = new Map<string, string>(); // round → table
+  const times: number[] = [];
+  for await (const e of store.readAll()) {
+    events++;
+    const data = e.data as { header?: { roundId?: string | null; tableId?: string; eventTime?: number } };
+    const h = data.header;
+    if (e.stream.startsWith('table-') && h?.roundId && h.tableId) {
+      rounds.set(h.roundId, h.tableId);
+      if (typeof h.eventTime === 'number') times.push(h.eventTime);
+    }
     if (e.type === 'FindingRaised') {
       const r = (e.data as { roundId: string | null }).roundId;
-      if (r) roundIds.push(r);
+      if (r) findingRounds.push(r);
     }
+  }
   await store.close();
+  const tables = new Set(rounds.values()).size;
+  // the span of the events but for the earliest and latest 0.1% (labelled clock faults put a few a year off)
+  times.sort((a, b) => a - b);
+  const day = (t: number) => new Date(t + 8 * 3_600_000).toISOString().slice(0, 10);
+  const [first, last] = [times[Math.floor(times.length * 0.001)]!, times[Math.floor(times.length * 0.999)]!];
   console.log(
-    `store: ${TABLES} tables × ${ROUNDS} rounds, ${events.toLocaleString('en-US')} events, ${roundIds.length} findings with a round; built in ${((performance.now() - t0) / 1000).toFixed(1)} s`,
+    `data: ${DAYS} days × ${TABLES} tables × ${ROUNDS} rounds a table a day (${day(first)} to ${day(last)}, Macau dates): ` +
+      `${tables.toLocaleString('en-US')} table sessions, ${rounds.size.toLocaleString('en-US')} rounds, ${events.toLocaleString('en-US')} events, ${findingRounds.length.toLocaleString('en-US')} findings with a round`,
   );
   const { privateKey } = generateKeyPairSync('ed25519');
   const keyPath = join(dir, 'key.pem');
   writeFileSync(keyPath, privateKey.export({ type: 'pkcs8', format: 'pem' }));
   const token = await issueToken(privateKey, { subject: 'bench', role: 'inspector', concessionaire: null });
 
+  // BENCH_API_PROFILE=DIR: the server writes a V8 CPU profile into DIR when it stops (node --cpu-prof)
+  const profile = process.env.BENCH_API_PROFILE;
   const server = spawn(
     process.execPath,
     [
+      ...(profile ? ['--cpu-prof', '--cpu-prof-dir', profile] : []),
       '--import',
       './apps/cli/bin/register-ts.mjs',
       fileURLToPath(import.meta.url),
@@ -106,15 +200,30 @@ if (process.argv[2] === '--serve') {
   process.on('exit', () => server.kill('SIGKILL'));
   const base = `http://127.0.0.1:${port}`;
   const headers = { authorization: `Bearer ${token}` };
+  const get = async (url: string): Promise<{ status: number; body: string }> => {
+    const r = await fetch(`${base}${url}`, { headers });
+    return { status: r.status, body: await r.text() };
+  };
 
   const percentile = (sorted: number[], p: number) =>
     sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))]!;
+  /** what went wrong, by kind: an HTTP status, or the client's error (a connection refused or reset) */
+  const failures = new Map<string, number>();
+  const failed = (what: string) => failures.set(what, (failures.get(what) ?? 0) + 1);
+  const cause = (e: unknown) => {
+    const c = (e as { cause?: { code?: string } }).cause;
+    return c?.code ?? (e as Error).message;
+  };
   const summary = (latencies: number[], errors: number, seconds: number) => {
     const s = [...latencies].sort((a, b) => a - b);
-    return `${(latencies.length / seconds).toFixed(0).padStart(5)} req/s   p50 ${percentile(s, 0.5).toFixed(1).padStart(6)} ms   p99 ${percentile(s, 0.99).toFixed(1).padStart(7)} ms   max ${s.at(-1)!.toFixed(1).padStart(7)} ms   errors ${errors}`;
+    const why = [...failures].map(([k, n]) => `${k}: ${n}`).join(', ');
+    failures.clear();
+    const errorText = `errors ${errors}${why ? ` (${why})` : ''}`;
+    if (!s.length) return `no answer   ${errorText}`;
+    return `${(latencies.length / seconds).toFixed(0).padStart(5)} req/s   p50 ${percentile(s, 0.5).toFixed(1).padStart(6)} ms   p99 ${percentile(s, 0.99).toFixed(1).padStart(7)} ms   max ${s.at(-1)!.toFixed(1).padStart(7)} ms   ${errorText}`;
   };
 
-  /** Open loop: request i is due at i/RATE s; its latency counts from then. */
+  /** Open loop: request i is due at i/RATE s; its latency counts from then. A non-200 answer is an error. */
   async function atRate(url: (i: number) => string): Promise<string> {
     const n = RATE * SECONDS;
     const latencies: number[] = [];
@@ -129,10 +238,13 @@ if (process.argv[2] === '--serve') {
         fetch(`${base}${url(i)}`, { headers }).then(
           async (r) => {
             await r.arrayBuffer();
-            if (r.status !== 200) errors++;
-            latencies.push(performance.now() - due);
+            if (r.status === 200) latencies.push(performance.now() - due);
+            else {
+              errors++;
+              failed(`HTTP ${r.status}`);
+            }
           },
-          () => void errors++,
+          (e: unknown) => void (errors++, failed(cause(e))),
         ),
       );
     }
@@ -154,10 +266,14 @@ if (process.argv[2] === '--serve') {
           try {
             const r = await fetch(`${base}${url(i++)}`, { headers });
             await r.arrayBuffer();
-            if (r.status !== 200) errors++;
-            latencies.push(performance.now() - t);
-          } catch {
+            if (r.status === 200) latencies.push(performance.now() - t);
+            else {
+              errors++;
+              failed(`HTTP ${r.status}`);
+            }
+          } catch (e) {
             errors++; // refused or timed out: counted, the run goes on
+            failed(cause(e));
           }
         }
       }),
@@ -165,27 +281,116 @@ if (process.argv[2] === '--serve') {
     return summary(latencies, errors, (performance.now() - start) / 1000);
   }
 
+  // the incident list's requests: the first page of several filters, and pages deep in the list by their cursors
   const casinos = ['Casino%20Lisboa', 'Galaxy%20Macau', 'Wynn%20Palace'];
+  const firstPages = ['/v1/findings?limit=50', ...casinos.map((c) => `/v1/findings?limit=50&casino=${c}`)];
+  for (let day = 0; day < DAYS; day += 3) {
+    const d = new Date(FIRST_DAY + day * 86_400_000 + 8 * 3_600_000).toISOString().slice(0, 10);
+    const next = new Date(FIRST_DAY + (day + 1) * 86_400_000 + 8 * 3_600_000).toISOString().slice(0, 10);
+    firstPages.push(`/v1/findings?limit=50&from=${d}&to=${next}`);
+  }
+  const counts = JSON.parse((await get('/v1/findings/counts?by=checkId')).body) as {
+    counts: { value: string }[];
+  };
+  for (const c of counts.counts.slice(0, 8)) firstPages.push(`/v1/findings?limit=50&checkId=${c.value}`);
+  const deepPages: string[] = [];
+  let cursor: string | null = null;
+  let pages = 0;
+  do {
+    const r = await get(`/v1/findings?limit=50${cursor ? `&cursor=${cursor}` : ''}`);
+    if (r.status !== 200) throw new Error(`the incident list answered ${r.status}: ${r.body}`);
+    cursor = (JSON.parse(r.body) as { nextCursor: string | null }).nextCursor;
+    if (cursor) deepPages.push(`/v1/findings?limit=50&cursor=${cursor}`);
+    pages++;
+  } while (cursor && pages < 2_000);
+  const findingsUrls = [...firstPages, ...deepPages];
+  // a fixed shuffle of every round of the month
+  const allRounds = [...rounds.keys()];
+  let seed = 7;
+  const random = () => (seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648) / 2_147_483_648;
+  for (let i = allRounds.length - 1; i > 0; i--) {
+    const j = Math.floor(random() * (i + 1));
+    [allRounds[i], allRounds[j]] = [allRounds[j]!, allRounds[i]!];
+  }
+  const replayUrl = (roundId: string) => `/v1/rounds/${encodeURIComponent(roundId)}/replay`;
+  console.log(
+    `requests: ${findingsUrls.length} incident-list URLs (${firstPages.length} first pages of filters, ${deepPages.length} deep pages by cursor); ${allRounds.length.toLocaleString('en-US')} rounds to replay; load average ${loadavg()
+      .map((x) => x.toFixed(1))
+      .join(' ')} (2 cores, shared)`,
+  );
+
+  const long = [...rounds].filter(([, t]) => t.startsWith('long-')).map(([r]) => r);
+  if (long.length) {
+    // before anything else folds it: the last round of the long table (its whole stream folded), then its middle
+    for (const [what, roundId] of [
+      ['last', long.at(-1)!],
+      ['middle', long[Math.floor(long.length / 2)]!],
+    ] as const) {
+      const t = performance.now();
+      const r = await get(replayUrl(roundId));
+      if (r.status !== 200) throw new Error(`replay of ${roundId} answered ${r.status}: ${r.body}`);
+      console.log(
+        `a long table (${long.length} rounds), the ${what} round's first replay: ${(performance.now() - t).toFixed(0)} ms`,
+      );
+    }
+  }
+  // a round's first replay, one at a time: each of a table not folded yet (the cold path), then another round of
+  // each of those tables (folded already)
+  const coldTables = new Set<string>();
+  const cold: number[] = [];
+  const warmTable: number[] = [];
+  const seen: string[] = [];
+  for (const roundId of allRounds) {
+    if (cold.length >= COLD) break;
+    const table = rounds.get(roundId)!;
+    if (coldTables.has(table) || table.startsWith('long-')) continue;
+    coldTables.add(table);
+    const t = performance.now();
+    const r = await get(replayUrl(roundId));
+    if (r.status !== 200) throw new Error(`replay of ${roundId} answered ${r.status}: ${r.body}`);
+    cold.push(performance.now() - t);
+    seen.push(roundId);
+  }
+  for (const roundId of allRounds) {
+    if (warmTable.length >= cold.length) break;
+    if (!coldTables.has(rounds.get(roundId)!) || seen.includes(roundId)) continue;
+    const t = performance.now();
+    const r = await get(replayUrl(roundId));
+    if (r.status !== 200) throw new Error(`replay of ${roundId} answered ${r.status}: ${r.body}`);
+    warmTable.push(performance.now() - t);
+  }
+  const line = (xs: number[]) => {
+    const s = [...xs].sort((a, b) => a - b);
+    return `p50 ${percentile(s, 0.5).toFixed(1)} ms   p99 ${percentile(s, 0.99).toFixed(1)} ms   max ${s.at(-1)!.toFixed(1)} ms (${s.length} rounds, one at a time)`;
+  };
+  console.log(`a round's first replay, its table not folded yet:      ${line(cold)}`);
+  console.log(`a round's first replay, another round of its table folded: ${line(warmTable)}`);
+  let uniq = 0;
   const routes: [string, (i: number) => string][] = [
     ['baseline GET /health/live', () => '/health/live'],
+    ['GET /v1/findings (50 a page)', (i) => findingsUrls[i % findingsUrls.length]!],
     [
-      'GET /v1/findings (50 a page)',
-      (i) => (i % 2 ? '/v1/findings?limit=50' : `/v1/findings?limit=50&casino=${casinos[i % 3]}`),
+      // a filter no request asked before (a range starting at another minute each time): never a kept answer
+      'GET /v1/findings (new filter each)',
+      () =>
+        `/v1/findings?limit=50&from=${new Date(FIRST_DAY + 8 * 3_600_000 + ((uniq++ * 60_000) % (DAYS * 86_400_000))).toISOString().slice(0, 16)}`,
     ],
-    [
-      'GET /v1/rounds/:id/replay',
-      (i) => `/v1/rounds/${encodeURIComponent(roundIds[i % roundIds.length]!)}/replay`,
-    ],
+    ['GET /v1/rounds/:id/replay', (i) => replayUrl(allRounds[i % allRounds.length]!)],
     ['GET /v1/charts/findings-over-time', () => '/v1/charts/findings-over-time'],
+    ['baseline GET /health/live (again)', () => '/health/live'],
   ];
-  // warm up (JIT, the server's store index)
-  for (const [, url] of routes)
-    for (let i = 0; i < 20; i++) await (await fetch(`${base}${url(i)}`, { headers })).arrayBuffer();
+  // warm up (JIT)
+  for (let i = 0; i < 20; i++) await get('/health/live');
   console.log(`open loop at ${RATE} req/s for ${SECONDS} s (latency from when each request was due):`);
-  for (const [name, url] of routes) console.log(`  ${name.padEnd(32)} ${await atRate(url)}`);
+  for (const [name, url] of routes) console.log(`  ${name.padEnd(34)} ${await atRate(url)}`);
   console.log(`closed loop, ${CONCURRENCY} connections for ${SECONDS / 2} s:`);
-  for (const [name, url] of routes) console.log(`  ${name.padEnd(32)} ${await flatOut(url)}`);
+  for (const [name, url] of routes) console.log(`  ${name.padEnd(34)} ${await flatOut(url)}`);
+  console.log(
+    `load average at the end ${loadavg()
+      .map((x) => x.toFixed(1))
+      .join(' ')}`,
+  );
   server.kill('SIGTERM');
   await new Promise((r) => server.on('exit', r));
-  rmSync(dir, { recursive: true, force: true });
+  if (!kept) rmSync(dir, { recursive: true, force: true });
 }

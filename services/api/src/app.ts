@@ -26,7 +26,8 @@ import { whatIfRoutes } from './routes/what-if.ts';
 import type { ChartsQuery } from './charts.ts';
 import { StoreIndex } from './store-index.ts';
 import { AccessLog } from './access-log.ts';
-import { ExplanationCache } from './explanations.ts';
+import { RoundDerivations, type RoundDerivationsOptions } from './round-derivations.ts';
+import { derivedAnswer } from './routes/rounds.ts';
 
 /** Something the API depends on that /health/ready checks (ClickHouse, through the analytics client). */
 export interface ReadinessCheck {
@@ -56,6 +57,8 @@ export interface AppOptions {
   /** the web UI: a directory of static files served under /ui/, or a plugin registered under /ui */
   readonly ui?: { readonly root: string } | FastifyPluginAsync;
   readonly now?: () => number;
+  /** bounds of the disputed hands kept in memory (rounds kept, answers kept) */
+  readonly derivations?: RoundDerivationsOptions;
 }
 
 export async function buildApp(o: AppOptions): Promise<FastifyInstance> {
@@ -75,9 +78,12 @@ export async function buildApp(o: AppOptions): Promise<FastifyInstance> {
     anchors: o.anchors ?? null,
     now: o.now ?? Date.now,
     accessLog: new AccessLog(o.store),
-    explanations: new ExplanationCache(o.store),
+    derivations: new RoundDerivations(o.store, derivedAnswer, o.derivations),
   };
   const auth = new Authenticator(o.auth);
+  // the index of rounds and findings is read before the first request, not during it (a month's store takes
+  // seconds to read); afterwards each request reads only what was stored since
+  app.addHook('onReady', () => index.refresh());
 
   app.addHook('onSend', async (req, reply) => {
     reply.header('x-request-id', req.id);

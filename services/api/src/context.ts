@@ -6,7 +6,8 @@ import type { Principal } from './auth.ts';
 import type { FindingsQuery, FindingView } from './findings-query.ts';
 import type { StoreIndex } from './store-index.ts';
 import type { AccessLog } from './access-log.ts';
-import type { ExplanationCache } from './explanations.ts';
+import type { RoundDerivations } from './round-derivations.ts';
+import type { DerivedAnswer } from './routes/rounds.ts';
 import type { ChartsQuery } from './charts.ts';
 import { formatMacauTime } from '@table-audit/rules';
 
@@ -37,7 +38,8 @@ export interface ApiContext {
   readonly anchors: AnchorSource | null;
   readonly now: () => number;
   readonly accessLog: AccessLog;
-  readonly explanations: ExplanationCache;
+  /** disputed hands derived once per table and kept (bounded), with their law texts */
+  readonly derivations: RoundDerivations<DerivedAnswer>;
 }
 
 /** The caller's scope: the one concessionaire they see, or null for all. */

@@ -68,6 +68,8 @@ export class StoreIndex implements FindingsQuery {
   }
 
   async #read(): Promise<void> {
+    // every stream, though the index keeps only tables, findings and alerts: its position must pass the access
+    // records each request appends, or every refresh would scan them all again
     for await (const e of this.store.readAll(
       this.#position === null ? {} : { fromPosition: this.#position },
     )) {

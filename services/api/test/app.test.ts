@@ -104,6 +104,35 @@ describe('health, documentation and metrics', () => {
   });
 });
 
+describe('structured logs', () => {
+  it('logs each request as JSON (pino) with the request id the response carries', async () => {
+    const lines: string[] = [];
+    const stream = { write: (line: string) => void lines.push(line) };
+    const logged = await buildApp({
+      store: f.store,
+      auth: { tokenKey: f.key },
+      logger: { level: 'info', stream },
+    });
+    try {
+      const r = await logged.inject({ url: '/v1/findings?limit=1', headers: bearer(f.tokens.auditor) });
+      assert.equal(r.statusCode, 200);
+      const id = String(r.headers['x-request-id']);
+      const mine = lines.map((l) => JSON.parse(l) as { reqId?: string; msg?: string; res?: unknown });
+      const ofRequest = mine.filter((l) => l.reqId === id);
+      assert.ok(
+        ofRequest.some((l) => l.msg === 'incoming request'),
+        JSON.stringify(mine),
+      );
+      assert.ok(ofRequest.some((l) => l.msg === 'request completed' && l.res !== undefined));
+      // a caller cannot choose its request id
+      const chosen = await logged.inject({ url: '/health/live', headers: { 'request-id': 'mine' } });
+      assert.notEqual(chosen.headers['x-request-id'], 'mine');
+    } finally {
+      await logged.close();
+    }
+  });
+});
+
 describe('bad input', () => {
   it('names the parameter that is wrong (400)', async () => {
     for (const [query, name] of [
@@ -279,5 +308,25 @@ describe('disputed hand', () => {
     }
     for (const i of body.interpretations) assert.ok(i.reading, `${i.id} is in the register`);
     assert.equal((await get('/v1/rounds/NO-SUCH-ROUND/replay')).statusCode, 404);
+    assert.deepEqual(body.alternatives, [], 'the chosen readings');
+  });
+
+  it('reads an interpretation the alternative way when asked, says so, and refuses one it cannot (400)', async () => {
+    const { items } = await allPages('', 200);
+    const roundId = items.find((x) => x.roundId !== null)!.roundId!;
+    const url = `/v1/rounds/${encodeURIComponent(roundId)}/replay`;
+    const h1 = await get(`${url}?alternative=H1`, f.tokens.auditor);
+    assert.equal(h1.statusCode, 200, h1.body);
+    assert.deepEqual(
+      h1.json().alternatives.map((a: { id: string }) => a.id),
+      ['H1'],
+    );
+    assert.match(h1.json().alternatives[0].reading, /\S/);
+    for (const bad of ['J99', "H1' OR 1=1", 'H1&alternative=H1']) {
+      const r = await get(`${url}?alternative=${encodeURIComponent(bad)}`, f.tokens.auditor);
+      assert.equal(r.statusCode, 400, bad);
+      assert.match(r.json().message, /alternative/, bad);
+    }
+    assert.equal((await get(`${url}?alternative=H1&alternative=H1`, f.tokens.auditor)).statusCode, 400);
   });
 });

@@ -90,6 +90,17 @@ export function findingsQueryConformance(context: () => { adapter: FindingsQuery
       { from: f.eventTime, to: f.eventTime + 3_600_000 },
       (x) => x.eventTime >= f.eventTime && x.eventTime < f.eventTime + 3_600_000,
     );
+    // the edges of a range, exactly (the ClickHouse adapter also bounds the Macau dates: to is exclusive)
+    await expectFilter({ from: f.eventTime, to: f.eventTime + 1 }, (x) => x.eventTime === f.eventTime);
+    await expectFilter({ to: f.eventTime }, (x) => x.eventTime < f.eventTime);
+    await expectFilter({ from: f.eventTime + 1 }, (x) => x.eventTime > f.eventTime);
+    // the Macau day of the finding, from its midnight in Macau (16:00 UTC the day before) to the next
+    const dayStart = Math.floor((f.eventTime + 8 * 3_600_000) / 86_400_000) * 86_400_000 - 8 * 3_600_000;
+    await expectFilter(
+      { from: dayStart, to: dayStart + 86_400_000 },
+      (x) => x.eventTime >= dayStart && x.eventTime < dayStart + 86_400_000,
+    );
+    await expectFilter({ to: dayStart }, (x) => x.eventTime < dayStart);
     await expectFilter({ scope: f.concessionaire, concessionaire: `${f.concessionaire}x` }, () => false);
     for (const hostile of ["' OR '1'='1", "x') OR 1=1 --", '\\', '{scope:String}'])
       await expectFilter({ casino: hostile, playerId: hostile }, () => false);

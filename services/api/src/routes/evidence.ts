@@ -126,7 +126,7 @@ export function evidenceRoutes(app: FastifyInstance, ctx: ApiContext): void {
         let derivation: unknown = null;
         if (finding.roundId !== null)
           try {
-            derivation = (await ctx.explanations.explain(finding.roundId, finding.tableId)).json;
+            derivation = (await ctx.derivations.answer(finding.roundId, finding.tableId)).explanation.json;
           } catch (e) {
             if (!(e instanceof RoundNotFound)) throw e;
           }

@@ -7,11 +7,16 @@ import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type, type Static } from 'typebox';
 import { RoundNotFound, type RoundExplanation } from '@table-audit/replay';
-import { allProvisions, INTERPRETATIONS, type Explanation } from '@table-audit/rules';
+import {
+  allProvisions,
+  F3CP_ALTERNATIVE_READINGS,
+  INTERPRETATIONS,
+  type Explanation,
+} from '@table-audit/rules';
 import { recordAccess, scopeOf, type ApiContext } from '../context.ts';
 import { httpError } from '../errors.ts';
 import { ErrorSchema, IdParams } from '../schemas.ts';
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { RoundPlace } from '../store-index.ts';
 
 const provisionsByKey = new Map(allProvisions().map((p) => [p.key, p]));
@@ -57,21 +62,58 @@ export function lawOf(json: unknown) {
   };
 }
 
+/**
+ * A round's explanation with what the replay route adds to it, made once per (round, table head, readings) and
+ * kept by the API's RoundDerivations: the law's texts are looked up when the answer is made, not per request.
+ */
+export interface DerivedAnswer {
+  readonly explanation: RoundExplanation;
+  readonly law: ReturnType<typeof lawOf>;
+  /** the interpretations read the alternative way, each with that reading (as `table-audit replay` says first) */
+  readonly alternatives: readonly { readonly id: string; readonly reading: string }[];
+}
+
+export const derivedAnswer = (
+  explanation: RoundExplanation,
+  alternatives: readonly string[],
+): DerivedAnswer => ({
+  explanation,
+  law: lawOf(explanation.json),
+  alternatives: [...alternatives].sort().map((id) => ({ id, reading: F3CP_ALTERNATIVE_READINGS[id] ?? '' })),
+});
+
 /** The round within the caller's scope, rebuilt and explained; 404 when it is not there or not theirs. */
 export async function scopedExplanation(
   ctx: ApiContext,
   req: FastifyRequest,
   roundId: string,
-): Promise<{ place: RoundPlace; explanation: RoundExplanation }> {
+  alternatives: readonly string[] = [],
+): Promise<{ place: RoundPlace; answer: DerivedAnswer; explanation: RoundExplanation }> {
   const place = await ctx.index.round(roundId, scopeOf(req));
   if (!place) throw httpError(404, `no round ${roundId}`);
   try {
-    return { place, explanation: await ctx.explanations.explain(roundId, place.tableId) };
+    const answer = await ctx.derivations.answer(roundId, place.tableId, alternatives);
+    return { place, answer, explanation: answer.explanation };
   } catch (e) {
     if (e instanceof RoundNotFound) throw httpError(404, e.message);
     throw e;
   }
 }
+
+/** Interpretations a replay may read the alternative way (the `--alternative` of `table-audit replay`). */
+const SELECTABLE = Object.keys(F3CP_ALTERNATIVE_READINGS);
+const ReplayQuerystring = Type.Object(
+  {
+    alternative: Type.Optional(
+      Type.Array(Type.Union(SELECTABLE.map((id) => Type.Literal(id))), {
+        maxItems: SELECTABLE.length,
+        uniqueItems: true,
+        description: `read these interpretations the alternative way instead of the register's chosen reading (${SELECTABLE.join(', ')}); the answer says so in \`alternatives\``,
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
 
 const ReplaySchema = Type.Object({
   roundId: Type.String(),
@@ -98,6 +140,10 @@ const ReplaySchema = Type.Object({
       alternative: Type.Union([Type.String(), Type.Null()]),
     }),
   ),
+  alternatives: Type.Array(Type.Object({ id: Type.String(), reading: Type.String() }), {
+    description:
+      "the interpretations read the alternative way at the caller's request (empty: the chosen readings)",
+  }),
 });
 
 /**
@@ -109,6 +155,9 @@ export type ReplayResponse = Omit<Static<typeof ReplaySchema>, 'derivation'> & {
   readonly derivation: Partial<Explanation>;
 };
 
+/** Answers as sent, serialized once per kept answer (the same for every caller allowed to see the round). */
+const serialized = new WeakMap<DerivedAnswer, string>();
+
 export function roundRoutes(app: FastifyInstance, ctx: ApiContext): void {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
   r.get(
@@ -118,29 +167,39 @@ export function roundRoutes(app: FastifyInstance, ctx: ApiContext): void {
         tags: ['rounds'],
         summary: 'A disputed hand, step by step, with the PT and ZH text of every article it cites',
         params: IdParams('roundId', 'the round id'),
-        response: { 200: ReplaySchema, 404: ErrorSchema },
+        querystring: ReplayQuerystring,
+        response: { 200: ReplaySchema, 400: ErrorSchema, 404: ErrorSchema },
       },
     },
-    async (req) => {
+    async (req, reply) => {
       const { roundId } = req.params;
       let result;
       try {
-        result = await scopedExplanation(ctx, req, roundId);
+        result = await scopedExplanation(ctx, req, roundId, req.query.alternative ?? []);
       } catch (e) {
         await recordAccess(ctx, req, 'round.replay', 'round', roundId, 'not-found');
         throw e;
       }
       await recordAccess(ctx, req, 'round.replay', 'round', roundId, 'ok');
-      const { place, explanation } = result;
-      return {
-        roundId,
-        tableId: place.tableId,
-        casino: place.casino,
-        concessionaire: place.concessionaire,
-        derivation: explanation.json,
-        text: explanation.text,
-        ...lawOf(explanation.json),
-      };
+      const { place, answer } = result;
+      let body = serialized.get(answer);
+      if (body === undefined) {
+        body = String(
+          reply.serialize({
+            roundId,
+            tableId: place.tableId,
+            casino: place.casino,
+            concessionaire: place.concessionaire,
+            derivation: answer.explanation.json,
+            text: answer.explanation.text,
+            ...answer.law,
+            alternatives: [...answer.alternatives],
+          }),
+        );
+        serialized.set(answer, body);
+      }
+      // already serialized by the route's schema: sent as is
+      return (reply as FastifyReply).type('application/json; charset=utf-8').send(body);
     },
   );
 }

@@ -9,6 +9,7 @@ import type { AccessLog } from './access-log.ts';
 import type { ExplanationCache } from './explanations.ts';
 import type { ChartsQuery } from './charts.ts';
 import { formatMacauTime } from '@table-audit/rules';
+import { scopeNoteOf } from './explanations.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -70,7 +71,10 @@ export async function recordAccess(
   });
 }
 
-/** A finding as served: with its time in Macau time beside the UTC milliseconds. */
+/**
+ * A finding as served: with its time in Macau time beside the UTC milliseconds, and a Mah-Jong finding with the
+ * scope note (only the deal is judged).
+ */
 export const present = (f: FindingView) => ({
   ...f,
   seats: [...f.seats],
@@ -79,4 +83,5 @@ export const present = (f: FindingView) => ({
   interpretations: [...f.interpretations],
   evidenceEventIds: [...f.evidenceEventIds],
   eventTimeMacau: formatMacauTime(f.eventTime),
+  ...(f.game === 'MAHJONG' ? { scope: scopeNoteOf(f.game)! } : {}),
 });

@@ -175,7 +175,16 @@ export function explainThirteenRound(r: ThirteenRound, rules: ThirteenRuleSet): 
     lines.push(
       `bet ${x.bet.betId} (${x.bet.playerId}) on place ${x.bet.place}, ${formatMop(x.bet.amount)} × ${x.bet.units} unit(s): expected ${x.settlement.outcome} ${formatMop(x.settlement.net)} (commission ${formatMop(x.settlement.commission)}, art. 11.º, T2); declared ${declared ? `${declared.outcome} ${formatMop(declared.net)}` : 'nothing'}`,
     );
-    return { betId: x.bet.betId, expected: x.settlement, declared };
+    return {
+      betId: x.bet.betId,
+      playerId: x.bet.playerId,
+      place: x.bet.place,
+      amount: x.bet.amount,
+      units: x.bet.units,
+      expected: x.settlement,
+      declared,
+      interpretations: ['T2'],
+    };
   });
   for (const why of settled.notSettled) lines.push(`not settled: ${why}`);
   return {

@@ -8,6 +8,16 @@
 import type { TableEvent, TableOpened } from '@table-audit/schemas/events';
 import type { Finding } from './findings.ts';
 import type { DerivedUnit, TableFold } from './game.ts';
+import { utcText } from './present.ts';
+
+/** A round's timeline: every event in stored order, its time as UTC text (shown in Macau time), in words. */
+export const timelineOf = <E extends TableEvent>(events: readonly E[], describe: (e: E) => string) =>
+  events.map((e) => ({
+    time: utcText(e.data.header.eventTime),
+    eventId: e.data.header.eventId,
+    type: e.type,
+    text: describe(e),
+  }));
 
 /** What a game supplies to the shared fold. */
 export interface RoundGame<E extends TableEvent, U extends DerivedUnit> {

@@ -9,20 +9,11 @@
  * test is skipped, saying so, except under CI=true, where it fails.
  */
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { bearer, fixture, type Fixture } from '../../api/test/fixture.ts';
 import { uiPlugin } from '../src/index.ts';
-
-const CHROMIUM = '/usr/bin/chromium';
-const ARTIFACTS = new URL('../test-artifacts/ui/', import.meta.url);
-const haveChromium = existsSync(CHROMIUM);
-if (!haveChromium && process.env.CI === 'true')
-  throw new Error(`${CHROMIUM} is missing: under CI the browser test must run (apt-get install chromium)`);
-const skip = haveChromium
-  ? false
-  : `${CHROMIUM} is missing (apt-get install chromium); the browser test is skipped`;
+import { ARTIFACTS, launchChromium, skip } from './chromium.ts';
 
 describe('every game’s round page in Chromium', { skip, timeout: 90_000 }, () => {
   let f: Fixture;
@@ -31,7 +22,6 @@ describe('every game’s round page in Chromium', { skip, timeout: 90_000 }, () 
   let page: Page;
 
   before(async () => {
-    mkdirSync(ARTIFACTS, { recursive: true });
     f = await fixture({
       ui: uiPlugin(),
       tables: 1,
@@ -43,16 +33,7 @@ describe('every game’s round page in Chromium', { skip, timeout: 90_000 }, () 
       ],
     });
     base = `${await f.app.listen({ port: 0, host: '127.0.0.1' })}/ui`;
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--no-first-run',
-        '--disable-background-networking',
-      ],
-    });
+    browser = await launchChromium();
     const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
     // nothing may leave loopback
     await context.route(

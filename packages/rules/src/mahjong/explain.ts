@@ -8,6 +8,7 @@ import type { MahjongEvent } from '@table-audit/schemas/events';
 import type { Finding } from '../findings.ts';
 import type { NotDerived } from '../game.ts';
 import { formatMacauTime, utcText } from '../present.ts';
+import { timelineOf } from '../round-fold.ts';
 import { breakStack, DRAW_TURNS, HAND, RING, SEATS, STACKS_PER_ROW, type Seat } from './deal.ts';
 import type { MahjongDeal } from './round.ts';
 import { TILE_COUNT } from './tiles.ts';
@@ -63,13 +64,7 @@ export function describeMahjongEvent(e: MahjongEvent): string {
   }
 }
 
-export const mahjongSteps = (events: readonly MahjongEvent[]) =>
-  events.map((e) => ({
-    time: utcText(e.data.header.eventTime),
-    eventId: e.data.header.eventId,
-    type: e.type,
-    text: describeMahjongEvent(e),
-  }));
+export const mahjongSteps = (events: readonly MahjongEvent[]) => timelineOf(events, describeMahjongEvent);
 
 /** The four walls as rows of 17 stacks: which stacks the dice set aside and which turn took each stack. */
 function wallsOf(deal: MahjongDeal, expectedBreak: number | null) {

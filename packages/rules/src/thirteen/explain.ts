@@ -1,6 +1,7 @@
 import type { ThirteenEvent } from '@table-audit/schemas/events';
 import { formatCard } from '../cards.ts';
 import { formatMacauTime, formatMop, utcText } from '../present.ts';
+import { timelineOf } from '../round-fold.ts';
 import {
   arrangementProblems,
   formatArrangement,
@@ -94,13 +95,7 @@ export function describeThirteenEvent(e: ThirteenEvent): string {
 }
 
 /** The timeline of a round: every event in the order stored, its time as UTC text (Macau time is shown from it). */
-export const thirteenSteps = (events: readonly ThirteenEvent[]) =>
-  events.map((e) => ({
-    time: utcText(e.data.header.eventTime),
-    eventId: e.data.header.eventId,
-    type: e.type,
-    text: describeThirteenEvent(e),
-  }));
+export const thirteenSteps = (events: readonly ThirteenEvent[]) => timelineOf(events, describeThirteenEvent);
 
 export function explainThirteenRound(r: ThirteenRound, rules: ThirteenRuleSet): ThirteenExplanation {
   const settled = settleThirteenRound(r, rules);

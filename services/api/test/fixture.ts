@@ -29,6 +29,13 @@ export interface Fixture {
 /** Tables of other games simulated beside the F3CP session (CRAPS, THIRTEEN_CARDS, MAHJONG). */
 export type OtherGames = readonly { game: string; tables: number; roundsPerTable: number }[];
 
+/** Every other game, `tables` tables each, with enough rounds that each has findings about rounds. */
+export const everyOtherGame = (tables: number): OtherGames => [
+  { game: 'CRAPS', tables, roundsPerTable: 40 },
+  { game: 'THIRTEEN_CARDS', tables, roundsPerTable: 12 },
+  { game: 'MAHJONG', tables, roundsPerTable: 12 },
+];
+
 export async function simulatedStore(
   options: {
     tables?: number;

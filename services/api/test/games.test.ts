@@ -10,18 +10,14 @@ import { after, before, describe, it } from 'node:test';
 import { CRAPS_MODULE, F3CP_MODULE } from '@table-audit/rules';
 import { MAHJONG_MODULE, MAHJONG_SCOPE } from '@table-audit/rules/mahjong';
 import { THIRTEEN_MODULE } from '@table-audit/rules/thirteen';
-import { bearer, fixture, type Fixture } from './fixture.ts';
+import { bearer, everyOtherGame, fixture, type Fixture } from './fixture.ts';
 
 let f: Fixture;
 before(async () => {
   f = await fixture({
     tables: 2,
     roundsPerTable: 5,
-    otherGames: [
-      { game: 'CRAPS', tables: 2, roundsPerTable: 40 },
-      { game: 'THIRTEEN_CARDS', tables: 2, roundsPerTable: 12 },
-      { game: 'MAHJONG', tables: 2, roundsPerTable: 12 },
-    ],
+    otherGames: everyOtherGame(2),
   });
 });
 after(() => f.close());

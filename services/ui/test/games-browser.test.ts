@@ -11,7 +11,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import { bearer, fixture, type Fixture } from '../../api/test/fixture.ts';
+import { bearer, everyOtherGame, fixture, type Fixture } from '../../api/test/fixture.ts';
 import { uiPlugin } from '../src/index.ts';
 import { ARTIFACTS, launchChromium, skip } from './chromium.ts';
 
@@ -26,11 +26,7 @@ describe('every game’s round page in Chromium', { skip, timeout: 90_000 }, () 
       ui: uiPlugin(),
       tables: 1,
       roundsPerTable: 3,
-      otherGames: [
-        { game: 'CRAPS', tables: 1, roundsPerTable: 40 },
-        { game: 'THIRTEEN_CARDS', tables: 1, roundsPerTable: 12 },
-        { game: 'MAHJONG', tables: 1, roundsPerTable: 12 },
-      ],
+      otherGames: everyOtherGame(1),
     });
     base = `${await f.app.listen({ port: 0, host: '127.0.0.1' })}/ui`;
     browser = await launchChromium();

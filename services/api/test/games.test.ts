@@ -213,4 +213,21 @@ describe('every game in the API', () => {
     assert.match(replay, /outcomes-out-of-scope/);
     assert.match(replay, /MAHJONG/);
   });
+
+  it('exports each game’s round as evidence, JSON and PDF, the PDF naming the rule set and no F3CP totals it cannot give', async () => {
+    for (const [game, accept] of [
+      ['CRAPS', () => true],
+      ['THIRTEEN_CARDS', (d: Record<string, unknown>) => d['banker'] !== undefined],
+      ['MAHJONG', (d: Record<string, unknown>) => d['deal'] !== null],
+    ] as const) {
+      const { finding } = await disputed(game, accept);
+      const url = `/v1/rounds/${encodeURIComponent(finding.roundId!)}/evidence`;
+      const json = await get(url);
+      assert.equal(json.statusCode, 200, `${game}: ${json.body.slice(0, 300)}`);
+      assert.equal(json.json().derivation.game, game);
+      const pdf = await get(`${url}?format=pdf`);
+      assert.equal(pdf.statusCode, 200, `${game} PDF: ${pdf.body.slice(0, 300)}`);
+      assert.equal(pdf.headers['content-type'], 'application/pdf');
+    }
+  });
 });

@@ -35,6 +35,7 @@ export interface RuleSetEntry<G extends Game = Game> {
   readonly status: 'implemented' | 'not-implemented';
   /** the engine's data, or null while this rule set is not implemented */
   readonly rules: RulesByGame[G] | null;
+  /** the project's page on the game and these rules, under docs/games/ (the Mah-Jong deal: mahjong-1989.md) */
   readonly spec: string;
 }
 

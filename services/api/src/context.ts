@@ -10,6 +10,7 @@ import type { RoundDerivations } from './round-derivations.ts';
 import type { DerivedAnswer } from './routes/rounds.ts';
 import type { ChartsQuery } from './charts.ts';
 import { formatMacauTime } from '@table-audit/rules';
+import { scopeNoteOf } from './explanations.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -72,7 +73,10 @@ export async function recordAccess(
   });
 }
 
-/** A finding as served: with its time in Macau time beside the UTC milliseconds. */
+/**
+ * A finding as served: with its time in Macau time beside the UTC milliseconds, and a Mah-Jong finding with the
+ * scope note (only the deal is judged).
+ */
 export const present = (f: FindingView) => ({
   ...f,
   seats: [...f.seats],
@@ -81,4 +85,5 @@ export const present = (f: FindingView) => ({
   interpretations: [...f.interpretations],
   evidenceEventIds: [...f.evidenceEventIds],
   eventTimeMacau: formatMacauTime(f.eventTime),
+  ...(f.game === 'MAHJONG' ? { scope: scopeNoteOf(f.game)! } : {}),
 });

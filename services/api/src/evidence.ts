@@ -144,9 +144,11 @@ export function bundlePdf(
     doc.on('error', reject);
   });
   const d = bundle.derivation as {
+    game?: string;
     roundId?: string;
     tableId?: string;
-    ruleSet?: { id: string; why: string } | null;
+    /** F3CP: the rule set with why it governs; the other games: its id */
+    ruleSet?: { id: string; why: string } | string | null;
     steps?: { time: string }[];
   } | null;
   doc.fontSize(16).text(`table-audit evidence: ${bundle.subject.kind} ${bundle.subject.id}`);
@@ -156,14 +158,30 @@ export function bundlePdf(
     doc.text(`Round ${d.roundId} at table ${d.tableId ?? '?'}, ${place.casino} (${place.concessionaire})`);
     const start = d.steps?.[0]?.time;
     if (start) doc.text(`Started ${formatMacauTime(Date.parse(start))}`);
-    doc.text(d.ruleSet ? `Rule set ${d.ruleSet.id}: ${d.ruleSet.why}` : 'No rule set governs this round');
-    const t = roundTotals(d);
-    doc.moveDown(0.5).fontSize(12).text('Totals');
-    doc.fontSize(10);
-    doc.text(`Staked: ${formatMop(t.staked)}`);
-    doc.text(`Paid under the rules: ${formatMop(t.expectedPaid)}`);
-    doc.text(`Paid as declared by the table: ${formatMop(t.declaredPaid)}`);
-    doc.text(`Difference (declared - rules): ${formatMop(t.declaredPaid - t.expectedPaid)}`);
+    doc.text(
+      typeof d.ruleSet === 'string'
+        ? `Rule set ${d.ruleSet}`
+        : d.ruleSet
+          ? `Rule set ${d.ruleSet.id}: ${d.ruleSet.why}`
+          : 'No rule set governs this round',
+    );
+    if (d.game === undefined) {
+      // an F3CP hand: its settlement lines total
+      const t = roundTotals(d);
+      doc.moveDown(0.5).fontSize(12).text('Totals');
+      doc.fontSize(10);
+      doc.text(`Staked: ${formatMop(t.staked)}`);
+      doc.text(`Paid under the rules: ${formatMop(t.expectedPaid)}`);
+      doc.text(`Paid as declared by the table: ${formatMop(t.declaredPaid)}`);
+      doc.text(`Difference (declared - rules): ${formatMop(t.declaredPaid - t.expectedPaid)}`);
+    } else if (d.game === 'MAHJONG')
+      doc.text(
+        'Mah-Jong: only the deal is judged; outcomes are out of scope until the rest of the regulation is available.',
+      );
+    else
+      doc.text(
+        `Totals are not printed for ${d.game}: each bet, in avos, is in the JSON export's derivation.`,
+      );
   }
   doc.moveDown(0.5).fontSize(12).text(`Findings (${bundle.findings.length})`);
   doc.fontSize(10);

@@ -22,7 +22,8 @@ import {
   type RoundExplanation,
 } from '@table-audit/replay';
 import { DEFAULT_REPLAY_OPTIONS, type DerivedUnit, type Finding, type TableFold } from '@table-audit/rules';
-import { tableStream } from '@table-audit/schemas/streams';
+import { findingStream, tableStream } from '@table-audit/schemas/streams';
+import { completeExplanation } from './explanations.ts';
 import { tableView } from './table-view.ts';
 
 /** A round the fold completed: the unit and the findings about it judged with the units after it. */
@@ -76,8 +77,12 @@ export class RoundDerivations<T = RoundExplanation> {
   }
 
   /** The revision of the table's last event (-1: no events). One indexed read. */
-  async head(tableId: string): Promise<number> {
-    for await (const e of this.store.readStream(tableStream(tableId), {
+  head(tableId: string): Promise<number> {
+    return this.#streamHead(tableStream(tableId));
+  }
+
+  async #streamHead(stream: string): Promise<number> {
+    for await (const e of this.store.readStream(stream, {
       direction: 'backwards',
       maxCount: 1,
     }))
@@ -92,7 +97,9 @@ export class RoundDerivations<T = RoundExplanation> {
   async answer(roundId: string, tableId: string, alternatives: readonly string[] = []): Promise<T> {
     const readings = [...alternatives].sort().join(',');
     const head = await this.head(tableId);
-    const key = `${head}\u0000${readings}\u0000${tableId}\u0000${roundId}`;
+    // a CRAPS throw's answer shows the findings stored about it: kept only while the findings stream is unchanged
+    const findingsHead = await this.#streamHead(findingStream(tableId));
+    const key = `${head}/${findingsHead}\u0000${readings}\u0000${tableId}\u0000${roundId}`;
     const kept = this.#answers.get(key);
     if (kept) {
       this.#answers.delete(key);
@@ -100,7 +107,9 @@ export class RoundDerivations<T = RoundExplanation> {
       this.stats.answersKept++;
       return kept;
     }
-    const made = this.#explain(roundId, tableId, readings, head).then((x) => this.finish(x, alternatives));
+    const made = this.#explain(roundId, tableId, readings, head)
+      .then((x) => completeExplanation(this.store, x, tableId, roundId))
+      .then((x) => this.finish(x, alternatives));
     this.#answers.set(key, made);
     made.catch(() => this.#answers.delete(key)); // a failure is not kept
     if (this.#answers.size > this.#maxAnswers) this.#answers.delete(this.#answers.keys().next().value!);

@@ -5,6 +5,7 @@
 import { Type, type Static } from 'typebox';
 import { DISPOSITIONS } from './alerts.ts';
 import { COUNT_DIMENSIONS } from './findings-query.ts';
+import { ScopeSchema } from './explanations.ts';
 
 /** Ids and names: printable text without control characters, bounded. */
 export const Name = (description: string) =>
@@ -27,9 +28,24 @@ export const FindingsQuerystring = Type.Object(
     concessionaire: Type.Optional(Name('the concessionaire operating the casino')),
     casino: Type.Optional(Name('the casino')),
     tableId: Type.Optional(Name('the table')),
-    game: Type.Optional(Type.String({ pattern: '^[A-Z0-9_]{1,32}$', description: 'the game, e.g. F3CP' })),
+    game: Type.Optional(
+      Type.String({
+        pattern: '^[A-Z0-9_]{1,32}$',
+        description: 'the game, as TableOpened.game names it (a Mah-Jong finding is about the deal only)',
+        examples: ['F3CP', 'CRAPS', 'THIRTEEN_CARDS', 'MAHJONG'],
+      }),
+    ),
     checkId: Type.Optional(
-      Type.String({ pattern: '^[A-Z0-9_.]{1,100}$', description: 'the check, e.g. F3CP.PAYOUT.AMOUNT' }),
+      Type.String({
+        pattern: '^[A-Z0-9_.]{1,100}$',
+        description: 'the check',
+        examples: [
+          'F3CP.PAYOUT.MISMATCH',
+          'CRAPS.PAYOUT.MISMATCH',
+          'THIRTEEN.PAYOUT.MISMATCH',
+          'MAHJONG.DEAL.ORDER',
+        ],
+      }),
     ),
     severity: Type.Optional(Type.Union(['critical', 'high', 'medium', 'low'].map((s) => Type.Literal(s)))),
     from: Type.Optional(MacauTime('findings at or after')),
@@ -118,6 +134,7 @@ export const FindingSchema = Type.Object(
     eventTime: Type.Integer({ description: 'UTC milliseconds' }),
     eventTimeMacau: Type.String({ description: 'the same instant in Macau time (UTC+8)' }),
     details: Type.Optional(Type.Unknown()),
+    scope: Type.Optional(ScopeSchema),
   },
   { additionalProperties: false },
 );

@@ -26,16 +26,31 @@ export interface Fixture {
   close(): Promise<void>;
 }
 
+/** Tables of other games simulated beside the F3CP session (CRAPS, THIRTEEN_CARDS, MAHJONG). */
+export type OtherGames = readonly { game: string; tables: number; roundsPerTable: number }[];
+
+/** Every other game, `tables` tables each, with enough rounds that each has findings about rounds. */
+export const everyOtherGame = (tables: number): OtherGames => [
+  { game: 'CRAPS', tables, roundsPerTable: 40 },
+  { game: 'THIRTEEN_CARDS', tables, roundsPerTable: 12 },
+  { game: 'MAHJONG', tables, roundsPerTable: 12 },
+];
+
 export async function simulatedStore(
-  options: { tables?: number; roundsPerTable?: number; seed?: number; path?: string } = {},
+  options: {
+    tables?: number;
+    roundsPerTable?: number;
+    seed?: number;
+    path?: string;
+    otherGames?: OtherGames;
+  } = {},
 ): Promise<{ store: SqliteEventStore; path: string }> {
-  const session = simulateSession({
-    seed: options.seed ?? 2026,
-    tables: options.tables ?? 12,
-    roundsPerTable: options.roundsPerTable ?? 15,
-    faultRate: 0.3,
-    handledRate: 0.05,
-  });
+  const sessions = [
+    { game: 'F3CP', tables: options.tables ?? 12, roundsPerTable: options.roundsPerTable ?? 15 },
+  ]
+    .concat(options.otherGames ?? [])
+    .map((g) => simulateSession({ ...g, seed: options.seed ?? 2026, faultRate: 0.3, handledRate: 0.05 }));
+  const session = { events: sessions.flatMap((s) => s.events) };
   const path = options.path ?? join(mkdtempSync(join(tmpdir(), 'ta-api-')), 'events.sqlite');
   const store = new SqliteEventStore(path);
   const pipeline = new IngestPipeline(store, () => 0);
@@ -53,7 +68,7 @@ export async function simulatedStore(
 }
 
 export async function fixture(
-  options: Partial<AppOptions> & { tables?: number; roundsPerTable?: number } = {},
+  options: Partial<AppOptions> & { tables?: number; roundsPerTable?: number; otherGames?: OtherGames } = {},
 ): Promise<Fixture> {
   const { store, path } = await simulatedStore(options);
   const { privateKey: key } = generateKeyPairSync('ed25519');

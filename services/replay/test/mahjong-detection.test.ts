@@ -3,6 +3,7 @@ import { describe, it } from 'node:test';
 import { roundFaultsOf, simulateSession } from '@table-audit/simulator';
 import { ALL_MAHJONG_CHECK_IDS } from '@table-audit/rules/mahjong';
 import { replayEvents } from '../src/replay-events.ts';
+import { labelledDetection } from './labelled-detection.ts';
 
 /**
  * The labelled Mah-Jong deal simulation (Portaria 52/89/M art. 1.º–2.º, the deal only) through the real replay:
@@ -20,9 +21,7 @@ describe('Mah-Jong deal detection, proven on a labelled simulation through the r
     handledRate: 0,
   });
   const result = replayEvents(session.events);
-  const truthOf = new Map<string, Set<string>>();
-  for (const t of session.truth)
-    if (t.roundId) truthOf.set(t.roundId, new Set([...(truthOf.get(t.roundId) ?? []), ...t.checkIds]));
+  const detection = labelledDetection(session.truth, result.findings, ALL_MAHJONG_CHECK_IDS);
 
   it('injects every deal fault kind and judges every game under mahjong-1989-deal', () => {
     const kinds = new Set(session.truth.map((t) => t.fault));
@@ -36,18 +35,9 @@ describe('Mah-Jong deal detection, proven on a labelled simulation through the r
   });
 
   it('finds every injected fault under its check id, and nothing on clean deals', () => {
-    const missed: string[] = [];
-    for (const t of session.truth)
-      for (const checkId of t.checkIds)
-        if (!result.findings.some((f) => f.roundId === t.roundId && f.checkId === checkId))
-          missed.push(`${t.fault} ${t.roundId}: ${checkId}`);
-    assert.deepEqual(missed, []);
-    const unexpected = result.findings
-      .filter((f) => !(f.roundId && truthOf.get(f.roundId)?.has(f.checkId)))
-      .map((f) => `${f.checkId} ${f.roundId ?? f.tableId}: ${f.summary}`);
-    assert.deepEqual(unexpected, []);
-    const exercised = new Set(session.truth.flatMap((t) => t.checkIds));
-    for (const id of ALL_MAHJONG_CHECK_IDS) assert.ok(exercised.has(id), `${id} exercised`);
+    assert.deepEqual(detection.missed, []);
+    assert.deepEqual(detection.unexpected, []);
+    for (const [id, c] of detection.perCheck) assert.ok(c.injected > 0, `${id} exercised`);
     console.log(
       `Mah-Jong deal detection: ${result.rounds.length} games, ${session.events.length} events, ${session.truth.length} faults injected, ${result.findings.length} findings`,
     );

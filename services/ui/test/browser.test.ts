@@ -7,9 +7,8 @@
  * so, except under CI=true, where it fails.
  */
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -18,15 +17,7 @@ import { runProcessor } from '@table-audit/eventstore';
 import { ClickHouseCharts } from '@table-audit/api';
 import { bearer, fixture, simulatedStore, type Fixture } from '../../api/test/fixture.ts';
 import { uiPlugin } from '../src/index.ts';
-
-const CHROMIUM = '/usr/bin/chromium';
-const ARTIFACTS = new URL('../test-artifacts/ui/', import.meta.url);
-const haveChromium = existsSync(CHROMIUM);
-if (!haveChromium && process.env.CI === 'true')
-  throw new Error(`${CHROMIUM} is missing: under CI the browser test must run (apt-get install chromium)`);
-const skip = haveChromium
-  ? false
-  : `${CHROMIUM} is missing (apt-get install chromium); the browser test is skipped`;
+import { ARTIFACTS, launchChromium, skip } from './chromium.ts';
 
 interface AlertItem {
   alertId: string;
@@ -42,7 +33,6 @@ describe('the web UI in Chromium', { skip, timeout: 90_000 }, () => {
   let analytics: AnalyticsClient;
 
   before(async () => {
-    mkdirSync(ARTIFACTS, { recursive: true });
     // the charts come from the dashboards' SQL on chDB, projected from the same simulated session
     const { store } = await simulatedStore({ tables: 12, roundsPerTable: 15 });
     analytics = await openAnalytics({ path: join(mkdtempSync(join(tmpdir(), 'ta-ui-chdb-')), 'analytics') });
@@ -71,19 +61,7 @@ describe('the web UI in Chromium', { skip, timeout: 90_000 }, () => {
       alertA && alertB,
       'the simulated session must give both concessionaires an alert about a round',
     );
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
-    });
+    browser = await launchChromium();
   });
   after(async () => {
     await browser?.close(); // closes every session's context

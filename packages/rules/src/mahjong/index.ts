@@ -7,3 +7,4 @@ export * from './events.ts';
 export * from './table.ts';
 export * from './validate.ts';
 export * from './module.ts';
+export * from './explain.ts';

@@ -6,7 +6,8 @@ import type { DiplomaTrace, Status, TraceRow } from './types.ts';
  * Portaria 51/89/M (Regulamento Oficial do Jogo de 13 Cartas, thirteen-cards-1989) and Portaria 52/89/M
  * (Mah-Jong, mahjong-1989-deal; only art. 1.º–2.º of its regulation are held). The law is in
  * packages/rules/src/thirteen and packages/rules/src/mahjong (engines, checks on round facts, a labelled
- * facts-level simulation); the events and the replay's table fold for these games are not built yet. The
+ * facts-level simulation, the ta.thirteen.* and ta.mahjong.* events folded by the shared round fold
+ * round-fold.ts), proven through the replay by services/replay/test/{thirteen,mahjong}-detection.test.ts. The
  * portaria's own articles are article 0, número N; the regulation's alíneas a), b)… are numbered 1, 2….
  */
 const P51 = 'Portaria 51/89/M';
@@ -19,13 +20,16 @@ const TT = {
   detection: 'packages/rules/test/thirteen/detection.test.ts',
   solver: 'packages/rules/test/thirteen/solver.test.ts',
   mahjong: 'packages/rules/test/mahjong/deal.test.ts',
+  mahjongEvents: 'packages/rules/test/mahjong/events.test.ts',
+  replay: 'services/replay/test/thirteen-detection.test.ts',
+  mahjongReplay: 'services/replay/test/mahjong-detection.test.ts',
 } as const;
 const th = (file: string, symbols: string[], tests: string[], checks: string[] = []): Status =>
   implemented([code(TH + file, ...symbols)], tests, checks);
 const mjImpl = (file: string, symbols: string[], checks: string[]): Status =>
   implemented(
     [code(MJD + file, ...symbols), code(MJD + 'checks.ts', 'judgeMahjongDeal')],
-    [TT.mahjong],
+    [TT.mahjong, TT.mahjongEvents, TT.mahjongReplay],
     checks,
   );
 const FORMATIONS = th(
@@ -108,7 +112,12 @@ export const PORTARIA_51_89_M: DiplomaTrace = Object.freeze({
     t(
       at(P51, 2, undefined, 1),
       'As cartas, que podem ser utilizadas em uma ou mais jogadas, são baralhadas, primeiramente, à mão pelo «dealer» …',
-      th('checks/art-02-04-deal.ts', ['checkCut'], [TT.checks, TT.detection], ['THIRTEEN.CUT.TOO_FEW_CARDS']),
+      th(
+        'checks/art-02-04-deal.ts',
+        ['checkCut'],
+        [TT.checks, TT.detection, TT.replay],
+        ['THIRTEEN.CUT.TOO_FEW_CARDS'],
+      ),
     ),
     t(
       at(P51, 2, undefined, 2),
@@ -118,7 +127,7 @@ export const PORTARIA_51_89_M: DiplomaTrace = Object.freeze({
           code(TH + 'deal.ts', 'firstPlace', 'placeOfCard'),
           code(TH + 'checks/art-02-04-deal.ts', 'checkStartPlace', 'checkDealCount', 'checkDealOrder'),
         ],
-        [TT.rules, TT.checks, TT.detection],
+        [TT.rules, TT.checks, TT.detection, TT.replay],
         ['THIRTEEN.DEAL.START_PLACE', 'THIRTEEN.DEAL.COUNT', 'THIRTEEN.DEAL.ORDER'],
       ),
     ),
@@ -131,7 +140,7 @@ export const PORTARIA_51_89_M: DiplomaTrace = Object.freeze({
           code(TH + 'checks/art-02-bets.ts', 'checkBetAfterDice', 'checkBetTransferred'),
           code(TH + 'settle.ts', 'settleThirteenRound'),
         ],
-        [TT.checks, TT.detection],
+        [TT.checks, TT.detection, TT.replay],
         [
           'THIRTEEN.DEAL.START_PLACE',
           'THIRTEEN.DEAL.COUNT',
@@ -149,7 +158,7 @@ export const PORTARIA_51_89_M: DiplomaTrace = Object.freeze({
           code(TH + 'settle.ts', 'arrangeDeadline'),
           code(TH + 'score.ts', 'scorePlace'),
         ],
-        [TT.checks, TT.detection],
+        [TT.checks, TT.detection, TT.replay],
         ['THIRTEEN.ARRANGE.PLAYER_BEFORE_BANKER', 'THIRTEEN.ARRANGE.TIME_EXCEEDED_NOT_PENALISED'],
       ),
     ),
@@ -159,7 +168,7 @@ export const PORTARIA_51_89_M: DiplomaTrace = Object.freeze({
       th(
         'checks/art-03-05-conduct.ts',
         ['checkPlaceChanged', 'checkCardsOffTable'],
-        [TT.checks, TT.detection],
+        [TT.checks, TT.detection, TT.replay],
         ['THIRTEEN.CONDUCT.PLACE_CHANGED', 'THIRTEEN.CONDUCT.CARDS_OFF_TABLE'],
       ),
     ),
@@ -168,7 +177,7 @@ export const PORTARIA_51_89_M: DiplomaTrace = Object.freeze({
       'Se, durante a distribuição, aparecerem cartas com a face voltada para cima, tais cartas serão consideradas válidas …',
       implemented(
         [code(TH + 'checks/art-02-04-deal.ts', 'checkMisdeal'), code(TH + 'round.ts', 'cardsByPlace')],
-        [TT.checks, TT.detection],
+        [TT.checks, TT.detection, TT.replay],
         ['THIRTEEN.DEAL.MISDEAL_MISHANDLED'],
       ),
     ),
@@ -178,7 +187,7 @@ export const PORTARIA_51_89_M: DiplomaTrace = Object.freeze({
       th(
         'checks/art-03-05-conduct.ts',
         ['checkHolder'],
-        [TT.checks, TT.detection],
+        [TT.checks, TT.detection, TT.replay],
         ['THIRTEEN.CONDUCT.WRONG_HOLDER'],
       ),
     ),
@@ -195,7 +204,7 @@ export const PORTARIA_51_89_M: DiplomaTrace = Object.freeze({
           code(TH + 'checks/art-02-07-arrange.ts', 'checkFoulPenalised'),
           code(TH + 'solver.ts', 'bestArrangementAgainst', 'arrangeAlone'),
         ],
-        [TT.rules, TT.checks, TT.solver, TT.detection],
+        [TT.rules, TT.checks, TT.solver, TT.detection, TT.replay],
         ['THIRTEEN.ARRANGE.FOUL_NOT_PENALISED'],
       ),
     ),
@@ -241,7 +250,12 @@ export const PORTARIA_51_89_M: DiplomaTrace = Object.freeze({
     t(
       at(P51, 11),
       'O jogador poderá apostar em termos de 1, 2 ou 3 pontos. Ao jogador que ganhar serão pagos prémios equivalentes a metade …',
-      th('score.ts', ['settleBet'], [TT.rules, TT.checks, TT.detection], ['THIRTEEN.PAYOUT.MISMATCH']),
+      th(
+        'score.ts',
+        ['settleBet'],
+        [TT.rules, TT.checks, TT.detection, TT.replay],
+        ['THIRTEEN.PAYOUT.MISMATCH'],
+      ),
     ),
   ],
 });
@@ -265,7 +279,7 @@ export const PORTARIA_52_89_M: DiplomaTrace = Object.freeze({
   ruleSets: ['mahjong-1989-deal'],
   notes: [
     'The text held stops after art. 2.º of the regulation: the rest (outcomes, payments) is not known, and the regulation may have been replaced by Portaria 135/91/M (unverified). Only the deal can be audited: outcomes and payouts are out of scope.',
-    'The deal is checked on round facts (packages/rules/src/mahjong); ta.mahjong.* events and the replay fold are not built yet.',
+    'The deal is checked on round facts (packages/rules/src/mahjong), fed by ta.mahjong.* events through the replay (the shared round fold); every Mah-Jong round and finding the API serves carries the scope note, and the UI shows it.',
     'No entry-into-force article: the registry dates it from its publication, 1989-03-20.',
   ],
   rows: [

@@ -174,6 +174,39 @@ describe('the 13 Cards table fold', () => {
     assert.match(x.text, /Macau time \(UTC\+8\)/);
   });
 
+  it('explains a round as the round page draws it: the timeline, the dice, the banker’s and each place’s tiers, the best beside', () => {
+    const r = clean();
+    const table = new ThirteenTable(TABLE);
+    const events = [opened(), ...roundEvents(r)];
+    const [u] = events.flatMap((e) => table.apply(e as ThirteenEvent));
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any
+    const j = table.explain(u!, []).json as Record<string, any>;
+    assert.equal(j['game'], 'THIRTEEN_CARDS');
+    assert.deepEqual(
+      j['steps'].map((s: { eventId: string }) => s.eventId),
+      events.slice(1).map((e) => e.data.header.eventId),
+      'every event of the round, in order',
+    );
+    assert.ok(j['steps'].every((s: { time: string }) => !Number.isNaN(Date.parse(s.time))));
+    assert.equal(j['dice'].sum, r.dice.sum);
+    assert.equal(j['dice'].placeOrder[0], j['dice'].firstPlace);
+    const sizes = (t: {
+      front: { cards: string[] };
+      middle: { cards: string[] };
+      back: { cards: string[] };
+    }) => [t.front.cards.length, t.middle.cards.length, t.back.cards.length].join('-');
+    assert.equal(sizes(j['banker'].tiers), '3-5-5');
+    assert.equal(j['places'].length, 3);
+    for (const p of j['places']) {
+      assert.equal(sizes(p.tiers), '3-5-5', `place ${p.place} as played`);
+      assert.equal(sizes(p.best.tiers), '3-5-5', `place ${p.place} best`);
+      assert.ok(p.best.playedMargin === null || p.best.margin >= p.best.playedMargin, 'the best is no worse');
+      if (p.result.reason === 'points') assert.equal(p.result.tiers.length, 3);
+    }
+    assert.equal(j['bets'].length, r.bets.length);
+    for (const b of j['bets']) assert.ok(b.place >= 1 && b.place <= 3 && Number.isSafeInteger(b.amount));
+  });
+
   it('says why a round is not derived: voided, no payout settings, no dice shake', () => {
     const voided = new ThirteenTable(TABLE);
     const [v] = [opened(), ...roundEvents(clean(), 'RoundVoided')].flatMap((e) =>

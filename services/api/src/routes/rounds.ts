@@ -16,6 +16,7 @@ import {
 import { recordAccess, scopeOf, type ApiContext } from '../context.ts';
 import { httpError } from '../errors.ts';
 import { ErrorSchema, IdParams } from '../schemas.ts';
+import { scopeNoteOf, ScopeSchema } from '../explanations.ts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { RoundPlace } from '../store-index.ts';
 
@@ -48,7 +49,7 @@ export function lawOf(json: unknown) {
   return {
     provisions: [...citations].map(([key, reference]) => {
       const p = provisionsByKey.get(key);
-      return { key, reference, pt: p?.pt ?? null, zh: p?.zh ?? null };
+      return { key, reference, pt: p?.pt || null, zh: p?.zh || null }; // an empty text is one not held
     }),
     interpretations: [...interpretations].sort().map((id) => {
       const i = interpretationsById.get(id);
@@ -120,8 +121,13 @@ const ReplaySchema = Type.Object({
   tableId: Type.String(),
   casino: Type.String(),
   concessionaire: Type.String(),
+  game: Type.Union([Type.String(), Type.Null()], {
+    description: "the table's game (TableOpened.game): F3CP, CRAPS, THIRTEEN_CARDS or MAHJONG",
+  }),
+  scope: Type.Union([ScopeSchema, Type.Null()]),
   derivation: Type.Unknown({
-    description: 'what `table-audit replay ROUND_ID --json` prints; amounts in avos',
+    description:
+      "what `table-audit replay ROUND_ID --json` prints, by game: F3CP the hand (banker, seats, lines, jackpot); CRAPS the throw (faces, pointBefore, pointAfter, lines); THIRTEEN_CARDS the places' tiers, the banker's and the solver's best (places, banker, dice, bets); MAHJONG the deal (walls, dice, break, turns, hands); each with steps (the timeline) and findings; amounts in avos",
   }),
   text: Type.String({ description: 'the same for people: MOP, Macau time' }),
   provisions: Type.Array(
@@ -190,6 +196,8 @@ export function roundRoutes(app: FastifyInstance, ctx: ApiContext): void {
             tableId: place.tableId,
             casino: place.casino,
             concessionaire: place.concessionaire,
+            game: place.game,
+            scope: scopeNoteOf(place.game),
             derivation: answer.explanation.json,
             text: answer.explanation.text,
             ...answer.law,

@@ -3,6 +3,7 @@ import type { AlertStateJson, FindingJson, Me, Page } from '../api-client.ts';
 import { barChart, seriesChart, SEVERITIES, type ChartJson } from '../charts.ts';
 import { html, query, type Html } from '../html.ts';
 import { macauTimeCell, mop, page, UI_PREFIX } from '../layout.ts';
+import { mahjongScopeNotice } from './round-parts.ts';
 
 /** The filters of /v1/findings and /v1/alerts that the forms offer (the API checks and bounds each). */
 export const FILTERS = [
@@ -31,6 +32,14 @@ const CHOICES: Partial<Record<string, readonly string[]>> = {
 };
 export type FilterName = (typeof FILTERS)[number][0] | (typeof ALERT_FILTERS)[number][0];
 export type Filters = Partial<Record<FilterName, string>>;
+
+/** The Mah-Jong scope notice, when the filters ask for Mah-Jong or the page lists a Mah-Jong finding. */
+const scopeNoticeFor = (f: Filters, items: readonly { checkId: string }[]): Html | '' =>
+  f.game === 'MAHJONG' ||
+  f.checkId?.startsWith('MAHJONG.') ||
+  items.some((x) => x.checkId.startsWith('MAHJONG.'))
+    ? mahjongScopeNotice()
+    : '';
 
 /**
  * The filters given in a query string, each trimmed and bounded; unknown parameters are not passed on, nor the
@@ -114,6 +123,10 @@ export function alertInbox(
         first${me.concessionaire ? `, of ${me.concessionaire}` : ''}.
       </p>
       ${filterForm(action, f, me, true)}
+      ${scopeNoticeFor(
+        f,
+        p.items.map((x) => x.finding),
+      )}
       <table class="list" data-testid="alerts">
         <caption>
           Alerts (${p.total})
@@ -174,7 +187,7 @@ export function incidentSearch(
         Every finding, handled at the table or not, newest
         first${me.concessionaire ? `, of ${me.concessionaire}` : ''}.
       </p>
-      ${filterForm(action, f, me)}
+      ${filterForm(action, f, me)} ${scopeNoticeFor(f, p.items)}
       <section aria-labelledby="charts-heading" class="charts">
         <h2 id="charts-heading">Charts</h2>
         ${

@@ -1,47 +1,26 @@
 /**
- * A disputed round as an inspector pictures it: the table (banker, community cards, seats with their cards and
- * bets), the timeline in Macau time, the derivation beside what was declared in MOP, and the findings with the text
- * of the articles they cite in Portuguese or Chinese.
+ * A disputed round as an inspector pictures it, game by game: for F3CP the table (banker, community cards, seats
+ * with their cards and bets) and the derivation beside what was declared; for CRAPS the throw (round-craps.ts);
+ * for 13 Cards the places' tiers (round-thirteen.ts); for Mah-Jong the deal, under its scope notice
+ * (round-mahjong.ts). Then, for every game, the findings with the text of the articles they cite in Portuguese or
+ * Chinese, the timeline in Macau time, and every provision cited.
  */
 import type { Me, Provision, ReplayJson } from '../api-client.ts';
 import { barChart, type Bar } from '../charts.ts';
 import { html, type Html } from '../html.ts';
 import { evidenceLinks, macauTimeCell, mop, page, UI_PREFIX } from '../layout.ts';
+import { crapsTable, type CrapsDerivation } from './round-craps.ts';
+import { mahjongTable, type MahjongDerivation } from './round-mahjong.ts';
+import { card, cards } from './round-parts.ts';
+import { thirteenTable, type ThirteenDerivation } from './round-thirteen.ts';
+
+export { card };
 
 /** `table-audit replay ROUND_ID --json` as the API serves it: the rules' Explanation, each part optional. */
 type Derivation = ReplayJson['derivation'];
 
 export type Lang = 'pt' | 'zh';
 export const langOf = (v: unknown): Lang => (v === 'zh' ? 'zh' : 'pt');
-
-const SUITS: Record<string, [string, string, boolean]> = {
-  s: ['♠', 'spades', false],
-  h: ['♥', 'hearts', true],
-  d: ['♦', 'diamonds', true],
-  c: ['♣', 'clubs', false],
-};
-const RANKS: Record<string, [string, string]> = {
-  A: ['A', 'ace'],
-  K: ['K', 'king'],
-  Q: ['Q', 'queen'],
-  J: ['J', 'jack'],
-  T: ['10', 'ten'],
-};
-
-/** "Kh" as a card face: K♥, red, read out as "king of hearts". */
-export function card(code: string): Html {
-  const suit = SUITS[code.slice(-1)];
-  const r = code.slice(0, -1);
-  const [rank, rankName] = RANKS[r] ?? [r, r];
-  if (!suit || !/^(?:[2-9]|[AKQJT])$/.test(r)) return html`<span class="card unknown">${code}</span>`;
-  return html`<span class="card${suit[2] ? ' red' : ''}" role="img" aria-label="${rankName} of ${suit[1]}"
-    >${rank}${suit[0]}</span
-  >`;
-}
-const cards = (codes: readonly string[]) =>
-  codes.length
-    ? html`<span class="cards">${codes.map(card)}</span>`
-    : html`<span class="cards">no cards</span>`;
 
 /** What the table declared for a bet, as the change to the player: payout − collected (a return is neutral). */
 export const declaredNet = (d: { payout: number; collected: number }): number => d.payout - d.collected;
@@ -281,6 +260,11 @@ function settlement(d: Derivation): Html {
   </section>`;
 }
 
+/** A finding as a round's derivation carries it; a CRAPS one the replay has not stored yet has no id. */
+type RoundFinding = Omit<NonNullable<Derivation['findings']>[number], 'findingId'> & {
+  findingId: string | null;
+};
+
 function findingsSection(
   r: ReplayJson,
   d: Derivation,
@@ -288,7 +272,7 @@ function findingsSection(
   provisions: ReadonlyMap<string, Provision>,
 ): Html {
   const interpretations = new Map(r.interpretations.map((i) => [i.id, i]));
-  const findings = d.findings ?? [];
+  const findings = (d.findings ?? []) as RoundFinding[];
   return html`<section aria-labelledby="findings-heading">
     <h2 id="findings-heading">Findings (${findings.length})</h2>
     ${findings.length === 0 ? html`<p>The replay found nothing wrong in this round.</p>` : ''}
@@ -301,9 +285,11 @@ function findingsSection(
             <code>${f.checkId}</code> · rule set ${f.ruleSet} · ${macauTimeCell(f.eventTime)} Macau time
             (UTC+8) ·
             ${
-              f.handled
-                ? 'handled at the table'
-                : html`<a href="${UI_PREFIX}/alerts/${encodeURIComponent(f.findingId)}">work the alert</a>`
+              f.findingId === null
+                ? 'not stored yet: the replay has not appended it (no alert to work)'
+                : f.handled
+                  ? 'handled at the table'
+                  : html`<a href="${UI_PREFIX}/alerts/${encodeURIComponent(f.findingId)}">work the alert</a>`
             }
           </p>
           <details>
@@ -337,18 +323,43 @@ function findingsSection(
   </section>`;
 }
 
+/** The game's own picture of the round: its table and its settlement, or its deal. */
+function gameView(r: ReplayJson, d: Derivation): Html {
+  switch (r.game) {
+    case 'CRAPS':
+      return crapsTable(r.derivation as CrapsDerivation);
+    case 'THIRTEEN_CARDS':
+      return thirteenTable(r.derivation as ThirteenDerivation);
+    case 'MAHJONG':
+      return mahjongTable(r.derivation as MahjongDerivation);
+    default:
+      return html`${tableView(d)} ${settlement(d)}`;
+  }
+}
+
+const GAME_NAMES: Record<string, string> = {
+  F3CP: 'Fortune 3 Card Poker',
+  CRAPS: 'CRAPS (a throw)',
+  THIRTEEN_CARDS: '13 Cards',
+  MAHJONG: 'Mah-Jong (the deal)',
+};
+
 export function roundPage(me: Me, r: ReplayJson, lang: Lang): Html {
   const d: Derivation = r.derivation ?? {};
   const provisions = new Map(r.provisions.map((p) => [p.key, p]));
   const evidence = new Set((d.findings ?? []).flatMap((f) => f.evidenceEventIds));
+  const ruleSet = (r.derivation as { ruleSet?: unknown }).ruleSet;
   return page({
     title: `Round ${r.roundId}`,
     me,
     section: 'round',
     body: html`<h1>Round ${r.roundId}</h1>
-      <p>Table ${r.tableId}, ${r.casino} (${r.concessionaire}).</p>
-      ${evidenceLinks('rounds', r.roundId)} ${languageSwitch(lang, r.roundId)} ${tableView(d)}
-      ${findingsSection(r, d, lang, provisions)} ${settlement(d)} ${timeline(d, evidence)}
+      <p data-testid="game">
+        ${r.game ? (GAME_NAMES[r.game] ?? r.game) : 'game not stated'} · table ${r.tableId}, ${r.casino}
+        (${r.concessionaire})${typeof ruleSet === 'string' ? ` · rule set ${ruleSet}` : ''}.
+      </p>
+      ${evidenceLinks('rounds', r.roundId)} ${languageSwitch(lang, r.roundId)} ${gameView(r, d)}
+      ${findingsSection(r, d, lang, provisions)} ${timeline(d, evidence)}
       <section aria-labelledby="law-heading">
         <h2 id="law-heading">Every provision the derivation cites</h2>
         ${r.provisions.map(

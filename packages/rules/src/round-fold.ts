@@ -1,0 +1,80 @@
+/**
+ * The table fold of a game whose unit is one round from RoundStarted to RoundSettled (or RoundVoided): 13 Cards
+ * and the Mah-Jong deal. The fold gathers each round's events, in order, and hands them to the game when the round
+ * closes — at its RoundSettled or RoundVoided, at the next RoundStarted, at TableClosed or when the events end.
+ * Events that belong to no open round are counted in `unassigned` (the first ones kept; the store keeps them all). The game supplies only what
+ * differs: what it keeps from TableOpened, how a closed round is judged, and how a judged round is explained.
+ */
+import type { TableEvent, TableOpened } from '@table-audit/schemas/events';
+import type { Finding } from './findings.ts';
+import type { DerivedUnit, TableFold } from './game.ts';
+import { utcText } from './present.ts';
+import { UnassignedEvents } from './unassigned.ts';
+
+/** A round's timeline: every event in stored order, its time as UTC text (shown in Macau time), in words. */
+export const timelineOf = <E extends TableEvent>(events: readonly E[], describe: (e: E) => string) =>
+  events.map((e) => ({
+    time: utcText(e.data.header.eventTime),
+    eventId: e.data.header.eventId,
+    type: e.type,
+    text: describe(e),
+  }));
+
+/** What a game supplies to the shared fold. */
+export interface RoundGame<E extends TableEvent, U extends DerivedUnit> {
+  /** judges one closed round: its id and its events in order, the first being its RoundStarted */
+  close(roundId: string, events: readonly E[], table: { tableId: string; opened: TableOpened | null }): U;
+  /** a judged round step by step, with the findings about it (those judged later included) */
+  explain(unit: U, findings: readonly Finding[]): { json: object; text: string };
+}
+
+const ENDS = new Set(['RoundSettled', 'RoundVoided']);
+
+export class RoundTableFold<E extends TableEvent, U extends DerivedUnit> implements TableFold<U> {
+  /** the last TableOpened, the table's configuration */
+  private opened: TableOpened | null = null;
+  private open: { roundId: string; events: E[] } | null = null;
+  /** events that belong to no open round (counted, the first ones kept; the store keeps them all) */
+  readonly unassigned = new UnassignedEvents<E>();
+
+  constructor(
+    readonly tableId: string,
+    private readonly game: RoundGame<E, U>,
+  ) {}
+
+  apply(event: TableEvent): U[] {
+    const e = event as E; // the services hand a table's fold only the events of its game
+    if (e.type === 'TableOpened') {
+      this.opened = (e.data as TableOpened) ?? null;
+      return [];
+    }
+    if (e.type === 'TableClosed') return this.open ? [this.close()] : [];
+    const roundId = e.data.header.roundId;
+    if (e.type === 'RoundStarted') {
+      const done = this.open ? [this.close()] : [];
+      this.open = { roundId: roundId ?? e.data.header.eventId, events: [e] };
+      return done;
+    }
+    if (!this.open || roundId !== this.open.roundId) {
+      this.unassigned.push(e);
+      return [];
+    }
+    this.open.events.push(e);
+    return ENDS.has(e.type) ? [this.close()] : [];
+  }
+
+  finish(): { units: U[]; findings: Finding[] } {
+    return { units: this.open ? [this.close()] : [], findings: [] };
+  }
+
+  explain(unit: DerivedUnit, later: readonly Finding[]): { json: object; text: string } {
+    const findings = [...unit.findings, ...later.filter((f) => f.roundId === unit.roundId)];
+    return this.game.explain(unit as U, findings);
+  }
+
+  private close(): U {
+    const { roundId, events } = this.open!;
+    this.open = null;
+    return this.game.close(roundId, events, { tableId: this.tableId, opened: this.opened });
+  }
+}

@@ -5,8 +5,9 @@
  *
  * TabSeparated as ClickHouse reads it: \N is NULL; in a string, backslash, tab, newline and carriage return are
  * escaped with a backslash; an array is a literal ['a','b'] (strings single-quoted, quote and backslash escaped);
- * Bool is true/false. Times are UTC milliseconds in the rows; a DateTime64(3) reads decimal seconds, so the time
- * columns are written as seconds with three decimals.
+ * Bool is true/false. Times are UTC milliseconds in the rows; the time columns (DateTime64(3, 'UTC')) are written
+ * as UTC text, 'YYYY-MM-DD hh:mm:ss.sss': ClickHouse reads decimal seconds only from 9 integer digits up (a time
+ * before 1973-03-03, e.g. 0, was refused with CANNOT_PARSE_DATETIME and stopped the projection).
  */
 import type { Row } from './rows.ts';
 
@@ -32,17 +33,35 @@ const arrayItem = (v: unknown): string => {
   return `'${String(v).replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
 };
 
-/** Decimal seconds with three decimals for integer milliseconds (exact: no floating point). */
-export const msToSeconds = (ms: number): string => {
-  const sign = ms < 0 ? '-' : '';
-  const abs = Math.abs(ms);
-  const frac = String(abs % 1000).padStart(3, '0');
-  return `${sign}${Math.floor(abs / 1000)}.${frac}`;
+const DAY_MS = 86_400_000;
+/** DateTime64's range (1900-01-01 to 2299-12-31 UTC): ClickHouse saturates outside it; so does this, exactly. */
+const MIN_MS = Date.UTC(1900, 0, 1);
+const MAX_MS = Date.UTC(2299, 11, 31, 23, 59, 59, 999);
+let dayCached = NaN;
+let dayText = '';
+const two = (n: number): string => (n < 10 ? `0${n}` : String(n));
+
+/** UTC text with milliseconds for integer milliseconds, 'YYYY-MM-DD hh:mm:ss.sss' (the day's text memoised). */
+export const msToDateTime = (ms: number): string => {
+  const t = Math.min(MAX_MS, Math.max(MIN_MS, Math.trunc(ms)));
+  const day = Math.floor(t / DAY_MS);
+  if (day !== dayCached) {
+    dayCached = day;
+    dayText = new Date(day * DAY_MS).toISOString().slice(0, 10);
+  }
+  let rest = t - day * DAY_MS;
+  const h = Math.floor(rest / 3_600_000);
+  rest -= h * 3_600_000;
+  const m = Math.floor(rest / 60_000);
+  rest -= m * 60_000;
+  const sec = Math.floor(rest / 1000);
+  const milli = rest - sec * 1000;
+  return `${dayText} ${two(h)}:${two(m)}:${two(sec)}.${String(milli).padStart(3, '0')}`;
 };
 
 export function tsvValue(column: string, v: unknown): string {
   if (v === null || v === undefined) return '\\N';
-  if (typeof v === 'number') return TIME_COLUMNS.has(column) ? msToSeconds(v) : String(v);
+  if (typeof v === 'number') return TIME_COLUMNS.has(column) ? msToDateTime(v) : String(v);
   if (typeof v === 'string') return text(v);
   if (typeof v === 'boolean') return v ? 'true' : 'false';
   if (typeof v === 'bigint') return v.toString();

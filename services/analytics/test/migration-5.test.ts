@@ -225,6 +225,29 @@ describe('migration 5: discrepant rounds and the round index', () => {
     });
   });
 
+  it('a reject received at an early time (0: the epoch) is projected with that time, not refused', async () => {
+    await store.append(REJECTS_STREAM, [
+      {
+        eventId: 'm5-reject-epoch',
+        type: REJECT_EVENT_TYPE,
+        data: {
+          source: { kind: 'kafka', topic: 'ta.table-events', partition: 0, offset: '9' },
+          sourceText: 'kafka ta.table-events[0]@9',
+          code: 'UNDECODABLE',
+          reason: 'a truncated message',
+          rawBase64: null,
+          decoded: null,
+        } satisfies RejectData,
+        metadata: { receivedAt: 0 },
+      },
+    ]);
+    await project();
+    const got = await rows<{ ms: number }>(
+      "SELECT toUnixTimestamp64Milli(received_time) AS ms FROM ingest_rejects FINAL WHERE reject_id = 'm5-reject-epoch'",
+    );
+    assert.deepEqual(got, [{ ms: 0 }]);
+  });
+
   it('on a store projected before it, the migration fills the new tables and the rejects’ casinos', async () => {
     const before = {
       discrepancies: await discrepancies(),

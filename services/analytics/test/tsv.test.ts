@@ -6,7 +6,7 @@ import type { RoundDerived } from '@table-audit/schemas';
 import { roundStream } from '@table-audit/schemas/streams';
 import { simulateSession } from '@table-audit/simulator';
 import { BET_COLUMNS, betsTsv, roundRows } from '../src/rows.ts';
-import { encodeTsv, msToSeconds, tsvValue } from '../src/tsv.ts';
+import { encodeTsv, msToDateTime, tsvValue } from '../src/tsv.ts';
 
 describe('TabSeparated rows', () => {
   it('escapes what TabSeparated reads as separators and writes NULL as \\N', () => {
@@ -20,11 +20,16 @@ describe('TabSeparated rows', () => {
     assert.equal(tsvValue('seats', [1, 2]), '[1,2]');
     assert.equal(tsvValue('players', []), '[]');
   });
-  it('writes time columns (UTC ms) as exact decimal seconds', () => {
-    assert.equal(msToSeconds(1764561600123), '1764561600.123');
-    assert.equal(msToSeconds(5), '0.005');
-    assert.equal(msToSeconds(-1500), '-1.500');
-    assert.equal(tsvValue('event_time', 1764561600007), '1764561600.007');
+  it('writes time columns (UTC ms) as exact UTC text, early and late times included', () => {
+    assert.equal(msToDateTime(1764561600123), '2025-12-01 04:00:00.123');
+    assert.equal(msToDateTime(0), '1970-01-01 00:00:00.000');
+    assert.equal(msToDateTime(5), '1970-01-01 00:00:00.005');
+    assert.equal(msToDateTime(86_399_999), '1970-01-01 23:59:59.999');
+    assert.equal(msToDateTime(-1500), '1969-12-31 23:59:58.500');
+    // outside DateTime64's range: saturated as ClickHouse saturates, never a value it cannot read
+    assert.equal(msToDateTime(8.7e15), '2299-12-31 23:59:59.999');
+    assert.equal(msToDateTime(-8.7e15), '1900-01-01 00:00:00.000');
+    assert.equal(tsvValue('event_time', 1764561600007), '2025-12-01 04:00:00.007');
     assert.equal(tsvValue('round_number', 1764561600007), '1764561600007');
   });
   it('one line per row, columns in the first row’s order', () => {

@@ -24,8 +24,9 @@ export interface RecordedEvent extends EventData {
   /** When the store recorded it, UTC milliseconds. */
   recordedAt: number;
   /**
-   * sha256(previousHash + canonical JSON of {stream, revision, eventId, type, data, metadata, recordedAt}), hex: over
-   * the content, whatever form an adapter stores it in, so every adapter's chain of the same events is the same.
+   * sha256 of the event's hash form (hash-form.ts: data, metadata, stream, revision, recordedAt, eventId, type and
+   * the previous hash, in one byte-exact binary spelling), hex: over the content, whatever form an adapter stores it
+   * in, so every adapter's chain of the same events is the same.
    */
   hash: string;
   /** The hash of the previous event of the same stream; 64 zeros for revision 0. */

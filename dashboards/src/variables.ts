@@ -25,8 +25,13 @@ export const variableSql = (name: ScopeVariable): string => {
   return `SELECT DISTINCT ${SCOPE_SOURCE.columns[name]} FROM ${SCOPE_SOURCE.table}${where}\nORDER BY 1`;
 };
 
-const scopeVariable = (name: ScopeVariable): cog.Builder<dashboard.VariableModel> =>
-  new dashboard.QueryVariableBuilder(name)
+/** What a variable's (i) says: Mah-Jong's outcomes are out of scope wherever the game can be chosen. */
+const descriptions: Partial<Record<ScopeVariable, string>> = {
+  game: 'F3CP, CRAPS, THIRTEEN_CARDS or MAHJONG. Mah-Jong: only the deal is judged (Portaria 52/89/M art. 1.º–2.º, the text held); winning hands, outcomes and payments are out of scope until the rest of the regulation is available.',
+};
+
+const scopeVariable = (name: ScopeVariable): cog.Builder<dashboard.VariableModel> => {
+  const variable = new dashboard.QueryVariableBuilder(name)
     .label(labels[name])
     .datasource(datasource)
     .query(variableSql(name))
@@ -36,6 +41,9 @@ const scopeVariable = (name: ScopeVariable): cog.Builder<dashboard.VariableModel
     .current({ text: ['All'], value: ['$__all'], selected: true })
     .refresh(dashboard.VariableRefresh.OnTimeRangeChanged)
     .sort(dashboard.VariableSort.AlphabeticalAsc);
+  const description = descriptions[name];
+  return description === undefined ? variable : variable.description(description);
+};
 
 export const variableBuilders = (names: readonly VariableName[]): cog.Builder<dashboard.VariableModel>[] =>
   names.map((name) => {

@@ -89,6 +89,15 @@ describe('the dashboards', () => {
     }
   });
 
+  it('say wherever the game can be chosen that Mah-Jong’s outcomes are out of scope', () => {
+    for (const { spec, json } of built) {
+      const game = json.templating.list?.find((v) => v.name === 'game');
+      if (game)
+        assert.match(game.description ?? '', /Mah-Jong: only the deal is judged.*out of scope/, spec.uid);
+    }
+    assert.ok(built.some(({ json }) => json.templating.list?.some((v) => v.name === 'game')));
+  });
+
   it('link the round drill-down to the API disputed-hand page', () => {
     const drill = built.find(({ spec }) => spec.uid === 'ta-round')!.json;
     assert.ok(drill.links?.some((l) => l.url === '${api_base_url}/ui/rounds/${round}'));

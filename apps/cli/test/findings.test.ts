@@ -18,7 +18,7 @@ import type { RoundDerived } from '@table-audit/schemas';
 import { expectedCounts, type ExpectedCounts } from '../../../services/analytics/test/expected.ts';
 import { simulatedStore, type SimulatedStore } from '../../../services/analytics/test/fixture.ts';
 import { redirectOutput } from '../src/commands/command.ts';
-import { findingsCommand } from '../src/commands/findings.ts';
+import { findingsCommand, scopeNoteLines, withScopeNotes } from '../src/commands/findings.ts';
 
 // libchdb binds one data directory per process: this file's tests share one
 const dir = mkdtempSync(join(tmpdir(), 'ta-findings-'));
@@ -227,6 +227,16 @@ describe('table-audit findings', () => {
     const csv = (await run(['--format', 'csv', '--limit', '3'])).text.trim().split('\n');
     assert.equal(csv.length, 4);
     assert.match(csv[0]!, /^finding_id,event_time_ms,macau_date,casino/);
+  });
+
+  it('gives a Mah-Jong finding the scope note (outcomes out of scope), and no other game’s', () => {
+    const row = (game: string) => ({ ...({} as FindingListRow), finding_id: `f-${game}`, game });
+    const rows = [row('F3CP'), row('MAHJONG')];
+    const json = withScopeNotes(rows) as { game: string; scope?: { code: string } }[];
+    assert.equal(json[0]!.scope, undefined);
+    assert.equal(json[1]!.scope?.code, 'outcomes-out-of-scope');
+    assert.deepEqual(scopeNoteLines([row('F3CP')]), []);
+    assert.match(scopeNoteLines(rows).join('\n'), /^Mah-Jong: Outcomes are out of scope/);
   });
 
   it('refuses bad filter values naming the option', async () => {

@@ -17,6 +17,7 @@ import {
   type FindingListRow,
 } from '@table-audit/analytics';
 import { calendarDateProblem, formatMacauTime, formatMop, type Severity } from '@table-audit/rules';
+import { MAHJONG_SCOPE } from '@table-audit/rules/mahjong';
 import { json, out, UsageError, type Command } from './command.ts';
 import { wholeNumber } from './numbers.ts';
 
@@ -92,6 +93,14 @@ const CSV_COLUMNS: (keyof FindingListRow)[] = [
 ];
 
 /** The findings as a table for people: Macau time, MOP. */
+/** A Mah-Jong finding carries the scope note, as in the API: only the deal is judged (Portaria 52/89/M). */
+export const withScopeNotes = (rows: readonly FindingListRow[]): object[] =>
+  rows.map((r) => (r.game === 'MAHJONG' ? { ...r, scope: MAHJONG_SCOPE } : r));
+
+/** The scope note under a table of findings that holds a Mah-Jong one. */
+export const scopeNoteLines = (rows: readonly FindingListRow[]): string[] =>
+  rows.some((r) => r.game === 'MAHJONG') ? [`Mah-Jong: ${MAHJONG_SCOPE.message}`] : [];
+
 export function findingsTable(rows: readonly FindingListRow[]): string {
   const head = [
     'Macau time (UTC+8)',
@@ -181,7 +190,7 @@ export const findingsCommand: Command = {
     try {
       await migrate(analytics.client);
       const rows = await listFindings(analytics.client, filter, limit);
-      if (format === 'json') out(json(rows));
+      if (format === 'json') out(json(withScopeNotes(rows)));
       else if (format === 'csv')
         out(
           [CSV_COLUMNS.join(','), ...rows.map((r) => CSV_COLUMNS.map((c) => csvField(r[c])).join(','))].join(
@@ -191,6 +200,7 @@ export const findingsCommand: Command = {
       else if (rows.length === 0) out(`no finding matches (${analytics.description})`);
       else {
         out(findingsTable(rows));
+        for (const line of scopeNoteLines(rows)) out(line);
         out(
           `${rows.length} finding(s)${rows.length === limit ? ` (the first ${limit}; --limit N for more)` : ''}, from ${analytics.description}`,
         );

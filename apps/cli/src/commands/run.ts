@@ -594,7 +594,11 @@ export function sessionSizes(session: Session): { text: string; tables: number; 
     for (const e of t.events) if (e.data.header.roundId) g.rounds.add(e.data.header.roundId);
     groups.set(name, g);
   }
-  const unit: Record<string, string> = { CRAPS: 'throws', 'Mah-Jong': 'deals' };
+  // Mah-Jong's outcomes are out of scope (Portaria 52/89/M: only art. 1.º–2.º, the deal, is held): said where it appears
+  const unit: Record<string, string> = {
+    CRAPS: 'throws',
+    'Mah-Jong': 'deals (the deal only: outcomes out of scope)',
+  };
   const text = [...groups]
     .map(
       ([name, g]) =>

@@ -25,8 +25,10 @@ export const INTERPRETATIONS: readonly Interpretation[] = [
     question: 'Is the Pair Plus bet of a hand that folds (no Play bet) still settled?',
     reading:
       'Yes: the folded hand keeps its cards for that purpose (art. 12.º n.º 3) and its Pair Plus is settled on its three cards.',
-    alternative: 'A fold forfeits every bet of the hand, Pair Plus included.',
-    articles: ['89/2025 art.12 n.2', '89/2025 art.12 n.3', '89/2025 art.13 al.5'],
+    // the digest's alternative said "every bet"; art. 12.º n.º 4 keeps the Six Card Bonus and the Progressive
+    alternative:
+      'A fold forfeits the Pair Plus too (with the Ante); the Six Card Bonus and the Progressive stand whatever the fold (art. 12.º n.º 4).',
+    articles: ['89/2025 art.12 n.2', '89/2025 art.12 n.3', '89/2025 art.12 n.4', '89/2025 art.13 al.5'],
     source: 'spec',
   },
   {

@@ -61,7 +61,7 @@ function foldForfeitsPairPlus(): Record<ThreeCardClass, LineTemplate> {
         stake: 'collected',
         hand,
         basis:
-          'folded: under the alternative reading of J1 a fold forfeits every bet of the hand, Pair Plus included',
+          'folded: under the alternative reading of J1 a fold forfeits the Pair Plus too (the Six Card Bonus and the Progressive stand: art. 12.º n.º 4)',
         citations: [C.fold, C.pairPlus],
         interpretations: J1_ONLY,
       },

@@ -305,14 +305,10 @@ export function expandToHashForm(
   if (r.pos !== bytes.length) r.fail('bytes left after the value');
 }
 
-class Expander {
+/** A position in a compact payload and its bounded reads: what the Expander and the Reader share. */
+class PayloadCursor {
   pos = 0;
-  constructor(
-    readonly bytes: Uint8Array,
-    readonly dict: ExpandDictionary,
-    readonly eventId: string | undefined,
-    readonly hw: FormWriter,
-  ) {}
+  constructor(readonly bytes: Uint8Array) {}
 
   fail(what: string): never {
     throw new CompactFormatError(`${what} at byte ${this.pos} of ${this.bytes.length}`);
@@ -335,6 +331,17 @@ class Expander {
     }
     if (!Number.isSafeInteger(n)) this.fail('a varint larger than a safe integer');
     return n;
+  }
+}
+
+class Expander extends PayloadCursor {
+  constructor(
+    bytes: Uint8Array,
+    readonly dict: ExpandDictionary,
+    readonly eventId: string | undefined,
+    readonly hw: FormWriter,
+  ) {
+    super(bytes);
   }
 
   value(depth: number): void {
@@ -398,35 +405,13 @@ class Expander {
 
 // ---- decoding -------------------------------------------------------------------------------------------------
 
-class Reader {
-  pos = 0;
+class Reader extends PayloadCursor {
   constructor(
-    readonly bytes: Uint8Array,
+    bytes: Uint8Array,
     readonly dict: DecodeDictionary,
     readonly eventId: string | undefined,
-  ) {}
-
-  fail(what: string): never {
-    throw new CompactFormatError(`${what} at byte ${this.pos} of ${this.bytes.length}`);
-  }
-
-  byte(): number {
-    if (this.pos >= this.bytes.length) this.fail('the payload ends early');
-    return this.bytes[this.pos++]!;
-  }
-
-  varint(): number {
-    let n = 0;
-    let scale = 1;
-    for (;;) {
-      const b = this.byte();
-      n += (b & 0x7f) * scale;
-      if (b < 0x80) break;
-      scale *= 0x80;
-      if (scale > 2 ** 53) this.fail('a varint longer than a safe integer');
-    }
-    if (!Number.isSafeInteger(n)) this.fail('a varint larger than a safe integer');
-    return n;
+  ) {
+    super(bytes);
   }
 
   text(): string {

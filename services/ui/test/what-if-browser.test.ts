@@ -5,21 +5,12 @@
  * saying so, except under CI=true, where it fails.
  */
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { macauDate } from '@table-audit/rules';
 import { fixture, type Fixture } from '../../api/test/fixture.ts';
 import { uiPlugin } from '../src/index.ts';
-
-const CHROMIUM = '/usr/bin/chromium';
-const ARTIFACTS = new URL('../test-artifacts/ui/', import.meta.url);
-const haveChromium = existsSync(CHROMIUM);
-if (!haveChromium && process.env.CI === 'true')
-  throw new Error(`${CHROMIUM} is missing: under CI the browser test must run (apt-get install chromium)`);
-const skip = haveChromium
-  ? false
-  : `${CHROMIUM} is missing (apt-get install chromium); the what-if browser test is skipped`;
+import { ARTIFACTS, launchChromium, skip } from './chromium.ts';
 
 describe('the what-if page in Chromium', { skip, timeout: 90_000 }, () => {
   let f: Fixture;
@@ -28,7 +19,6 @@ describe('the what-if page in Chromium', { skip, timeout: 90_000 }, () => {
   let day: string;
 
   before(async () => {
-    mkdirSync(ARTIFACTS, { recursive: true });
     f = await fixture({ ui: uiPlugin(), tables: 6, roundsPerTable: 8 });
     for await (const e of f.store.readAll()) {
       const h = (e.data as { header?: { eventTime: number } }).header;
@@ -38,16 +28,7 @@ describe('the what-if page in Chromium', { skip, timeout: 90_000 }, () => {
       }
     }
     base = `${await f.app.listen({ port: 0, host: '127.0.0.1' })}/ui`;
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--no-first-run',
-        '--disable-background-networking',
-      ],
-    });
+    browser = await launchChromium();
   });
   after(async () => {
     await browser?.close();

@@ -89,7 +89,7 @@ const SOURCE_MEMORY = 1_000;
 /** A closed round as the table remembers it: what closed it, and the context its findings carry. */
 interface ClosedRound {
   readonly closedBy: string;
-  /** null when the round was not judged (no implemented rule set): its late events are not either */
+  /** null when the round was not judged (no rule set in force on its date, or not derived): its late events are not either */
   readonly ctx: FindingContext | null;
 }
 
@@ -414,7 +414,7 @@ export class F3cpTable implements TableFold<ReplayedRound> {
    */
   private lateEvent(e: F3cpEvent, closed: ClosedRound): void {
     if (!closed.ctx) {
-      this.unassigned.push(e); // a round under rules not implemented: nothing of it is judged
+      this.unassigned.push(e); // a round not judged (no rule set in force, or not derived): nor is its late event
       return;
     }
     const inputs =

@@ -24,6 +24,8 @@ interface DecisionTables {
   cardsOf(hand: number, i: number): Card;
   value: Int32Array;
   qualifies: Uint8Array;
+  /** value where the hand qualifies, -1 where it does not (values are ≥ 0): one read decides a bucket */
+  qualifiedValue: Int32Array;
   /** net of Ante + Play + Ante bonus for one unit of Ante, per bucket: 0 not qualified, 1 higher, 2 equal, 3 lower */
   netCache: Map<number, Int32Array>;
 }
@@ -36,11 +38,13 @@ function tablesFor(rules: F3cpRuleSet): DecisionTables {
     const t = allThreeCardHands();
     const value = new Int32Array(HANDS);
     const qualifies = new Uint8Array(HANDS);
+    const qualifiedValue = new Int32Array(HANDS);
     for (let i = 0; i < HANDS; i++) {
       value[i] = valueUnder(t.classified[i]!, rules.handOrder);
       qualifies[i] = qualifiesQueenHigh(t.classified[i]!) ? 1 : 0;
+      qualifiedValue[i] = qualifies[i] ? value[i]! : -1;
     }
-    d = { value, qualifies, netCache: new Map(), cardsOf: (h, i) => t.cards[h * 3 + i]! };
+    d = { value, qualifies, qualifiedValue, netCache: new Map(), cardsOf: (h, i) => t.cards[h * 3 + i]! };
     decisionTables.set(rules, d);
   }
   return d;
@@ -89,10 +93,15 @@ export function playValue(
   return { evPlay, evFold, play: compare(evPlay, evFold) > 0 };
 }
 
+/**
+ * Per bucket: banker hands in all (at most 22,100), holding a card (at most 1,275 = C(51, 2): Uint16) and holding
+ * a pair of cards (at most 50, the third card: Uint8). The narrow widths are exact and keep a class's tables at a
+ * quarter of their Int32 size, so the pair reads of compute(), which go to random places, miss the cache less.
+ */
 interface HandCounts {
   total: Int32Array;
-  perCard: Int32Array;
-  perPair: Int32Array;
+  perCard: Uint16Array;
+  perPair: Uint8Array;
   nets: Int32Array;
 }
 
@@ -241,14 +250,10 @@ export class PlayDecisionOracle {
     return built.size;
   }
 
+  /** 0 the banker hand b does not qualify; 1, 2, 3 the player's value pv is higher, equal, lower */
   private bucket(pv: number, b: number): number {
-    return this.tables.qualifies[b] === 0
-      ? 0
-      : pv > this.tables.value[b]!
-        ? 1
-        : pv === this.tables.value[b]!
-          ? 2
-          : 3;
+    const q = this.tables.qualifiedValue[b]!;
+    return q < 0 ? 0 : pv > q ? 1 : pv === q ? 2 : 3;
   }
 
   private indexOf(a: number, b: number, c: number): number {
@@ -261,8 +266,8 @@ export class PlayDecisionOracle {
     const t = allThreeCardHands();
     const pv = this.tables.value[pi]!;
     const total = new Int32Array(4);
-    const perCard = new Int32Array(52 * 4);
-    const perPair = new Int32Array(52 * 52 * 4); // [lower card * 52 + higher card] × bucket
+    const perCard = new Uint16Array(52 * 4);
+    const perPair = new Uint8Array(52 * 52 * 4); // [lower card * 52 + higher card] × bucket
     const representative = [-1, -1, -1, -1];
     for (let b = 0; b < HANDS; b++) {
       if ((t.lo[b]! & t.lo[pi]!) !== 0 || (t.hi[b]! & t.hi[pi]!) !== 0) continue;

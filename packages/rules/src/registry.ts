@@ -135,17 +135,29 @@ export type RuleSetLookup<G extends Game = Game> =
   | { readonly status: 'no-rules'; readonly localDate: string; readonly reason: string };
 
 const MACAU_OFFSET_MS = 8 * 60 * 60 * 1000;
+const DAY_MS = 24 * 60 * 60 * 1000;
+/** the Macau day (days since 1970-01-01, Macau time) macauDate last answered for, and its text */
+let lastDay = Number.NaN;
+let lastDayText = '';
 
 /** The Macau local date (UTC+8, no daylight saving) of an instant given in UTC milliseconds. */
 export function macauDate(utcMillis: number): string {
+  // a replay asks for the date of every round, and rounds come day after day: the last day's text is kept
+  // (the day of the instant Date keeps: it drops the fraction of a millisecond toward zero)
+  const day = Math.floor(Math.trunc(utcMillis + MACAU_OFFSET_MS) / DAY_MS);
+  if (day === lastDay) return lastDayText; // NaN and ±Infinity are never equal to a kept day
   const local = new Date(utcMillis + MACAU_OFFSET_MS);
   if (!Number.isFinite(utcMillis) || Number.isNaN(local.getTime()))
     throw new RangeError(`event time ${utcMillis} is not a time in milliseconds that has a date`);
-  return local.toISOString().slice(0, 10);
+  lastDayText = local.toISOString().slice(0, 10);
+  lastDay = day;
+  return lastDayText;
 }
 
-const DAY_MS = 24 * 60 * 60 * 1000;
 const byDay = new Map<string, RuleSetLookup>();
+let lastLookupDay = Number.NaN;
+let lastLookupGame: Game | null = null;
+let lastLookup: RuleSetLookup | null = null;
 
 /** The rule set governing a round of `game` on a Macau local date, or an instant (UTC ms). */
 export function ruleSetFor<G extends Game>(game: G, when: string | number): RuleSetLookup<G> {
@@ -155,9 +167,14 @@ export function ruleSetFor<G extends Game>(game: G, when: string | number): Rule
 function lookupCached(game: Game, when: string | number): RuleSetLookup {
   if (typeof when === 'number' && Number.isFinite(when)) {
     // the replay asks once per round: remember the answer per game and Macau day
-    const key = `${game}:${Math.floor((when + MACAU_OFFSET_MS) / DAY_MS)}`;
+    const day = Math.floor((when + MACAU_OFFSET_MS) / DAY_MS);
+    if (day === lastLookupDay && game === lastLookupGame) return lastLookup!; // the same table, the same day
+    const key = `${game}:${day}`;
     let found = byDay.get(key);
     if (!found) byDay.set(key, (found = lookup(game, macauDate(when))));
+    lastLookupDay = day;
+    lastLookupGame = game;
+    lastLookup = found;
     return found;
   }
   return lookup(game, typeof when === 'number' ? macauDate(when) : when);

@@ -96,7 +96,7 @@ export function f3cpRoundRecord(r: Omit<ReplayedRound, 'record'>): RoundRecord |
     houseResultAvos: collected - declaredPaid,
     lines,
     findingIds,
-    interpretationIds: [...interpretations].sort(byInterpretationId),
+    interpretationIds: sortedIfNeeded([...interpretations], byInterpretationId),
   };
   return record;
 }
@@ -167,9 +167,18 @@ function betLine(
 const bySeatThenBet = (a: BetLine, b: BetLine): number =>
   a.seat - b.seat || BET_ORDER[a.betType]! - BET_ORDER[b.betType]!;
 
+/**
+ * `list` sorted by `order` (a stable sort): as it is when it already is, which is the common case here (the
+ * engine settles seat by seat, bet by bet; most rounds have one or two interpretations), without the sort's work.
+ */
+function sortedIfNeeded<T>(list: T[], order: (a: T, b: T) => number): T[] {
+  for (let i = 1; i < list.length; i++) if (!(order(list[i - 1]!, list[i]!) <= 0)) return list.sort(order); // NaN too
+  return list;
+}
+
 function settledLines(v: RoundView, lines: readonly SettlementLine[]): BetLine[] {
-  return lines
-    .map((l) =>
+  return sortedIfNeeded(
+    lines.map((l) =>
       betLine(
         v,
         l.seat,
@@ -179,14 +188,16 @@ function settledLines(v: RoundView, lines: readonly SettlementLine[]): BetLine[]
         l.payout,
         l.net,
       ),
-    )
-    .sort(bySeatThenBet);
+    ),
+    bySeatThenBet,
+  );
 }
 
 function voidedLines(v: RoundView, bets: ReturnType<typeof voidedBetHandling>): BetLine[] {
-  return bets
-    .map((b) =>
+  return sortedIfNeeded(
+    bets.map((b) =>
       betLine(v, b.seat, b.betType, b.amount, b.expected === 'returned' ? 'VOID' : 'CARRIED_OVER', 0, 0),
-    )
-    .sort(bySeatThenBet);
+    ),
+    bySeatThenBet,
+  );
 }

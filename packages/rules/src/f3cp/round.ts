@@ -94,6 +94,8 @@ export function judgeRound(view: RoundView, ruleSet: F3cpRuleSet): JudgedRound {
   return { view, ruleSet, betSeats, anyProgressive, hasBets, cards, deal, voided, malfunctionDuringDeal };
 }
 
+const FIRST_AT = new Int32Array(52);
+
 function analyseCards(v: RoundView, hasBets: (seat: number | null) => boolean): CardAnalysis {
   const n = v.dealt.length;
   const cardOf = new Int32Array(n);
@@ -101,7 +103,8 @@ function analyseCards(v: RoundView, hasBets: (seat: number | null) => boolean): 
   const badCards: CardDealt[] = [];
   const duplicates: CardDealt[] = [];
   const reusedVoidCards: CardDealt[] = [];
-  const firstAt = new Int32Array(52).fill(-1);
+  // scratch shared by every call (analyseCards is synchronous and keeps nothing of it): the first deal of each card
+  const firstAt = FIRST_AT.fill(-1);
   for (let i = 0; i < n; i++) {
     const d = v.dealt[i]!;
     const c = cardValue(d.card);

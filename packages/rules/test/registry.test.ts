@@ -46,6 +46,54 @@ describe('rule-set registry (game, Macau local date)', () => {
     }
   });
 
+  it('macauDate keeps the last day without changing an answer: day edges and fractions of a millisecond, in any order', () => {
+    // the answer as Date gives it, with nothing remembered
+    const direct = (u: number): string => {
+      const local = new Date(u + 8 * 3_600_000);
+      if (!Number.isFinite(u) || Number.isNaN(local.getTime())) return 'error';
+      return local.toISOString().slice(0, 10);
+    };
+    const answer = (u: number): string => {
+      try {
+        return macauDate(u);
+      } catch {
+        return 'error';
+      }
+    };
+    const instants: number[] = [
+      Number.NaN,
+      Infinity,
+      -Infinity,
+      8.64e15,
+      8.64e15 + 1,
+      -8.64e15 - 8 * 3_600_000,
+    ];
+    for (let day = -2; day <= 2; day++)
+      for (const off of [-1, -0.5, -1e-4, 0, 1e-4, 0.5, 1])
+        instants.push(
+          day * 86_400_000 - 8 * 3_600_000 + off,
+          Date.parse('2025-11-17T16:00:00Z') + day * 86_400_000 + off,
+        );
+    // each instant after each other one: whatever day was kept before, the answer is the direct one
+    for (const before of instants)
+      for (const u of instants) {
+        answer(before);
+        assert.equal(answer(u), direct(u), `${u} after ${before}`);
+      }
+    assert.equal(direct(-86_400_000 - 8 * 3_600_000 - 0.5), '1969-12-31'); // the fraction goes toward zero, as Date does
+  });
+
+  it('the rule-set lookup keeps its last answer per game: two games on the same day each get their own', () => {
+    const when = Date.parse('2025-11-20T04:00:00Z');
+    const f3cp = ruleSetFor('f3cp', when);
+    const craps = ruleSetFor('craps', when);
+    assert.equal(f3cp.status === 'implemented' ? f3cp.entry.game : '', 'f3cp');
+    assert.equal(craps.status === 'implemented' ? craps.entry.game : '', 'craps');
+    assert.equal(ruleSetFor('f3cp', when), f3cp);
+    assert.equal(idOn(Date.parse('2025-11-10T15:59:59.999Z')), 'f3cp-2008a:implemented');
+    assert.equal(idOn(Date.parse('2025-11-10T16:00:00Z')), 'f3cp-2025:implemented');
+  });
+
   it('rejects a date it cannot read', () => {
     assert.throws(() => ruleSetFor('f3cp', '18/11/2025'), /YYYY-MM-DD/);
     assert.throws(() => macauDate(Number.NaN), /not a time/);

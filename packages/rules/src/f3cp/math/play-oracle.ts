@@ -94,9 +94,10 @@ export function playValue(
 }
 
 /**
- * Per bucket: banker hands in all (at most 22,100), holding a card (at most 1,275 = C(51, 2): Uint16) and holding
- * a pair of cards (at most 50, the third card: Uint8). The narrow widths are exact and keep a class's tables at a
- * quarter of their Int32 size, so the pair reads of compute(), which go to random places, miss the cache less.
+ * Per bucket, banker hands apart from the player's three cards: in all (at most 18,424), holding a given card (at
+ * most C(48, 2) = 1,128: Uint16) and holding two given cards (at most 47, the third card: Uint8). The narrow widths
+ * are exact and keep a class's tables at a quarter of their Int32 size, so the pair reads of compute(), which go to
+ * random places, miss the cache less.
  */
 interface HandCounts {
   total: Int32Array;

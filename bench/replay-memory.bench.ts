@@ -43,7 +43,7 @@ const MiB = 2 ** 20;
 function memoryPart(tables: number, rounds: number): void {
   const gc = (globalThis as { gc?: () => void }).gc;
   if (!gc) throw new Error('the memory part needs node --expose-gc');
-  // the heap and what lives outside it (typed arrays' buffers: the decision tables are Int32Arrays)
+  // the heap and what lives outside it (typed arrays' buffers: the decision tables are typed arrays)
   const heap = () => {
     gc();
     const m = process.memoryUsage();

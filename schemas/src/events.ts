@@ -109,8 +109,11 @@ export const THIRTEEN_OWN_EVENT_TYPES = [
   'ThirteenBetSettled',
 ] as const satisfies readonly (keyof ThirteenRecords)[];
 
-/** The common events a 13 Cards table emits, then its own. */
-export const THIRTEEN_EVENT_TYPES = [
+/**
+ * The common events of a table dealt in rounds that the engine does not settle by F3CP's events (13 Cards, the
+ * Mah-Jong deal): the table, its rounds, its seats, surveillance and corrections.
+ */
+const ROUND_TABLE_EVENT_TYPES = [
   'TableOpened',
   'TableClosed',
   'RoundStarted',
@@ -120,6 +123,11 @@ export const THIRTEEN_EVENT_TYPES = [
   'SeatVacated',
   'SurveillanceObservation',
   'EventCorrected',
+] as const satisfies readonly (keyof CommonRecords)[];
+
+/** The common events a 13 Cards table emits, then its own. */
+export const THIRTEEN_EVENT_TYPES = [
+  ...ROUND_TABLE_EVENT_TYPES,
   ...THIRTEEN_OWN_EVENT_TYPES,
 ] as const satisfies readonly ThirteenEventType[];
 
@@ -137,15 +145,7 @@ export const MAHJONG_OWN_EVENT_TYPES = [
 
 /** The common events a Mah-Jong table emits, then its own. */
 export const MAHJONG_EVENT_TYPES = [
-  'TableOpened',
-  'TableClosed',
-  'RoundStarted',
-  'RoundSettled',
-  'RoundVoided',
-  'SeatOccupied',
-  'SeatVacated',
-  'SurveillanceObservation',
-  'EventCorrected',
+  ...ROUND_TABLE_EVENT_TYPES,
   ...MAHJONG_OWN_EVENT_TYPES,
 ] as const satisfies readonly MahjongEventType[];
 

@@ -19,7 +19,7 @@
  * Varints are little-endian base 128 (up to 2^53, safe integers only).
  */
 
-import { definedKeys, FormWriter, isPlainObject, NOT_IN_FORM } from './hash-form.ts';
+import { definedKeys, FormWriter, isPlainObject, NOT_IN_FORM, wellFormed } from './hash-form.ts';
 
 export const TAG = {
   null: 0,
@@ -161,6 +161,8 @@ export interface DualDictionary {
   /** The id of the shape of these keys (sorted, as JSON.stringify(keys)), added if new. */
   shape(keysJson: string): number;
   string(value: string): number | undefined;
+  /** Optional cache: a string entry in the hash form (its tag, length and bytes), copied instead of encoded again. */
+  stringForm?(id: number): Uint8Array;
   /**
    * Optional cache: the shape of an object by its own keys in their own order (all defined): its id, its keys
    * sorted, and its key count and keys in the hash form. Throws NOT_IN_FORM for a key with a lone surrogate.
@@ -177,16 +179,21 @@ function writeBoth(v: unknown, dict: DualDictionary, hw: FormWriter, depth: numb
         scratch[at++] = TAG.eventId;
         return;
       }
-      const start = hw.at;
-      hw.string(v); // throws NOT_IN_FORM for a lone surrogate before anything is kept
+      if (!wellFormed(v)) throw NOT_IN_FORM; // a lone surrogate: before anything is kept
       const id = dict.string(v);
       if (id !== undefined) {
+        // the entry's hash form is the string's own (the entry's text is this string): copied when cached
+        const form = dict.stringForm?.(id);
+        if (form === undefined) hw.wellFormedString(v);
+        else hw.bytes(form);
         room(1);
         scratch[at++] = TAG.stringRef;
         writeVarint(id);
         return;
       }
       // inline, the stored bytes are the hash form's: copied, not encoded twice
+      const start = hw.at;
+      hw.wellFormedString(v);
       const n = hw.at - start;
       room(n);
       hw.buf.copy(scratch, at, start, hw.at);

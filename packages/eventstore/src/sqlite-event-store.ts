@@ -204,6 +204,7 @@ export class StoreDictionary implements EncodeDictionary, DecodeDictionary, Dual
     if (found !== undefined) return found;
     const id = Number(this.#insert.run(kind, text).lastInsertRowid);
     this.#ids[kind]!.set(text, id);
+    this.#entries.set(id, { kind, text });
     this.#added.push({ kind, text, id });
     return id;
   }
@@ -293,18 +294,30 @@ export class StoreDictionary implements EncodeDictionary, DecodeDictionary, Dual
     return entry.keys;
   }
 
-  /** Shapes by an object's own key order (see DualDictionary.shapeOfKeys); forgotten when a transaction rolls back. */
-  readonly #byOwnKeys = new Map<string, OwnKeysShape>();
+  /**
+   * Shapes by an object's own key order (see DualDictionary.shapeOfKeys), found by the last key and then compared
+   * key by key (no string is made per object); forgotten when a transaction rolls back.
+   */
+  readonly #byOwnKeys = new Map<string, OwnKeysShape[]>();
+  #ownKeysCached = 0;
 
   shapeOfKeys(ownKeys: readonly string[]): OwnKeysShape {
-    const signature = ownKeys.join('\u0000');
-    let shape = this.#byOwnKeys.get(signature);
-    // keys holding U+0000 could make two key lists one signature: the cached one must be these keys
-    if (shape !== undefined && !sameKeys(shape.own, ownKeys)) return this.#shapeNow(ownKeys);
-    if (shape === undefined) {
-      shape = this.#shapeNow(ownKeys);
-      if (this.#byOwnKeys.size >= MAX_COUNTED) this.#byOwnKeys.clear();
-      this.#byOwnKeys.set(signature, shape);
+    const last = ownKeys.length ? ownKeys[ownKeys.length - 1]! : '';
+    let candidates = this.#byOwnKeys.get(last);
+    if (candidates !== undefined)
+      for (let i = 0; i < candidates.length; i++)
+        if (sameKeys(candidates[i]!.own, ownKeys)) return candidates[i]!;
+    const shape = this.#shapeNow(ownKeys);
+    if (this.#ownKeysCached >= MAX_COUNTED) {
+      this.#byOwnKeys.clear();
+      this.#ownKeysCached = 0;
+      candidates = undefined;
+    }
+    if (candidates === undefined) this.#byOwnKeys.set(last, (candidates = []));
+    // a last key shared by very many key lists: the list stays short, the cache is only a cache
+    if (candidates.length < 64) {
+      candidates.push(shape);
+      this.#ownKeysCached++;
     }
     return shape;
   }
@@ -364,7 +377,10 @@ export class StoreDictionary implements EncodeDictionary, DecodeDictionary, Dual
 
   /** Called when a write transaction rolls back: its entries were never stored. */
   rollback(): void {
-    if (this.#added.length > 0) this.#byOwnKeys.clear();
+    if (this.#added.length > 0) {
+      this.#byOwnKeys.clear();
+      this.#ownKeysCached = 0;
+    }
     for (const { kind, text, id } of this.#added) {
       this.#ids[kind]!.delete(text);
       this.#entries.delete(id);

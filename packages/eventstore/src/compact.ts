@@ -16,6 +16,8 @@
  *   5 string: varint byte length, UTF-8 bytes · 6 string from the dictionary: varint id
  *   7 array: varint count, the items · 8 object: varint id of its shape (a JSON array of its sorted keys), the values
  *   9 the event's own id (events carry their id in their data too: it is not kept twice)
+ *   10 (store version 6) string that begins with a dictionary string: varint id of that entry, then the rest as a
+ *      varint byte length and UTF-8 bytes (a bet id is its round id and "/1-ANTE": the round id is not kept again)
  * Varints are little-endian base 128 (up to 2^53, safe integers only).
  */
 
@@ -32,6 +34,7 @@ export const TAG = {
   array: 7,
   object: 8,
   eventId: 9,
+  prefixed: 10,
 } as const;
 
 /** What the encoder needs from the store's dictionary. */
@@ -164,6 +167,11 @@ export interface DualDictionary {
   /** Optional cache: a string entry in the hash form (its tag, length and bytes), copied instead of encoded again. */
   stringForm?(id: number): Uint8Array;
   /**
+   * Optional: a string entry that the value begins with, ended at a separator, and its length in UTF-16 code units
+   * (kept as tag 10, the entry and the rest); undefined to keep the value whole.
+   */
+  prefixOf?(value: string): { id: number; chars: number } | undefined;
+  /**
    * Optional cache: the shape of an object by its own keys in their own order (all defined): its id, its keys
    * sorted, and its key count and keys in the hash form. Throws NOT_IN_FORM for a key with a lone surrogate.
    */
@@ -191,9 +199,21 @@ function writeBoth(v: unknown, dict: DualDictionary, hw: FormWriter, depth: numb
         writeVarint(id);
         return;
       }
-      // inline, the stored bytes are the hash form's: copied, not encoded twice
       const start = hw.at;
       hw.wellFormedString(v);
+      const prefix = dict.prefixOf?.(v);
+      if (prefix !== undefined) {
+        // a dictionary string and the rest: the hash form above has the whole string
+        const rest = v.slice(prefix.chars);
+        const bytes = Buffer.byteLength(rest, 'utf8');
+        room(1 + 8 + 8 + bytes);
+        scratch[at++] = TAG.prefixed;
+        writeVarint(prefix.id);
+        writeVarint(bytes);
+        at += scratch.write(rest, at, bytes, 'utf8');
+        return;
+      }
+      // inline, the stored bytes are the hash form's: copied, not encoded twice
       const n = hw.at - start;
       room(n);
       hw.buf.copy(scratch, at, start, hw.at);
@@ -294,6 +314,8 @@ export interface ExpandDictionary {
   shapeForm(id: number): { keys: number; bytes: Uint8Array };
   /** a string entry as a string of the hash form */
   stringForm(id: number): Uint8Array;
+  /** a string entry's UTF-8 bytes alone */
+  stringBytes(id: number): Uint8Array;
 }
 
 /**
@@ -383,6 +405,17 @@ class Expander extends PayloadCursor {
       case TAG.stringRef:
         hw.bytes(this.dict.stringForm(this.varint()));
         return;
+      case TAG.prefixed: {
+        const prefix = this.dict.stringBytes(this.varint());
+        const length = this.varint();
+        if (length > this.bytes.length - this.pos) this.fail(`a string of ${length} bytes runs past the end`);
+        hw.byte(TAG.string);
+        hw.varint(prefix.length + length);
+        hw.bytes(prefix);
+        hw.bytes(this.bytes.subarray(this.pos, this.pos + length));
+        this.pos += length;
+        return;
+      }
       case TAG.eventId:
         if (this.eventId === undefined) this.fail("the event's id, where no id was given");
         hw.string(this.eventId);
@@ -449,6 +482,8 @@ class Reader extends PayloadCursor {
         return this.text();
       case TAG.stringRef:
         return this.dict.stringAt(this.varint());
+      case TAG.prefixed:
+        return this.dict.stringAt(this.varint()) + this.text();
       case TAG.eventId:
         if (this.eventId === undefined) this.fail("the event's id, where no id was given");
         return this.eventId;

@@ -39,7 +39,8 @@ export const FORM_TAG = {
 
 const MAX_DEPTH = 1_000;
 /** No lone surrogate (String.prototype.isWellFormed, Node 20; not yet in TypeScript's ES2022 library). */
-export const wellFormed = (s: string): boolean => (s as unknown as { isWellFormed(): boolean }).isWellFormed();
+export const wellFormed = (s: string): boolean =>
+  (s as unknown as { isWellFormed(): boolean }).isWellFormed();
 /** Thrown at the first value the form cannot hold; `explainProblem` then says where and why. */
 export const NOT_IN_FORM = Symbol('not in the hash form');
 

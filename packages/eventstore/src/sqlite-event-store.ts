@@ -72,6 +72,9 @@ export interface SqliteEventStoreOptions {
 }
 
 /**
+ * 6: as 5, and a string that begins with a dictionary string may be kept as that entry and the rest (compact.ts tag
+ * 10); the hash form, and so every hash, is the same as in 5. A version 5 store is read and appended to as it is
+ * (this code writes no tag 10 into it): it needs no conversion, and the code that made it can still read it.
  * 5: the hash chain over the stored bytes (hash-form.ts: the compact payload with its dictionary references written
  * out, then stream, revision, recorded time, id, type and the previous hash), no canonical JSON on append or on
  * read; the previous hash is not stored (it is the hash of the stream's previous row).
@@ -79,7 +82,9 @@ export interface SqliteEventStoreOptions {
  * chain was over canonical JSON. 3 kept canonical JSON text and hashes as 32-byte BLOBs; 2 kept hashes as hex text;
  * 1 hashed without recorded_at and is not read. 2, 3 and 4 are refused with the command that converts them.
  */
-export const SCHEMA_VERSION = 5;
+export const SCHEMA_VERSION = 6;
+/** The versions this code opens (and appends to, each in its own form): the current one and 5. */
+export const OPENED_SCHEMA_VERSIONS: readonly number[] = [SCHEMA_VERSION, 5];
 /** Rows read per query: bounds memory, and never holds the connection busy across a yield. */
 const PAGE = 512;
 const GENESIS_BYTES = Buffer.alloc(32);
@@ -150,6 +155,10 @@ const MAX_DICTIONARY_STRING = 96;
  */
 const MAX_COUNTED = 100_000;
 const SIGHTINGS_TO_KEEP = 3;
+/** A dictionary string kept as the beginning of another (compact tag 10) is at least this many characters long. */
+const MIN_PREFIX = 6;
+/** How many separators of a string are tried, from its end, for a dictionary string it begins with. */
+const PREFIX_TRIES = 3;
 
 /**
  * The dictionary table with its caches. An entry never changes once written, so the caches stay true; entries added
@@ -340,6 +349,41 @@ export class StoreDictionary implements EncodeDictionary, DecodeDictionary, Dual
     const entry = this.#entry(id, DICTIONARY_KIND.string);
     if (entry.form === undefined) entry.form = this.#form((w) => w.string(entry.text));
     return entry.form;
+  }
+
+  stringBytes(id: number): Uint8Array {
+    const form = this.stringForm(id);
+    // the form is tag 5, the byte length as a varint, the bytes: skip the tag and the varint
+    let at = 1;
+    while (form[at]! >= 0x80) at++;
+    return form.subarray(at + 1);
+  }
+
+  /**
+   * Whether strings may be kept as a dictionary entry and the rest (compact tag 10): only in a store of version 6,
+   * so that a version 5 store written by this code stays readable by the code that made it.
+   */
+  prefixes = false;
+
+  /**
+   * The longest string of the dictionary (among those this process has met) that `value` begins with, ended right
+   * before a separator ("/", "-", ":", "_", "." or a space) and at least MIN_PREFIX characters long; at most
+   * PREFIX_TRIES separators are tried, from the end.
+   */
+  prefixOf(value: string): { id: number; chars: number } | undefined {
+    if (!this.prefixes || value.length <= MIN_PREFIX || value.length > MAX_DICTIONARY_STRING * 2)
+      return undefined;
+    const ids = this.#ids[DICTIONARY_KIND.string]!;
+    let tries = 0;
+    for (let i = value.length - 1; i >= MIN_PREFIX; i--) {
+      const c = value.charCodeAt(i);
+      if (c === 0x2f || c === 0x2d || c === 0x3a || c === 0x5f || c === 0x2e || c === 0x20) {
+        const id = ids.get(value.slice(0, i));
+        if (id !== undefined) return { id, chars: i };
+        if (++tries === PREFIX_TRIES) return undefined;
+      }
+    }
+    return undefined;
   }
 
   shapeForm(id: number): { keys: number; bytes: Uint8Array } {
@@ -648,6 +692,8 @@ export function unsupportedVersionMessage(path: string, version: number, tables:
 
 export class SqliteEventStore implements EventStore {
   readonly path: string;
+  /** The store's schema version (one of OPENED_SCHEMA_VERSIONS): what its payloads may hold. */
+  readonly schemaVersion: number;
   readonly #db: Database.Database;
   readonly #pollIntervalMs: number;
   readonly #subscriptions = new Set<SqliteSubscription>();
@@ -692,7 +738,7 @@ export class SqliteEventStore implements EventStore {
         // spill to the WAL mid-transaction and the index pages are written again and again. 64 MiB holds a batch.
         this.#db.pragma(`cache_size = -${64 * 1024}`);
       }
-      this.#openSchema(readOnly);
+      this.schemaVersion = this.#openSchema(readOnly);
     } catch (err) {
       this.#db.close();
       throw err;
@@ -700,6 +746,7 @@ export class SqliteEventStore implements EventStore {
 
     this.#statements = prepareStatements(this.#db);
     this.#dictionary = new StoreDictionary(this.#db);
+    this.#dictionary.prefixes = this.schemaVersion >= 6;
     this.#appendInTransaction = this.#db.transaction((parts, checkpoint) => {
       const results = parts.map((p) => this.#appendNow(p.stream, p.expected, p.events));
       if (checkpoint) this.#statements.saveCheckpoint.run(checkpoint.name, checkpoint.position, Date.now());
@@ -707,7 +754,7 @@ export class SqliteEventStore implements EventStore {
     });
   }
 
-  #openSchema(readOnly: boolean): void {
+  #openSchema(readOnly: boolean): number {
     const read = () => ({
       version: this.#db.pragma('user_version', { simple: true }) as number,
       tables: (this.#db.prepare('SELECT count(*) AS n FROM sqlite_master').get() as { n: number }).n,
@@ -726,7 +773,7 @@ export class SqliteEventStore implements EventStore {
         })
         .immediate());
     }
-    if (version === SCHEMA_VERSION) return;
+    if (OPENED_SCHEMA_VERSIONS.includes(version)) return version;
     throw new Error(unsupportedVersionMessage(this.path, version, tables));
   }
 

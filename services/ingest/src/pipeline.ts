@@ -397,9 +397,7 @@ export class IngestPipeline {
     const result: IngestResult = { accepted: 0, alreadyStored: 0, rejected: 0 };
     const observe = (tableId: string, { input }: Accepted) => {
       const h = input.event.data.header;
-      this.sequences.observe(tableId, h.sourceDevice, h.sequence, h.eventId, () =>
-        sourceText(input.source),
-      );
+      this.sequences.observe(tableId, h.sourceDevice, h.sequence, h.eventId, () => sourceText(input.source));
     };
     if (await this.appendTogether(byTable, rejects, result, observe)) {
       await this.#count(result, rejects);

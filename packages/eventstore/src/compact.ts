@@ -21,7 +21,14 @@
  * Varints are little-endian base 128 (up to 2^53, safe integers only).
  */
 
-import { definedKeys, FormWriter, isPlainObject, NOT_IN_FORM, wellFormed } from './hash-form.ts';
+import {
+  definedKeys,
+  explainProblem,
+  FormWriter,
+  isPlainObject,
+  NOT_IN_FORM,
+  wellFormed,
+} from './hash-form.ts';
 
 export const TAG = {
   null: 0,
@@ -81,80 +88,27 @@ function writeVarint(n: number): void {
   scratch[at++] = n;
 }
 
-function writeValue(v: unknown, dict: EncodeDictionary, depth: number): void {
-  switch (typeof v) {
-    case 'string': {
-      if (v === ownId) {
-        room(1);
-        scratch[at++] = TAG.eventId;
-        return;
-      }
-      const id = dict.string(v);
-      if (id !== undefined) {
-        room(1);
-        scratch[at++] = TAG.stringRef;
-        writeVarint(id);
-        return;
-      }
-      const bytes = Buffer.byteLength(v, 'utf8');
-      room(1);
-      scratch[at++] = TAG.string;
-      writeVarint(bytes);
-      room(bytes);
-      at += scratch.write(v, at, bytes, 'utf8');
-      return;
-    }
-    case 'boolean':
-      room(1);
-      scratch[at++] = v ? TAG.true : TAG.false;
-      return;
-    case 'number':
-      if (!Number.isSafeInteger(v)) throw new CompactFormatError(`${v} is not a safe integer`);
-      room(1);
-      if (v >= 0) {
-        scratch[at++] = TAG.uint;
-        writeVarint(v);
-      } else {
-        scratch[at++] = TAG.nint;
-        writeVarint(-v);
-      }
-      return;
-    case 'object': {
-      if (depth > 1_000) throw new CompactFormatError('nested more than 1000 levels deep');
-      room(1);
-      if (v === null) {
-        scratch[at++] = TAG.null;
-        return;
-      }
-      if (Array.isArray(v)) {
-        scratch[at++] = TAG.array;
-        writeVarint(v.length);
-        for (const item of v) writeValue(item, dict, depth + 1);
-        return;
-      }
-      const record = v as Record<string, unknown>;
-      const keys = Object.keys(record)
-        .filter((k) => record[k] !== undefined)
-        .sort();
-      scratch[at++] = TAG.object;
-      writeVarint(dict.shape(JSON.stringify(keys)));
-      for (const k of keys) writeValue(record[k], dict, depth + 1);
-      return;
-    }
-    default:
-      throw new CompactFormatError(`a ${typeof v} cannot be kept`);
-  }
-}
+/** A writer for encodeCompact's hash form, which it does not keep. */
+const unusedForm = new FormWriter();
 
 /**
- * The compact form of a value already accepted by canonicalJson (appends check it first). The result is a copy:
- * the encoder's scratch buffer is reused.
+ * The compact form of a value accepted by canonicalJson, for a caller that needs no hash form (the tamper tool,
+ * tests): the one encoder below, its hash form thrown away. CompactFormatError for a value it cannot hold. The
+ * result is a copy: the encoder's scratch buffer is reused.
  */
 export function encodeCompact(value: unknown, dict: EncodeDictionary, eventId?: string): Buffer {
-  at = 0;
-  ownId = eventId;
-  writeValue(value, dict, 0);
-  return Buffer.from(scratch.subarray(0, at));
+  unusedForm.at = 0;
+  try {
+    return encodeWithHashForm(value, dict, eventId, unusedForm);
+  } catch (err) {
+    if (err === NOT_IN_FORM) {
+      const problem = explainProblem(value, 'value');
+      throw new CompactFormatError(`${problem.path} ${problem.reason}`);
+    }
+    throw err;
+  } finally {
+    if (unusedForm.buf.length > 1024 * 1024) unusedForm.buf = Buffer.allocUnsafe(16 * 1024);
+  }
 }
 
 // ---- encoding with the hash form, in one pass -----------------------------------------------------------------

@@ -93,29 +93,39 @@ const MAX_SIZE_PROBLEMS = 5;
 const idLimit = (key: string): boolean => key.endsWith('Id') || HEADER_IDS.has(key);
 
 /**
- * Whether sizeProblems finds anything: the same walk (same depth limit, same limits by key), without building a
- * path or a message, so that the usual event (nothing wrong) costs no garbage; the paths are made only for an event
+ * Whether `found` holds for a value of a walk like those of sizeProblems and amountProblems (arrays and objects
+ * entered down to maxDepth, each value with the key it is under; a value found is not entered), without building a
+ * path or a message: the usual event (nothing wrong) costs no garbage, and the paths are made only for an event
  * that has a problem.
  */
-function anySizeProblem(v: unknown, key: string, depth: number): boolean {
-  if (depth > 8) return false;
-  if (typeof v === 'string') return v.length > (idLimit(key) ? BOUNDS.idChars : BOUNDS.textChars);
+function anyInWalk(
+  v: unknown,
+  key: string,
+  depth: number,
+  maxDepth: number,
+  found: (v: unknown, key: string) => boolean,
+): boolean {
+  if (depth > maxDepth) return false;
+  if (found(v, key)) return true;
   if (Array.isArray(v)) {
-    if (v.length > 1_000) return true;
-    for (let i = 0; i < v.length; i++) if (anySizeProblem(v[i], key, depth + 1)) return true;
-    return false;
-  }
-  if (v !== null && typeof v === 'object') {
+    for (let i = 0; i < v.length; i++) if (anyInWalk(v[i], key, depth + 1, maxDepth, found)) return true;
+  } else if (v !== null && typeof v === 'object') {
     const o = v as Record<string, unknown>;
     const keys = Object.keys(o);
-    for (let i = 0; i < keys.length; i++) if (anySizeProblem(o[keys[i]!], keys[i]!, depth + 1)) return true;
+    for (let i = 0; i < keys.length; i++)
+      if (anyInWalk(o[keys[i]!], keys[i]!, depth + 1, maxDepth, found)) return true;
   }
   return false;
 }
 
+const oversized = (v: unknown, key: string): boolean =>
+  typeof v === 'string'
+    ? v.length > (idLimit(key) ? BOUNDS.idChars : BOUNDS.textChars)
+    : Array.isArray(v) && v.length > 1_000;
+
 /** Strings longer than an id or a text may be, and arrays longer than any table needs, by path; never the value. */
 function sizeProblems(data: unknown): string[] {
-  if (!anySizeProblem(data, '', 0)) return [];
+  if (!anyInWalk(data, '', 0, 8, oversized)) return [];
   const p: string[] = [];
   const walk = (v: unknown, path: string, key: string, depth: number): void => {
     if (p.length >= MAX_SIZE_PROBLEMS || depth > 8) return;
@@ -164,21 +174,8 @@ const isAmountKey = (key: string): boolean => {
   return is;
 };
 
-/** Whether amountProblems' walk finds an amount beyond maxAvos: the same walk without paths or messages. */
-function anyAmountOverMax(v: unknown, key: string, depth: number): boolean {
-  if (depth > 6) return false;
-  if (typeof v === 'number') return Math.abs(v) > BOUNDS.maxAvos && isAmountKey(key);
-  if (Array.isArray(v)) {
-    for (let i = 0; i < v.length; i++) if (anyAmountOverMax(v[i], key, depth + 1)) return true;
-    return false;
-  }
-  if (v !== null && typeof v === 'object') {
-    const o = v as Record<string, unknown>;
-    const keys = Object.keys(o);
-    for (let i = 0; i < keys.length; i++) if (anyAmountOverMax(o[keys[i]!], keys[i]!, depth + 1)) return true;
-  }
-  return false;
-}
+const overMaxAvos = (v: unknown, key: string): boolean =>
+  typeof v === 'number' && Math.abs(v) > BOUNDS.maxAvos && isAmountKey(key);
 
 /** Amounts beyond any table (maxAvos), and stakes and payouts orders of magnitude over this table's limits. */
 function amountProblems(e: TableEvent, largestBetMaximum: number | null): string[] {
@@ -195,7 +192,7 @@ function amountProblems(e: TableEvent, largestBetMaximum: number | null): string
     else if (v !== null && typeof v === 'object')
       for (const [k, x] of Object.entries(v)) walk(x, path ? `${path}.${k}` : k, k, depth + 1);
   };
-  if (anyAmountOverMax(e.data, '', 0)) walk(e.data, '', '', 0);
+  if (anyInWalk(e.data, '', 0, 6, overMaxAvos)) walk(e.data, '', '', 0);
   if (p.length || largestBetMaximum === null || largestBetMaximum <= 0) return p;
   const amount = (e.data as { amount?: unknown }).amount;
   if (typeof amount !== 'number') return p;

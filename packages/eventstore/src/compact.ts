@@ -129,7 +129,13 @@ export interface DualDictionary {
    * Optional cache: the shape of an object by its own keys in their own order (all defined): its id, its keys
    * sorted, and its key count and keys in the hash form. Throws NOT_IN_FORM for a key with a lone surrogate.
    */
-  shapeOfKeys?(ownKeys: readonly string[]): { id: number; sorted: readonly string[]; form: Uint8Array };
+  shapeOfKeys?(ownKeys: readonly string[]): {
+    id: number;
+    sorted: readonly string[];
+    /** for each sorted key, its index among the object's own keys (and so among Object.values) */
+    order: readonly number[];
+    form: Uint8Array;
+  };
 }
 
 function writeBoth(v: unknown, dict: DualDictionary, hw: FormWriter, depth: number): void {
@@ -218,9 +224,11 @@ function writeBoth(v: unknown, dict: DualDictionary, hw: FormWriter, depth: numb
       // the shape by the object's own key order (objects made alike share it): sorting and spelling the keys once
       const own = Object.keys(record);
       let shape = dict.shapeOfKeys?.(own);
+      // the values in the own keys' order (as Object.keys gives them): one call instead of a keyed load per key
+      const values = shape === undefined ? undefined : Object.values(record);
       if (shape !== undefined)
-        for (const k of shape.sorted)
-          if (record[k] === undefined) {
+        for (const i of shape.order)
+          if (values![i] === undefined) {
             shape = undefined; // a member left out: the shape of the defined ones
             break;
           }
@@ -238,7 +246,7 @@ function writeBoth(v: unknown, dict: DualDictionary, hw: FormWriter, depth: numb
       hw.bytes(shape.form);
       scratch[at++] = TAG.object;
       writeVarint(shape.id);
-      for (const k of shape.sorted) writeBoth(record[k], dict, hw, depth + 1);
+      for (const i of shape.order) writeBoth(values![i], dict, hw, depth + 1);
       return;
     }
     default:

@@ -138,6 +138,7 @@ interface OwnKeysShape {
   own: readonly string[];
   id: number;
   sorted: readonly string[];
+  order: readonly number[];
   form: Uint8Array;
 }
 const sameKeys = (a: readonly string[], b: readonly string[]): boolean => {
@@ -348,6 +349,7 @@ export class StoreDictionary implements EncodeDictionary, DecodeDictionary, Dual
       own: [...ownKeys],
       id: this.shape(JSON.stringify(sorted)),
       sorted,
+      order: sorted.map((k) => ownKeys.indexOf(k)),
       form: ownCopy(form.buf.subarray(0, form.at)),
     };
   }

@@ -70,10 +70,12 @@ async function ocfToSqlite() {
   let closed = false;
   try {
     const t0 = performance.now();
+    const c0 = process.cpuUsage();
     const r = await ingestFiles([file], new IngestPipeline(store), {
       onBatch: (_n, ms) => latencies.push(ms),
     });
     const seconds = (performance.now() - t0) / 1000;
+    const cpu = process.cpuUsage(c0);
     if (r.accepted !== s.events.length) throw new Error(`OCF: stored ${r.accepted} of ${s.events.length}`);
     await store.close();
     closed = true;
@@ -81,6 +83,8 @@ async function ocfToSqlite() {
       events: s.events.length,
       seconds: +seconds.toFixed(2),
       eventsPerSecond: Math.round(s.events.length / seconds),
+      // the process's CPU time (user + system) per event: comparable between runs at different loads, as wall time is not
+      cpuMicrosecondsPerEvent: +((cpu.user + cpu.system) / s.events.length).toFixed(1),
       appendLatencyMsPerBatch: { eventsPerBatch: DEFAULT_FILE_BATCH, ...latency(latencies) },
       storeBytesPerEvent: bytesPerEvent(path, r.accepted + r.rejected),
     };

@@ -41,9 +41,11 @@ try {
         eventId: e.data.header.eventId,
         type: e.type,
         data: e.data,
+        // as ingest gives it (services/ingest/src/pipeline.ts sourceMetadata): the file once, the place apart
         metadata: {
-          receivedAt: 1_764_000_000_000,
-          source: `file /var/lib/table-audit/incoming/session-2025-12-01.avro block ${Math.floor((from + i) / 1000)} record ${(from + i) % 1000}`,
+          source: 'file /var/lib/table-audit/incoming/session-2025-12-01.avro',
+          block: Math.floor((from + i) / 1000),
+          record: (from + i) % 1000,
         },
       });
     });

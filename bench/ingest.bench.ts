@@ -13,9 +13,12 @@
  *   BENCH_OCF_TABLES (default 40) × BENCH_OCF_ROUNDS (50) · BENCH_KAFKA_TABLES (20) × BENCH_KAFKA_ROUNDS (40)
  *   BENCH_KAFKA_PRODUCE_BATCH (3000): messages per produce request (the mock returns one record batch per
  *   partition per fetch, so this sets the size of the batches the consumer gets)
+ * Then memory as the input grows: a session of BENCH_MEMORY_TABLES (2) × 50 rounds, and 10× and 100× as many
+ * tables, each written to a file and ingested into a new store in a process of its own (bench/lib/part.ts
+ * ingest-file), whose peak RSS is printed with the ratios 10×/1× and 100×/10× (BENCH_MEMORY=0 leaves it out).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SqliteEventStore } from '@table-audit/eventstore/sqlite';
 import {
@@ -34,6 +37,7 @@ import {
 } from '@table-audit/simulator';
 import { kafkajsTestSettings, startMockKafka } from '@table-audit/infra/kafka-mock';
 import { bytesPerEvent, rawSqlite, versus } from './raw-sqlite.ts';
+import { runPart } from './lib/measure.ts';
 
 const KAFKA_TARGET = 50_000;
 const env = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
@@ -66,10 +70,12 @@ async function ocfToSqlite() {
   let closed = false;
   try {
     const t0 = performance.now();
+    const c0 = process.cpuUsage();
     const r = await ingestFiles([file], new IngestPipeline(store), {
       onBatch: (_n, ms) => latencies.push(ms),
     });
     const seconds = (performance.now() - t0) / 1000;
+    const cpu = process.cpuUsage(c0);
     if (r.accepted !== s.events.length) throw new Error(`OCF: stored ${r.accepted} of ${s.events.length}`);
     await store.close();
     closed = true;
@@ -77,6 +83,8 @@ async function ocfToSqlite() {
       events: s.events.length,
       seconds: +seconds.toFixed(2),
       eventsPerSecond: Math.round(s.events.length / seconds),
+      // the process's CPU time (user + system) per event: comparable between runs at different loads, as wall time is not
+      cpuMicrosecondsPerEvent: +((cpu.user + cpu.system) / s.events.length).toFixed(1),
       appendLatencyMsPerBatch: { eventsPerBatch: DEFAULT_FILE_BATCH, ...latency(latencies) },
       storeBytesPerEvent: bytesPerEvent(path, r.accepted + r.rejected),
     };
@@ -141,14 +149,43 @@ async function kafkaToSqlite() {
   }
 }
 
+/** Peak RSS of file ingest (each in a process of its own) at 1×, 10× and 100× of a base session. */
+function memoryAsInputGrows() {
+  const base = env('BENCH_MEMORY_TABLES', 2);
+  const runs = [1, 10, 100].map((scale) => {
+    const file = join(dir, `memory-${scale}.avro`);
+    const store = join(dir, `memory-${scale}.sqlite`);
+    const input = runPart('generate', { seed: 11, tables: base * scale, rounds: 50, out: file, dir });
+    const ingest = runPart('ingest-file', { file, store, dir });
+    rmSync(file);
+    for (const f of [store, `${store}-wal`, `${store}-shm`]) rmSync(f, { force: true });
+    return {
+      scale,
+      events: input.events as number,
+      eventsPerSecond: ingest.eventsPerSecond as number,
+      storeBytesPerEvent: ingest.storeBytesPerEvent as number,
+      peakRssMiB: ingest.peakRssMiB,
+    };
+  });
+  return {
+    runs,
+    peakRss10xOver1x: +(runs[1]!.peakRssMiB / runs[0]!.peakRssMiB).toFixed(2),
+    peakRss100xOver10x: +(runs[2]!.peakRssMiB / runs[1]!.peakRssMiB).toFixed(2),
+    peakRss100xOver1x: +(runs[2]!.peakRssMiB / runs[0]!.peakRssMiB).toFixed(2),
+  };
+}
+
 try {
+  const loadAtStart = loadavg()[0]!;
   const raw = rawSqlite(dir, env('BENCH_RAW_ROWS', 100_000));
   const ocf = await ocfToSqlite();
   const kafka = await kafkaToSqlite();
+  const memory = env('BENCH_MEMORY', 1) ? memoryAsInputGrows() : null;
   console.log(
     JSON.stringify({
       bench:
         'ingest end to end into SqliteEventStore (file, WAL, synchronous=FULL): decode, validate, append; one transaction per batch',
+      machine: `${availableParallelism()} cores; load average (1 min) ${loadAtStart.toFixed(1)} at the start, ${loadavg()[0]!.toFixed(1)} at the end${loadAtStart > 1 ? ' (figures taken under load)' : ''}`,
       raw,
       ocfFileToSqlite: { ...ocf, eventsPerSecond: versus(ocf.eventsPerSecond, raw.insertRowsPerSecond, 0.4) },
       kafkaMock3PartitionsToSqlite: {
@@ -163,6 +200,7 @@ try {
         meetsTarget: ocf.storeBytesPerEvent <= 200,
       },
       peakRssMiB: Math.round(process.resourceUsage().maxRSS / 1024),
+      fileIngestMemoryAsInputGrows: memory,
     }),
   );
 } finally {

@@ -50,34 +50,21 @@ export function checkExpectedRevision(stream: string, expected: ExpectedRevision
   if (!holds) throw new WrongExpectedRevision(stream, expected, actual);
 }
 
+/** checkEvent's checks, then the data and metadata as canonical JSON (InvalidEventData for what has none). */
 export function prepareEvent(event: EventData, index: number): PreparedEvent {
-  const e = event as Partial<EventData> | null;
-  if (e === null || typeof e !== 'object')
-    throw new InvalidArgument(`events[${index}] is not an event object`);
-  if (typeof e.eventId !== 'string' || e.eventId.length === 0 || LONE_SURROGATE.test(e.eventId))
-    throw new InvalidArgument(`events[${index}].eventId must be a non-empty, well-formed string`);
-  const id = e.eventId;
-  if (typeof e.type !== 'string' || e.type.length === 0 || LONE_SURROGATE.test(e.type))
-    throw new InvalidEventData(id, 'type', 'must be a non-empty, well-formed string');
-  if (!('data' in e) || e.data === undefined)
-    throw new InvalidEventData(id, 'data', 'is missing (use null for no data)');
-  if (
-    e.metadata !== undefined &&
-    (e.metadata === null || typeof e.metadata !== 'object' || Array.isArray(e.metadata))
-  )
-    throw new InvalidEventData(id, 'metadata', 'must be a plain object when present');
+  const checked = checkEvent(event, index);
   try {
-    const meta = metadataJson(e.metadata, 'metadata');
+    const meta = metadataJson(event.metadata, 'metadata');
     return {
-      eventId: id,
-      type: e.type,
-      dataJson: canonicalJson(e.data, 'data'),
+      eventId: checked.eventId,
+      type: checked.type,
+      dataJson: canonicalJson(checked.data, 'data'),
       metadataJson: meta,
-      data: e.data,
-      metadata: meta === undefined ? undefined : e.metadata,
+      data: checked.data,
+      metadata: meta === undefined ? undefined : event.metadata,
     };
   } catch (err) {
-    if (err instanceof NotCanonicalJson) throw new InvalidEventData(id, err.path, err.reason);
+    if (err instanceof NotCanonicalJson) throw new InvalidEventData(checked.eventId, err.path, err.reason);
     throw err;
   }
 }

@@ -16,10 +16,19 @@
  *   5 string: varint byte length, UTF-8 bytes · 6 string from the dictionary: varint id
  *   7 array: varint count, the items · 8 object: varint id of its shape (a JSON array of its sorted keys), the values
  *   9 the event's own id (events carry their id in their data too: it is not kept twice)
+ *   10 (store version 6) string that begins with a dictionary string: varint id of that entry, then the rest as a
+ *      varint byte length and UTF-8 bytes (a bet id is its round id and "/1-ANTE": the round id is not kept again)
  * Varints are little-endian base 128 (up to 2^53, safe integers only).
  */
 
-import { definedKeys, FormWriter, isPlainObject, NOT_IN_FORM } from './hash-form.ts';
+import {
+  definedKeys,
+  explainProblem,
+  FormWriter,
+  isPlainObject,
+  NOT_IN_FORM,
+  wellFormed,
+} from './hash-form.ts';
 
 export const TAG = {
   null: 0,
@@ -32,6 +41,7 @@ export const TAG = {
   array: 7,
   object: 8,
   eventId: 9,
+  prefixed: 10,
 } as const;
 
 /** What the encoder needs from the store's dictionary. */
@@ -78,80 +88,27 @@ function writeVarint(n: number): void {
   scratch[at++] = n;
 }
 
-function writeValue(v: unknown, dict: EncodeDictionary, depth: number): void {
-  switch (typeof v) {
-    case 'string': {
-      if (v === ownId) {
-        room(1);
-        scratch[at++] = TAG.eventId;
-        return;
-      }
-      const id = dict.string(v);
-      if (id !== undefined) {
-        room(1);
-        scratch[at++] = TAG.stringRef;
-        writeVarint(id);
-        return;
-      }
-      const bytes = Buffer.byteLength(v, 'utf8');
-      room(1);
-      scratch[at++] = TAG.string;
-      writeVarint(bytes);
-      room(bytes);
-      at += scratch.write(v, at, bytes, 'utf8');
-      return;
-    }
-    case 'boolean':
-      room(1);
-      scratch[at++] = v ? TAG.true : TAG.false;
-      return;
-    case 'number':
-      if (!Number.isSafeInteger(v)) throw new CompactFormatError(`${v} is not a safe integer`);
-      room(1);
-      if (v >= 0) {
-        scratch[at++] = TAG.uint;
-        writeVarint(v);
-      } else {
-        scratch[at++] = TAG.nint;
-        writeVarint(-v);
-      }
-      return;
-    case 'object': {
-      if (depth > 1_000) throw new CompactFormatError('nested more than 1000 levels deep');
-      room(1);
-      if (v === null) {
-        scratch[at++] = TAG.null;
-        return;
-      }
-      if (Array.isArray(v)) {
-        scratch[at++] = TAG.array;
-        writeVarint(v.length);
-        for (const item of v) writeValue(item, dict, depth + 1);
-        return;
-      }
-      const record = v as Record<string, unknown>;
-      const keys = Object.keys(record)
-        .filter((k) => record[k] !== undefined)
-        .sort();
-      scratch[at++] = TAG.object;
-      writeVarint(dict.shape(JSON.stringify(keys)));
-      for (const k of keys) writeValue(record[k], dict, depth + 1);
-      return;
-    }
-    default:
-      throw new CompactFormatError(`a ${typeof v} cannot be kept`);
-  }
-}
+/** A writer for encodeCompact's hash form, which it does not keep. */
+const unusedForm = new FormWriter();
 
 /**
- * The compact form of a value already accepted by canonicalJson (appends check it first). The result is a copy:
- * the encoder's scratch buffer is reused.
+ * The compact form of a value accepted by canonicalJson, for a caller that needs no hash form (the tamper tool,
+ * tests): the one encoder below, its hash form thrown away. CompactFormatError for a value it cannot hold. The
+ * result is a copy: the encoder's scratch buffer is reused.
  */
 export function encodeCompact(value: unknown, dict: EncodeDictionary, eventId?: string): Buffer {
-  at = 0;
-  ownId = eventId;
-  writeValue(value, dict, 0);
-  return Buffer.from(scratch.subarray(0, at));
+  unusedForm.at = 0;
+  try {
+    return encodeWithHashForm(value, dict, eventId, unusedForm);
+  } catch (err) {
+    if (err === NOT_IN_FORM) {
+      const problem = explainProblem(value, 'value');
+      throw new CompactFormatError(`${problem.path} ${problem.reason}`);
+    }
+    throw err;
+  } finally {
+    if (unusedForm.buf.length > 1024 * 1024) unusedForm.buf = Buffer.allocUnsafe(16 * 1024);
+  }
 }
 
 // ---- encoding with the hash form, in one pass -----------------------------------------------------------------
@@ -161,11 +118,24 @@ export interface DualDictionary {
   /** The id of the shape of these keys (sorted, as JSON.stringify(keys)), added if new. */
   shape(keysJson: string): number;
   string(value: string): number | undefined;
+  /** Optional cache: a string entry in the hash form (its tag, length and bytes), copied instead of encoded again. */
+  stringForm?(id: number): Uint8Array;
+  /**
+   * Optional: a string entry that the value begins with, ended at a separator, and its length in UTF-16 code units
+   * (kept as tag 10, the entry and the rest); undefined to keep the value whole.
+   */
+  prefixOf?(value: string): { id: number; chars: number } | undefined;
   /**
    * Optional cache: the shape of an object by its own keys in their own order (all defined): its id, its keys
    * sorted, and its key count and keys in the hash form. Throws NOT_IN_FORM for a key with a lone surrogate.
    */
-  shapeOfKeys?(ownKeys: readonly string[]): { id: number; sorted: readonly string[]; form: Uint8Array };
+  shapeOfKeys?(ownKeys: readonly string[]): {
+    id: number;
+    sorted: readonly string[];
+    /** for each sorted key, its index among the object's own keys (and so among Object.values) */
+    order: readonly number[];
+    form: Uint8Array;
+  };
 }
 
 function writeBoth(v: unknown, dict: DualDictionary, hw: FormWriter, depth: number): void {
@@ -177,13 +147,30 @@ function writeBoth(v: unknown, dict: DualDictionary, hw: FormWriter, depth: numb
         scratch[at++] = TAG.eventId;
         return;
       }
-      const start = hw.at;
-      hw.string(v); // throws NOT_IN_FORM for a lone surrogate before anything is kept
+      if (!wellFormed(v)) throw NOT_IN_FORM; // a lone surrogate: before anything is kept
       const id = dict.string(v);
       if (id !== undefined) {
+        // the entry's hash form is the string's own (the entry's text is this string): copied when cached
+        const form = dict.stringForm?.(id);
+        if (form === undefined) hw.wellFormedString(v);
+        else hw.bytes(form);
         room(1);
         scratch[at++] = TAG.stringRef;
         writeVarint(id);
+        return;
+      }
+      const start = hw.at;
+      hw.wellFormedString(v);
+      const prefix = dict.prefixOf?.(v);
+      if (prefix !== undefined) {
+        // a dictionary string and the rest: the hash form above has the whole string
+        const rest = v.slice(prefix.chars);
+        const bytes = Buffer.byteLength(rest, 'utf8');
+        room(1 + 8 + 8 + bytes);
+        scratch[at++] = TAG.prefixed;
+        writeVarint(prefix.id);
+        writeVarint(bytes);
+        at += scratch.write(rest, at, bytes, 'utf8');
         return;
       }
       // inline, the stored bytes are the hash form's: copied, not encoded twice
@@ -237,9 +224,11 @@ function writeBoth(v: unknown, dict: DualDictionary, hw: FormWriter, depth: numb
       // the shape by the object's own key order (objects made alike share it): sorting and spelling the keys once
       const own = Object.keys(record);
       let shape = dict.shapeOfKeys?.(own);
+      // the values in the own keys' order (as Object.keys gives them): one call instead of a keyed load per key
+      const values = shape === undefined ? undefined : Object.values(record);
       if (shape !== undefined)
-        for (const k of shape.sorted)
-          if (record[k] === undefined) {
+        for (const i of shape.order)
+          if (values![i] === undefined) {
             shape = undefined; // a member left out: the shape of the defined ones
             break;
           }
@@ -257,7 +246,7 @@ function writeBoth(v: unknown, dict: DualDictionary, hw: FormWriter, depth: numb
       hw.bytes(shape.form);
       scratch[at++] = TAG.object;
       writeVarint(shape.id);
-      for (const k of shape.sorted) writeBoth(record[k], dict, hw, depth + 1);
+      for (const i of shape.order) writeBoth(values![i], dict, hw, depth + 1);
       return;
     }
     default:
@@ -287,6 +276,8 @@ export interface ExpandDictionary {
   shapeForm(id: number): { keys: number; bytes: Uint8Array };
   /** a string entry as a string of the hash form */
   stringForm(id: number): Uint8Array;
+  /** a string entry's UTF-8 bytes alone */
+  stringBytes(id: number): Uint8Array;
 }
 
 /**
@@ -376,6 +367,17 @@ class Expander extends PayloadCursor {
       case TAG.stringRef:
         hw.bytes(this.dict.stringForm(this.varint()));
         return;
+      case TAG.prefixed: {
+        const prefix = this.dict.stringBytes(this.varint());
+        const length = this.varint();
+        if (length > this.bytes.length - this.pos) this.fail(`a string of ${length} bytes runs past the end`);
+        hw.byte(TAG.string);
+        hw.varint(prefix.length + length);
+        hw.bytes(prefix);
+        hw.bytes(this.bytes.subarray(this.pos, this.pos + length));
+        this.pos += length;
+        return;
+      }
       case TAG.eventId:
         if (this.eventId === undefined) this.fail("the event's id, where no id was given");
         hw.string(this.eventId);
@@ -442,6 +444,8 @@ class Reader extends PayloadCursor {
         return this.text();
       case TAG.stringRef:
         return this.dict.stringAt(this.varint());
+      case TAG.prefixed:
+        return this.dict.stringAt(this.varint()) + this.text();
       case TAG.eventId:
         if (this.eventId === undefined) this.fail("the event's id, where no id was given");
         return this.eventId;

@@ -39,7 +39,8 @@ export const FORM_TAG = {
 
 const MAX_DEPTH = 1_000;
 /** No lone surrogate (String.prototype.isWellFormed, Node 20; not yet in TypeScript's ES2022 library). */
-const wellFormed = (s: string): boolean => (s as unknown as { isWellFormed(): boolean }).isWellFormed();
+export const wellFormed = (s: string): boolean =>
+  (s as unknown as { isWellFormed(): boolean }).isWellFormed();
 /** Thrown at the first value the form cannot hold; `explainProblem` then says where and why. */
 export const NOT_IN_FORM = Symbol('not in the hash form');
 
@@ -91,6 +92,11 @@ export class FormWriter {
   /** A string, tag and all; throws NOT_IN_FORM for a lone surrogate. */
   string(s: string): void {
     if (!wellFormed(s)) throw NOT_IN_FORM;
+    this.wellFormedString(s);
+  }
+
+  /** A string known to hold no lone surrogate (wellFormed), tag and all. */
+  wellFormedString(s: string): void {
     const n = s.length;
     if (n < 43) {
       // at most 126 bytes: the length fits one varint byte, written after the bytes are

@@ -72,6 +72,9 @@ export interface SqliteEventStoreOptions {
 }
 
 /**
+ * 6: as 5, and a string that begins with a dictionary string may be kept as that entry and the rest (compact.ts tag
+ * 10); the hash form, and so every hash, is the same as in 5. A version 5 store is read and appended to as it is
+ * (this code writes no tag 10 into it): it needs no conversion, and the code that made it can still read it.
  * 5: the hash chain over the stored bytes (hash-form.ts: the compact payload with its dictionary references written
  * out, then stream, revision, recorded time, id, type and the previous hash), no canonical JSON on append or on
  * read; the previous hash is not stored (it is the hash of the stream's previous row).
@@ -79,7 +82,9 @@ export interface SqliteEventStoreOptions {
  * chain was over canonical JSON. 3 kept canonical JSON text and hashes as 32-byte BLOBs; 2 kept hashes as hex text;
  * 1 hashed without recorded_at and is not read. 2, 3 and 4 are refused with the command that converts them.
  */
-export const SCHEMA_VERSION = 5;
+export const SCHEMA_VERSION = 6;
+/** The versions this code opens (and appends to, each in its own form): the current one and 5. */
+export const OPENED_SCHEMA_VERSIONS: readonly number[] = [SCHEMA_VERSION, 5];
 /** Rows read per query: bounds memory, and never holds the connection busy across a yield. */
 const PAGE = 512;
 const GENESIS_BYTES = Buffer.alloc(32);
@@ -133,6 +138,7 @@ interface OwnKeysShape {
   own: readonly string[];
   id: number;
   sorted: readonly string[];
+  order: readonly number[];
   form: Uint8Array;
 }
 const sameKeys = (a: readonly string[], b: readonly string[]): boolean => {
@@ -140,6 +146,13 @@ const sameKeys = (a: readonly string[], b: readonly string[]): boolean => {
   for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
   return true;
 };
+
+/**
+ * A copy of bytes kept for as long as the store is open (a dictionary entry's form) in memory of its own: a small
+ * Buffer.from is a slice of Node's shared 8 KiB pool, and one kept slice keeps its whole slab alive (with an entry
+ * per round, tens of MiB at a few hundred thousand events).
+ */
+const ownCopy = (bytes: Uint8Array): Uint8Array => new Uint8Array(bytes);
 
 /** Strings longer than this are never put in the dictionary. */
 const MAX_DICTIONARY_STRING = 96;
@@ -150,6 +163,10 @@ const MAX_DICTIONARY_STRING = 96;
  */
 const MAX_COUNTED = 100_000;
 const SIGHTINGS_TO_KEEP = 3;
+/** A dictionary string kept as the beginning of another (compact tag 10) is at least this many characters long. */
+const MIN_PREFIX = 6;
+/** How many separators of a string are tried, from its end, for a dictionary string it begins with. */
+const PREFIX_TRIES = 3;
 
 /**
  * The dictionary table with its caches. An entry never changes once written, so the caches stay true; entries added
@@ -204,6 +221,7 @@ export class StoreDictionary implements EncodeDictionary, DecodeDictionary, Dual
     if (found !== undefined) return found;
     const id = Number(this.#insert.run(kind, text).lastInsertRowid);
     this.#ids[kind]!.set(text, id);
+    this.#entries.set(id, { kind, text });
     this.#added.push({ kind, text, id });
     return id;
   }
@@ -293,18 +311,30 @@ export class StoreDictionary implements EncodeDictionary, DecodeDictionary, Dual
     return entry.keys;
   }
 
-  /** Shapes by an object's own key order (see DualDictionary.shapeOfKeys); forgotten when a transaction rolls back. */
-  readonly #byOwnKeys = new Map<string, OwnKeysShape>();
+  /**
+   * Shapes by an object's own key order (see DualDictionary.shapeOfKeys), found by the last key and then compared
+   * key by key (no string is made per object); forgotten when a transaction rolls back.
+   */
+  readonly #byOwnKeys = new Map<string, OwnKeysShape[]>();
+  #ownKeysCached = 0;
 
   shapeOfKeys(ownKeys: readonly string[]): OwnKeysShape {
-    const signature = ownKeys.join('\u0000');
-    let shape = this.#byOwnKeys.get(signature);
-    // keys holding U+0000 could make two key lists one signature: the cached one must be these keys
-    if (shape !== undefined && !sameKeys(shape.own, ownKeys)) return this.#shapeNow(ownKeys);
-    if (shape === undefined) {
-      shape = this.#shapeNow(ownKeys);
-      if (this.#byOwnKeys.size >= MAX_COUNTED) this.#byOwnKeys.clear();
-      this.#byOwnKeys.set(signature, shape);
+    const last = ownKeys.length ? ownKeys[ownKeys.length - 1]! : '';
+    let candidates = this.#byOwnKeys.get(last);
+    if (candidates !== undefined)
+      for (let i = 0; i < candidates.length; i++)
+        if (sameKeys(candidates[i]!.own, ownKeys)) return candidates[i]!;
+    const shape = this.#shapeNow(ownKeys);
+    if (this.#ownKeysCached >= MAX_COUNTED) {
+      this.#byOwnKeys.clear();
+      this.#ownKeysCached = 0;
+      candidates = undefined;
+    }
+    if (candidates === undefined) this.#byOwnKeys.set(last, (candidates = []));
+    // a last key shared by very many key lists: the list stays short, the cache is only a cache
+    if (candidates.length < 64) {
+      candidates.push(shape);
+      this.#ownKeysCached++;
     }
     return shape;
   }
@@ -319,7 +349,8 @@ export class StoreDictionary implements EncodeDictionary, DecodeDictionary, Dual
       own: [...ownKeys],
       id: this.shape(JSON.stringify(sorted)),
       sorted,
-      form: Buffer.from(form.buf.subarray(0, form.at)),
+      order: sorted.map((k) => ownKeys.indexOf(k)),
+      form: ownCopy(form.buf.subarray(0, form.at)),
     };
   }
 
@@ -327,6 +358,41 @@ export class StoreDictionary implements EncodeDictionary, DecodeDictionary, Dual
     const entry = this.#entry(id, DICTIONARY_KIND.string);
     if (entry.form === undefined) entry.form = this.#form((w) => w.string(entry.text));
     return entry.form;
+  }
+
+  stringBytes(id: number): Uint8Array {
+    const form = this.stringForm(id);
+    // the form is tag 5, the byte length as a varint, the bytes: skip the tag and the varint
+    let at = 1;
+    while (form[at]! >= 0x80) at++;
+    return form.subarray(at + 1);
+  }
+
+  /**
+   * Whether strings may be kept as a dictionary entry and the rest (compact tag 10): only in a store of version 6,
+   * so that a version 5 store written by this code stays readable by the code that made it.
+   */
+  prefixes = false;
+
+  /**
+   * The longest string of the dictionary (among those this process has met) that `value` begins with, ended right
+   * before a separator ("/", "-", ":", "_", "." or a space) and at least MIN_PREFIX characters long; at most
+   * PREFIX_TRIES separators are tried, from the end.
+   */
+  prefixOf(value: string): { id: number; chars: number } | undefined {
+    if (!this.prefixes || value.length <= MIN_PREFIX || value.length > MAX_DICTIONARY_STRING * 2)
+      return undefined;
+    const ids = this.#ids[DICTIONARY_KIND.string]!;
+    let tries = 0;
+    for (let i = value.length - 1; i >= MIN_PREFIX; i--) {
+      const c = value.charCodeAt(i);
+      if (c === 0x2f || c === 0x2d || c === 0x3a || c === 0x5f || c === 0x2e || c === 0x20) {
+        const id = ids.get(value.slice(0, i));
+        if (id !== undefined) return { id, chars: i };
+        if (++tries === PREFIX_TRIES) return undefined;
+      }
+    }
+    return undefined;
   }
 
   shapeForm(id: number): { keys: number; bytes: Uint8Array } {
@@ -349,7 +415,7 @@ export class StoreDictionary implements EncodeDictionary, DecodeDictionary, Dual
       if (e === NOT_IN_FORM) throw new CompactFormatError('a dictionary entry holds a lone surrogate');
       throw e;
     }
-    return Buffer.from(w.buf.subarray(0, w.at));
+    return ownCopy(w.buf.subarray(0, w.at));
   }
 
   /** Stream names added since the id given, in id order. */
@@ -364,7 +430,10 @@ export class StoreDictionary implements EncodeDictionary, DecodeDictionary, Dual
 
   /** Called when a write transaction rolls back: its entries were never stored. */
   rollback(): void {
-    if (this.#added.length > 0) this.#byOwnKeys.clear();
+    if (this.#added.length > 0) {
+      this.#byOwnKeys.clear();
+      this.#ownKeysCached = 0;
+    }
     for (const { kind, text, id } of this.#added) {
       this.#ids[kind]!.delete(text);
       this.#entries.delete(id);
@@ -632,6 +701,8 @@ export function unsupportedVersionMessage(path: string, version: number, tables:
 
 export class SqliteEventStore implements EventStore {
   readonly path: string;
+  /** The store's schema version (one of OPENED_SCHEMA_VERSIONS): what its payloads may hold. */
+  readonly schemaVersion: number;
   readonly #db: Database.Database;
   readonly #pollIntervalMs: number;
   readonly #subscriptions = new Set<SqliteSubscription>();
@@ -676,7 +747,7 @@ export class SqliteEventStore implements EventStore {
         // spill to the WAL mid-transaction and the index pages are written again and again. 64 MiB holds a batch.
         this.#db.pragma(`cache_size = -${64 * 1024}`);
       }
-      this.#openSchema(readOnly);
+      this.schemaVersion = this.#openSchema(readOnly);
     } catch (err) {
       this.#db.close();
       throw err;
@@ -684,6 +755,7 @@ export class SqliteEventStore implements EventStore {
 
     this.#statements = prepareStatements(this.#db);
     this.#dictionary = new StoreDictionary(this.#db);
+    this.#dictionary.prefixes = this.schemaVersion >= 6;
     this.#appendInTransaction = this.#db.transaction((parts, checkpoint) => {
       const results = parts.map((p) => this.#appendNow(p.stream, p.expected, p.events));
       if (checkpoint) this.#statements.saveCheckpoint.run(checkpoint.name, checkpoint.position, Date.now());
@@ -691,7 +763,7 @@ export class SqliteEventStore implements EventStore {
     });
   }
 
-  #openSchema(readOnly: boolean): void {
+  #openSchema(readOnly: boolean): number {
     const read = () => ({
       version: this.#db.pragma('user_version', { simple: true }) as number,
       tables: (this.#db.prepare('SELECT count(*) AS n FROM sqlite_master').get() as { n: number }).n,
@@ -710,7 +782,7 @@ export class SqliteEventStore implements EventStore {
         })
         .immediate());
     }
-    if (version === SCHEMA_VERSION) return;
+    if (OPENED_SCHEMA_VERSIONS.includes(version)) return version;
     throw new Error(unsupportedVersionMessage(this.path, version, tables));
   }
 

@@ -1,7 +1,8 @@
 /**
  * Converts a version 2 (hashes as hex text), 3 (hashes as 32-byte BLOBs, data as canonical JSON text) or 4 (data in
- * the compact form, names in a dictionary) SQLite store into a new version 5 file, whose chain is over the stored
- * bytes (hash-form.ts) instead of canonical JSON.
+ * the compact form, names in a dictionary) SQLite store into a new file of the current version (6), whose chain is
+ * over the stored bytes (hash-form.ts, chain version 5) instead of canonical JSON. A version 5 store needs no
+ * conversion: it is opened and appended to as it is.
  *
  * Every event's hash therefore changes; what carries over is proved, not assumed:
  *  1. the old store's chains are checked first, link by link (revisions gap-free, each previous hash the hash before
@@ -22,7 +23,13 @@ import { canonicalJson, NotCanonicalJson } from './canonical-json.ts';
 import { CompactFormatError, decodeCompact } from './compact.ts';
 import { GENESIS_HASH, legacyEventHash } from './hash-chain.ts';
 import { merkleRoot, sortHeads, type StreamHead } from './merkle.ts';
-import { DICTIONARY_KIND, SCHEMA_VERSION, SqliteEventStore, StoreDictionary } from './sqlite-event-store.ts';
+import {
+  DICTIONARY_KIND,
+  OPENED_SCHEMA_VERSIONS,
+  SCHEMA_VERSION,
+  SqliteEventStore,
+  StoreDictionary,
+} from './sqlite-event-store.ts';
 import { verify, type VerifyReport } from './verify.ts';
 
 export interface MigrateReport {
@@ -169,8 +176,8 @@ export async function migrateStore(from: string, to: string): Promise<MigrateRep
     const fromVersion = old.pragma('user_version', { simple: true }) as number;
     if (fromVersion !== 2 && fromVersion !== 3 && fromVersion !== 4)
       throw new Error(
-        fromVersion === SCHEMA_VERSION
-          ? `${from} is already an event store of version ${SCHEMA_VERSION}: nothing to convert`
+        OPENED_SCHEMA_VERSIONS.includes(fromVersion)
+          ? `${from} is an event store of version ${fromVersion}, which this code reads and appends to as it is: nothing to convert`
           : `${from} has event-store schema version ${fromVersion}: only version 2, 3 and 4 stores are converted`,
       );
 

@@ -32,6 +32,12 @@ export interface KafkajsConsumerOptions {
   onCrash?: (error: Error, restartedBy: 'kafkajs' | 'adapter') => void;
   /** wait before this adapter restarts a consumer that kafkajs gave up on; default 1000 ms */
   restartDelayMs?: number;
+  /**
+   * How many partitions' batches are handed over at the same time (kafkajs partitionsConsumedConcurrently); default
+   * 4. A handler that gets them together (KafkaIngest) stores them in one transaction; each partition's offset is
+   * still committed only after its own batch is durable, and a partition's batches still come one after the other.
+   */
+  partitionsConsumedConcurrently?: number;
 }
 
 /**
@@ -153,6 +159,7 @@ export class KafkajsEventConsumer implements EventConsumer {
       return;
     }
     await consumer.run({
+      partitionsConsumedConcurrently: this.o.partitionsConsumedConcurrently ?? 4,
       autoCommit: false,
       eachBatchAutoResolve: false,
       eachBatch: async ({ batch, resolveOffset, heartbeat, isRunning, isStale }) => {

@@ -81,7 +81,7 @@ export interface KafkaBatchReport {
 }
 
 export interface KafkaIngestHooks {
-  /** after each batch is durable (before its offsets are committed) */
+  /** after each batch is durable (before its offsets are committed); batches stored together are reported as one */
   onBatchDone?: (report: KafkaBatchReport) => void;
   /** told when onBatchDone threw: the batch is durable all the same, and its offsets are committed */
   onHookError?: (error: unknown) => void;
@@ -101,8 +101,26 @@ export function partitionLags(messages: readonly EventMessage[]): KafkaBatchRepo
   });
 }
 
-/** Kafka → event store: runs until stopped; offsets follow durable appends only. */
+/** A batch handed over by the consumer, waiting to be stored with those that came at the same time. */
+interface Waiting {
+  messages: EventMessage[];
+  resolve: () => void;
+  reject: (err: unknown) => void;
+}
+
+/**
+ * Kafka → event store: runs until stopped; offsets follow durable appends only.
+ *
+ * Batches handed over at the same time (several partitions' batches: see the consumer's
+ * partitionsConsumedConcurrently) are stored together, in one submit (one transaction, one fsync), and each is
+ * told it is durable only then: its partition's offset is committed after that, never before. A batch that comes
+ * while a submit runs waits for the next one, which takes every batch waiting by then. A submit that fails fails
+ * every batch in it (each is delivered again). Submits never overlap: the pipeline sees one batch at a time.
+ */
 export class KafkaIngest {
+  readonly #waiting: Waiting[] = [];
+  #draining = false;
+
   constructor(
     private readonly consumer: EventConsumer,
     private readonly registry: SchemaRegistry,
@@ -112,26 +130,53 @@ export class KafkaIngest {
   ) {}
 
   start(): Promise<void> {
-    return this.consumer.run(async (messages) => {
-      const t0 = performance.now();
-      const inputs = await decodeMessages(this.registry, messages);
-      const t1 = performance.now();
-      const result = await this.pipeline.submit(inputs);
-      const t2 = performance.now();
-      this.onBatch?.(messages.length, result, t2 - t0);
+    return this.consumer.run(
+      (messages) =>
+        new Promise<void>((resolve, reject) => {
+          this.#waiting.push({ messages, resolve, reject });
+          if (this.#draining) return;
+          this.#draining = true;
+          // the batches of the same fetch are handed over one after the other: let them join this submit
+          setImmediate(() => void this.#drain());
+        }),
+    );
+  }
+
+  /** Stores what is waiting, all of it in one submit, until nothing is. */
+  async #drain(): Promise<void> {
+    while (this.#waiting.length) {
+      const group = this.#waiting.splice(0);
+      const messages = group.length === 1 ? group[0]!.messages : group.flatMap((g) => g.messages);
       try {
-        this.hooks.onBatchDone?.({
-          messages,
-          result,
-          decodeMs: t1 - t0,
-          appendMs: t2 - t1,
-          partitions: partitionLags(messages),
-        });
+        await this.#store(messages);
       } catch (err) {
-        // reporting must never make a durable batch be delivered again
-        this.hooks.onHookError?.(err);
+        for (const g of group) g.reject(err);
+        continue;
       }
-    });
+      for (const g of group) g.resolve();
+    }
+    this.#draining = false;
+  }
+
+  async #store(messages: EventMessage[]): Promise<void> {
+    const t0 = performance.now();
+    const inputs = await decodeMessages(this.registry, messages);
+    const t1 = performance.now();
+    const result = await this.pipeline.submit(inputs);
+    const t2 = performance.now();
+    this.onBatch?.(messages.length, result, t2 - t0);
+    try {
+      this.hooks.onBatchDone?.({
+        messages,
+        result,
+        decodeMs: t1 - t0,
+        appendMs: t2 - t1,
+        partitions: partitionLags(messages),
+      });
+    } catch (err) {
+      // reporting must never make a durable batch be delivered again
+      this.hooks.onHookError?.(err);
+    }
   }
 
   stop(): Promise<void> {

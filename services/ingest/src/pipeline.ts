@@ -350,8 +350,6 @@ export class IngestPipeline {
     const openedHere = new Map<string, TableInfo>();
     /** tables looked up in this batch and not opened (looked up again in the next batch: another process may open them) */
     const unknownHere = new Set<string>();
-    const receivedAt = this.now();
-
     for (const input of inputs) {
       if ('error' in input) {
         rejects.push({ input, code: input.code ?? REJECT_CODES.undecodable, reason: input.error });
@@ -381,23 +379,17 @@ export class IngestPipeline {
       }
       let list = byTable.get(tableId);
       if (!list) byTable.set(tableId, (list = []));
-      // when and from where it arrived is metadata: a redelivery must carry identical data to be recognised
+      // from where it arrived is metadata: a redelivery must carry identical data to be recognised. When it arrived
+      // is the event's recorded time (the store's commit of this batch): not kept a second time per event.
+      const metadata = sourceMetadata(input.source);
+      const provenance = input.provenance;
+      if (provenance) {
+        metadata.writerSchemaId = provenance.writerSchemaId;
+        if (provenance.defaultedFields.length)
+          (metadata as Record<string, unknown>).defaultedFields = provenance.defaultedFields;
+      }
       list.push({
-        data: {
-          eventId: e.data.header.eventId,
-          type: e.type,
-          data: e.data,
-          metadata: {
-            receivedAt,
-            ...sourceMetadata(input.source),
-            ...(input.provenance && {
-              writerSchemaId: input.provenance.writerSchemaId,
-              ...(input.provenance.defaultedFields.length && {
-                defaultedFields: input.provenance.defaultedFields,
-              }),
-            }),
-          },
-        },
+        data: { eventId: e.data.header.eventId, type: e.type, data: e.data, metadata },
         input,
       });
     }
@@ -405,7 +397,7 @@ export class IngestPipeline {
     const result: IngestResult = { accepted: 0, alreadyStored: 0, rejected: 0 };
     const observe = (tableId: string, { input }: Accepted) => {
       const h = input.event.data.header;
-      this.sequences.observe(tableId, h.sourceDevice, h.sequence, h.eventId, sourceText(input.source));
+      this.sequences.observe(tableId, h.sourceDevice, h.sequence, h.eventId, () => sourceText(input.source));
     };
     if (await this.appendTogether(byTable, rejects, result, observe)) {
       await this.#count(result, rejects);

@@ -57,13 +57,16 @@ export class SequenceTracker {
     private readonly window = 1_024,
   ) {}
 
-  /** Follows one stored event; returns the irregularity it shows, if any. */
+  /**
+   * Follows one stored event; returns the irregularity it shows, if any. `where` may be given as a function, called
+   * only for an irregularity (most events have none: no text is made for them).
+   */
   observe(
     tableId: string,
     source: string,
     sequence: number,
     eventId: string,
-    where: string,
+    where: string | (() => string),
   ): SequenceIrregularity | null {
     const key = `${tableId}\u0000${source}`;
     const state = this.sources.get(key);
@@ -87,7 +90,7 @@ export class SequenceTracker {
       previous: state.last,
       sequence,
       eventId,
-      where,
+      where: typeof where === 'string' ? where : where(),
     };
     state.last = sequence;
     state.recent.delete(sequence);

@@ -90,13 +90,47 @@ const NO_LIMITS: TableLimits = { largestBetMaximum: null };
 const HEADER_IDS: ReadonlySet<string> = new Set(['sourceDevice', 'casino', 'concessionaire']);
 const MAX_SIZE_PROBLEMS = 5;
 
+const idLimit = (key: string): boolean => key.endsWith('Id') || HEADER_IDS.has(key);
+
+/**
+ * Whether `found` holds for a value of a walk like those of sizeProblems and amountProblems (arrays and objects
+ * entered down to maxDepth, each value with the key it is under; a value found is not entered), without building a
+ * path or a message: the usual event (nothing wrong) costs no garbage, and the paths are made only for an event
+ * that has a problem.
+ */
+function anyInWalk(
+  v: unknown,
+  key: string,
+  depth: number,
+  maxDepth: number,
+  found: (v: unknown, key: string) => boolean,
+): boolean {
+  if (depth > maxDepth) return false;
+  if (found(v, key)) return true;
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) if (anyInWalk(v[i], key, depth + 1, maxDepth, found)) return true;
+  } else if (v !== null && typeof v === 'object') {
+    const o = v as Record<string, unknown>;
+    const keys = Object.keys(o);
+    for (let i = 0; i < keys.length; i++)
+      if (anyInWalk(o[keys[i]!], keys[i]!, depth + 1, maxDepth, found)) return true;
+  }
+  return false;
+}
+
+const oversized = (v: unknown, key: string): boolean =>
+  typeof v === 'string'
+    ? v.length > (idLimit(key) ? BOUNDS.idChars : BOUNDS.textChars)
+    : Array.isArray(v) && v.length > 1_000;
+
 /** Strings longer than an id or a text may be, and arrays longer than any table needs, by path; never the value. */
 function sizeProblems(data: unknown): string[] {
+  if (!anyInWalk(data, '', 0, 8, oversized)) return [];
   const p: string[] = [];
   const walk = (v: unknown, path: string, key: string, depth: number): void => {
     if (p.length >= MAX_SIZE_PROBLEMS || depth > 8) return;
     if (typeof v === 'string') {
-      const limit = key.endsWith('Id') || HEADER_IDS.has(key) ? BOUNDS.idChars : BOUNDS.textChars;
+      const limit = idLimit(key) ? BOUNDS.idChars : BOUNDS.textChars;
       if (v.length > limit)
         p.push(
           `${path} is ${v.length.toLocaleString('en-US')} characters long: ${limit === BOUNDS.idChars ? 'an id' : 'a text'} is at most ${limit.toLocaleString('en-US')}`,
@@ -128,13 +162,28 @@ const BET_AMOUNT_EVENTS: ReadonlySet<string> = new Set([
   'BetReturned',
 ]);
 
+const AMOUNT_KEY = /amount|pool|minimum|maximum|royalFlush|straightFlush|fourOfAKind|fullHouse|flush/i;
+/** Whether a key names an amount, by AMOUNT_KEY, remembered per key (the keys are the schemas' field names: few). */
+const amountKeys = new Map<string, boolean>();
+const isAmountKey = (key: string): boolean => {
+  let is = amountKeys.get(key);
+  if (is === undefined) {
+    is = AMOUNT_KEY.test(key);
+    if (amountKeys.size < 10_000) amountKeys.set(key, is);
+  }
+  return is;
+};
+
+const overMaxAvos = (v: unknown, key: string): boolean =>
+  typeof v === 'number' && Math.abs(v) > BOUNDS.maxAvos && isAmountKey(key);
+
 /** Amounts beyond any table (maxAvos), and stakes and payouts orders of magnitude over this table's limits. */
 function amountProblems(e: TableEvent, largestBetMaximum: number | null): string[] {
   const p: string[] = [];
   const walk = (v: unknown, path: string, key: string, depth: number): void => {
     if (depth > 6) return;
     if (typeof v === 'number') {
-      if (/amount|pool|minimum|maximum|royalFlush|straightFlush|fourOfAKind|fullHouse|flush/i.test(key))
+      if (isAmountKey(key))
         if (Math.abs(v) > BOUNDS.maxAvos)
           p.push(
             `${path} ${v} avos is more than ${BOUNDS.maxAvos.toExponential()} avos: not a plausible amount`,
@@ -143,7 +192,7 @@ function amountProblems(e: TableEvent, largestBetMaximum: number | null): string
     else if (v !== null && typeof v === 'object')
       for (const [k, x] of Object.entries(v)) walk(x, path ? `${path}.${k}` : k, k, depth + 1);
   };
-  walk(e.data, '', '', 0);
+  if (anyInWalk(e.data, '', 0, 6, overMaxAvos)) walk(e.data, '', '', 0);
   if (p.length || largestBetMaximum === null || largestBetMaximum <= 0) return p;
   const amount = (e.data as { amount?: unknown }).amount;
   if (typeof amount !== 'number') return p;

@@ -9,7 +9,7 @@ import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import Database from 'better-sqlite3';
 import type { EventStore } from '@table-audit/eventstore';
-import { SCHEMA_VERSION } from '@table-audit/eventstore/sqlite';
+import { OPENED_SCHEMA_VERSIONS, SCHEMA_VERSION } from '@table-audit/eventstore/sqlite';
 import type { IngestPipeline, KafkaBatchReport } from '@table-audit/ingest';
 import { readForShard, shardCheckpoint, type ReplayStats, type Shard } from '@table-audit/replay';
 import type { Finding } from '@table-audit/rules';
@@ -118,7 +118,7 @@ export class SqliteStoreProbe {
     this.#db = new Database(name, { readonly: true, fileMustExist: true });
     this.#db.defaultSafeIntegers(true);
     const version = Number(this.#db.pragma('user_version', { simple: true }));
-    if (version !== SCHEMA_VERSION) {
+    if (!OPENED_SCHEMA_VERSIONS.includes(version)) {
       this.#db.close();
       throw new Error(
         `${path} is an event store of schema version ${version}; this reads version ${SCHEMA_VERSION} (table-audit store migrate converts older ones)`,

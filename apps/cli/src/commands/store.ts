@@ -156,7 +156,8 @@ refused or failed (nothing is left at NEW), 2 for a usage error.`;
 
 export const storeCommand: Command = {
   name: 'store',
-  summary: 'convert an event store of schema version 2, 3 or 4 into a new file of this version',
+  summary:
+    'convert an event store of schema version 2, 3 or 4 into a new file of this version (6; 5 is read as it is)',
   usage: storeUsage,
   async run(args) {
     const [sub, from, to, ...rest] = args;

@@ -18,7 +18,7 @@
  *   BENCH_TABLES=400 BENCH_ROUNDS=50 BENCH_WORKERS=2 BENCH_LIVE_SECONDS=10 BENCH_MEMORY_TABLES=4,40 (the defaults)
  */
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, mkdtempSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -306,3 +306,5 @@ console.log(
     peakRssMiB: Math.round(process.resourceUsage().maxRSS / 1024),
   }),
 );
+// the stores this run made (the live one is closed above)
+rmSync(dir, { recursive: true, force: true });

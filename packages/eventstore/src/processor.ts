@@ -15,7 +15,9 @@
  * A processor whose writes go to the same store can save its checkpoint in the same write as its batch
  * (`savesCheckpoint: true`: the handler passes `context.checkpoint` to appendMany, one transaction where the store
  * is atomicAcrossStreams, the checkpoint last where it is not); the loop then saves that processor's checkpoint
- * only for batches whose events its filter left out entirely, so it is never saved twice.
+ * only for batches whose events its filter left out entirely, so it is never saved twice. In catch-up such a
+ * processor may also leave a batch's writes to a later batch when more is waiting (`BatchContext.more`: one commit
+ * for several batches); the loop calls its `flush` before it reports catching up or stops.
  */
 import { InvalidArgument } from './errors.ts';
 import type { EventStore, RecordedEvent, Subscription } from './port.ts';

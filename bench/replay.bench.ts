@@ -1,22 +1,27 @@
 /**
  * Replay figures (printed, not asserted):
- * - bulk: replaying a SQLite file store from scratch (read, fold, derive, check, findings and round records
- *   appended) in this thread (1 worker: ReplayService) and sharded over N worker threads (replayInParallel),
- *   and what one shard's read costs (readForShard: the store reads only the shard's streams) beside the raw read;
- *   rounds/s and events/s, beside the raw read of the same store (readAll, every event decoded, nothing else)
- *   measured in the same run: replay events/s ÷ raw read events/s, target ≥ 0.30; peak resident memory of each
- *   (the process's, workers included: they are threads of it); the N workers' speed-up over one, in the same run;
- *   the pure in-memory replay for comparison;
+ * - bulk: replaying a SQLite file store from scratch (read, chain checked, fold, derive, check, findings and round
+ *   records appended with the checkpoint) in one thread (ReplayService) and sharded over N worker threads
+ *   (replayInParallel), and what one shard's read costs (readForShard: the store reads only the shard's streams)
+ *   beside the raw read; rounds/s and events/s, beside the raw read of the same store (readAll, every event read,
+ *   nothing else) measured in the same run: replay events/s ÷ raw read events/s, target ≥ 0.30; the N workers'
+ *   speed-up over one, in the same run; the pure in-memory replay for comparison. Each measurement runs in a child
+ *   process of its own, so that its peak RSS is its own (workers included: they are threads of it), not the
+ *   simulated session's this process holds;
+ * - memory as the input grows: the same replay and raw read over stores of BENCH_MEMORY_TABLES (default 4, 40 and
+ *   BENCH_TABLES tables: 1×, 10×, 100×), peak RSS of each beside the raw read's and the ratio to the 1× row;
  * - live: lag from the event time of the event that completes a finding (stamped with the wall clock as it is
  *   submitted) to the finding being durable, p50/p99, while events arrive at 10,000 events/s through the ingest
  *   pipeline; target p99 under 1 s.
  *
  *   node --import ./apps/cli/bin/register-ts.mjs bench/replay.bench.ts
- *   BENCH_TABLES=400 BENCH_ROUNDS=50 BENCH_WORKERS=2 BENCH_LIVE_SECONDS=10 (the defaults)
+ *   BENCH_TABLES=400 BENCH_ROUNDS=50 BENCH_WORKERS=2 BENCH_LIVE_SECONDS=10 BENCH_MEMORY_TABLES=4,40 (the defaults)
  */
-import { copyFileSync, mkdtempSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { SqliteEventStore } from '@table-audit/eventstore/sqlite';
 import { IngestPipeline } from '@table-audit/ingest';
 import {
@@ -28,21 +33,134 @@ import {
 } from '@table-audit/replay';
 import type { F3cpEvent } from '@table-audit/schemas/events';
 import { simulateSession } from '@table-audit/simulator';
+import { REGISTER_TS } from './lib/measure.ts';
+
+interface PartArgs {
+  kind: 'raw' | 'shard-read' | 'one' | 'many';
+  path: string;
+  workers: number;
+}
+interface PartOut {
+  value: number;
+  seconds: number;
+  peakRssMiB: number;
+  findingsAppended?: number;
+  roundRecordsAppended?: number;
+  rounds?: number;
+}
+
+/** One measurement in this (child) process: prints one JSON line (PartOut). */
+async function part(a: PartArgs): Promise<PartOut> {
+  const t0 = performance.now();
+  const done = (value: number, extra: Partial<PartOut> = {}): PartOut => ({
+    value,
+    seconds: (performance.now() - t0) / 1000,
+    peakRssMiB: Math.round(process.resourceUsage().maxRSS / 1024),
+    ...extra,
+  });
+  switch (a.kind) {
+    case 'raw': {
+      // the baseline: every event read from the store, nothing else
+      const store = new SqliteEventStore(a.path, { mustExist: true });
+      let n = 0;
+      for await (const _ of store.readAll()) n++;
+      await store.close();
+      return done(n);
+    }
+    case 'shard-read': {
+      // readForShard passes the port's stream predicate, which the SQLite store pushes down to SQL
+      const store = new SqliteEventStore(a.path, { mustExist: true });
+      let n = 0;
+      for await (const _ of readForShard(store, { index: 0, count: a.workers }).readAll()) n++;
+      await store.close();
+      return done(n);
+    }
+    case 'one': {
+      const store = new SqliteEventStore(a.path, { mustExist: true });
+      const service = new ReplayService({ store });
+      await service.catchUp();
+      await service.finish();
+      await store.close();
+      const s = service.stats;
+      return done(s.tableEvents, {
+        rounds: s.rounds,
+        findingsAppended: s.findingsAppended,
+        roundRecordsAppended: s.roundRecordsAppended,
+      });
+    }
+    case 'many': {
+      const r = await replayInParallel({ storePath: a.path, workers: a.workers });
+      return done(r.stats.tableEvents, {
+        rounds: r.stats.rounds,
+        findingsAppended: r.stats.findingsAppended,
+        roundRecordsAppended: r.stats.roundRecordsAppended,
+      });
+    }
+  }
+}
+
+if (process.argv[2] === 'part') {
+  console.log(JSON.stringify(await part(JSON.parse(process.argv[3]!) as PartArgs)));
+  process.exit(0);
+}
+
+/** Runs a part in a child process of its own. */
+function run(a: PartArgs): PartOut {
+  const r = spawnSync(
+    process.execPath,
+    ['--import', REGISTER_TS, fileURLToPath(import.meta.url), 'part', JSON.stringify(a)],
+    { encoding: 'utf8', maxBuffer: 16 * 2 ** 20 },
+  );
+  const last = r.stdout.trim().split('\n').at(-1) ?? '';
+  if (r.status !== 0 || !last.startsWith('{'))
+    throw new Error(`replay bench part ${JSON.stringify(a)} failed (${r.status}): ${r.stderr.slice(-4000)}`);
+  return JSON.parse(last) as PartOut;
+}
 
 const TABLES = Number(process.env.BENCH_TABLES ?? 400);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 50);
 const WORKERS = Number(process.env.BENCH_WORKERS ?? Math.max(2, defaultWorkers()));
 const LIVE_SECONDS = Number(process.env.BENCH_LIVE_SECONDS ?? 10);
+const SMALLER = (process.env.BENCH_MEMORY_TABLES ?? '4,40')
+  .split(',')
+  .map(Number)
+  .filter((n) => Number.isSafeInteger(n) && n > 0 && n < TABLES);
 const RATE = 10_000;
 
-const session = simulateSession({
-  seed: 9,
-  tables: TABLES,
-  roundsPerTable: ROUNDS,
-  faultRate: 0.05,
-  handledRate: 0.02,
-  bettingSystemTables: 2,
-});
+const sessionOf = (tables: number) =>
+  simulateSession({
+    seed: 9,
+    tables,
+    roundsPerTable: ROUNDS,
+    faultRate: 0.05,
+    handledRate: 0.02,
+    bettingSystemTables: Math.min(2, tables),
+  });
+const dir = mkdtempSync(join(tmpdir(), 'ta-bench-replay-'));
+
+/** A store of the session, ingested once; each replay runs on its own copy, so each appends everything. */
+async function ingested(events: ReturnType<typeof sessionOf>['events'], name: string): Promise<string> {
+  const path = join(dir, name);
+  const store = new SqliteEventStore(path);
+  const pipeline = new IngestPipeline(store);
+  for (let i = 0; i < events.length; i += 10_000) {
+    await pipeline.submit(
+      events.slice(i, i + 10_000).map((event, k) => ({
+        source: { kind: 'in-process' as const, producer: 'bench', index: i + k },
+        event,
+      })),
+    );
+  }
+  await store.close();
+  return path;
+}
+const copy = (from: string, name: string): string => {
+  const path = join(dir, name);
+  copyFileSync(from, path);
+  return path;
+};
+
+const session = sessionOf(TABLES);
 const rounds = TABLES * ROUNDS;
 
 // pure replay, in memory
@@ -50,82 +168,49 @@ const t = performance.now();
 const pure = replayEvents(session.events);
 const pureSeconds = (performance.now() - t) / 1000;
 
-// the store, ingested once; each bulk replay runs on its own copy, so each appends everything
-const dir = mkdtempSync(join(tmpdir(), 'ta-bench-replay-'));
-const ingested = join(dir, 'events.sqlite');
-{
-  const store = new SqliteEventStore(ingested);
-  const pipeline = new IngestPipeline(store);
-  for (let i = 0; i < session.events.length; i += 10_000) {
-    await pipeline.submit(
-      session.events.slice(i, i + 10_000).map((event, k) => ({
-        source: { kind: 'in-process' as const, producer: 'bench', index: i + k },
-        event,
-      })),
-    );
-  }
-  await store.close();
-}
-const copy = (name: string): string => {
-  const path = join(dir, name);
-  copyFileSync(ingested, path);
-  return path;
-};
-
-/** The largest resident set seen while `work` runs (sampled every 20 ms; worker threads are in it). */
-async function measured<T>(
-  work: () => Promise<T>,
-): Promise<{ value: T; seconds: number; peakRssMiB: number }> {
-  let peak = process.memoryUsage().rss;
-  const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 20);
-  const t0 = performance.now();
-  try {
-    const value = await work();
-    peak = Math.max(peak, process.memoryUsage().rss);
-    return { value, seconds: (performance.now() - t0) / 1000, peakRssMiB: Math.round(peak / 2 ** 20) };
-  } finally {
-    clearInterval(sampler);
-  }
-}
-
-// the baseline: every event read and decoded from the same store, nothing else
-const raw = await measured(async () => {
-  const store = new SqliteEventStore(ingested, { mustExist: true });
-  let n = 0;
-  for await (const _ of store.readAll()) n++;
-  await store.close();
-  return n;
-});
+const largest = await ingested(session.events, 'events.sqlite');
+const raw = run({ kind: 'raw', path: largest, workers: 1 });
 const rawEventsPerSecond = raw.value / raw.seconds;
+const shardRead = run({ kind: 'shard-read', path: largest, workers: WORKERS });
+const one = run({ kind: 'one', path: copy(largest, 'one.sqlite'), workers: 1 });
+const many = run({ kind: 'many', path: copy(largest, 'many.sqlite'), workers: WORKERS });
 
-// what one shard's read costs: readForShard passes the port's stream predicate, which the SQLite store pushes down
-// to SQL, so a shard of WORKERS reads only its own tables' events; its time beside the raw read of every event
-const shardRead = await measured(async () => {
-  const store = new SqliteEventStore(ingested, { mustExist: true });
-  let kept = 0;
-  for await (const _ of readForShard(store, { index: 0, count: WORKERS }).readAll()) kept++;
-  await store.close();
-  return kept;
-});
-
-const one = await measured(async () => {
-  const store = new SqliteEventStore(copy('one.sqlite'), { mustExist: true });
-  const service = new ReplayService({ store });
-  await service.catchUp();
-  await service.finish();
-  await store.close();
-  return service.stats;
-});
-const many = await measured(() => replayInParallel({ storePath: copy('many.sqlite'), workers: WORKERS }));
-
-const bulk = (r: { seconds: number; peakRssMiB: number }, extra: object = {}) => ({
+const bulk = (r: PartOut, extra: object = {}) => ({
   seconds: Number(r.seconds.toFixed(2)),
   roundsPerSecond: Math.round(rounds / r.seconds),
   eventsPerSecond: Math.round(raw.value / r.seconds),
   ratioToRawRead: Number((raw.value / r.seconds / rawEventsPerSecond).toFixed(2)),
   peakRssMiB: r.peakRssMiB,
+  findingsAppended: r.findingsAppended,
+  roundRecordsAppended: r.roundRecordsAppended,
   ...extra,
 });
+
+// memory as the input grows: the smaller stores, then the largest (its figures above)
+const scales: { tables: number; events: number; raw: PartOut; replay: PartOut }[] = [];
+for (const tables of SMALLER) {
+  const path = await ingested(sessionOf(tables).events, `events-${tables}.sqlite`);
+  scales.push({
+    tables,
+    events: 0,
+    raw: run({ kind: 'raw', path, workers: 1 }),
+    replay: run({ kind: 'one', path: copy(path, `one-${tables}.sqlite`), workers: 1 }),
+  });
+}
+scales.push({ tables: TABLES, events: 0, raw, replay: one });
+const first = scales[0]!;
+const memoryAsInputGrows = scales.map((s) => ({
+  scale: `${Math.round(s.tables / first.tables)}×`,
+  tables: s.tables,
+  events: s.raw.value,
+  replayPeakRssMiB: s.replay.peakRssMiB,
+  // the baseline: the raw read of the same store, in the same run
+  rawReadPeakRssMiB: s.raw.peakRssMiB,
+  replayPeakRssRatioToFirst: Number((s.replay.peakRssMiB / first.replay.peakRssMiB).toFixed(2)),
+  eventsRatioToFirst: Number((s.raw.value / first.raw.value).toFixed(1)),
+  replayEventsPerSecond: Math.round(s.replay.value / s.replay.seconds),
+  ratioToRawRead: Number((s.raw.seconds / s.replay.seconds).toFixed(2)),
+}));
 
 // live: events re-timed to the wall clock as they are submitted, 10,000 per second in 10 ms slices
 const live = simulateSession({ seed: 10, tables: 200, roundsPerTable: 200, faultRate: 0.1 });
@@ -182,33 +267,35 @@ const pct = (p: number) =>
 console.log(
   JSON.stringify({
     bench: 'replay',
+    underLoad: 'figures of one run on a shared machine; compare the ratios, measured in the same run',
     bulk: {
       rounds,
       events: raw.value,
       findings: pure.findings.length,
       pureInMemoryRoundsPerSecond: Math.round(rounds / pureSeconds),
-      rawRead: { seconds: Number(raw.seconds.toFixed(2)), eventsPerSecond: Math.round(rawEventsPerSecond) },
-      oneWorker: bulk(one, {
-        findingsAppended: one.value.findingsAppended,
-        roundRecordsAppended: one.value.roundRecordsAppended,
-      }),
+      rawRead: {
+        seconds: Number(raw.seconds.toFixed(2)),
+        eventsPerSecond: Math.round(rawEventsPerSecond),
+        peakRssMiB: raw.peakRssMiB,
+      },
+      oneWorker: bulk(one),
       shardRead: {
         shard: `0 of ${WORKERS}`,
         eventsInStore: raw.value,
         eventsRead: shardRead.value,
         seconds: Number(shardRead.seconds.toFixed(2)),
         rawReadSeconds: Number(raw.seconds.toFixed(2)),
+        ratioToRawReadTime: Number((shardRead.seconds / raw.seconds).toFixed(2)),
       },
       workers: WORKERS,
       nWorkers: bulk(many, {
-        findingsAppended: many.value.stats.findingsAppended,
-        roundRecordsAppended: many.value.stats.roundRecordsAppended,
         // the baseline of the shards is the same replay in one thread, in the same run
         speedUpOverOneWorker: Number((one.seconds / many.seconds).toFixed(2)),
         cores: availableParallelism(),
       }),
       targetRatio: 0.3,
     },
+    memoryAsInputGrows,
     live: {
       offeredEventsPerSecond: Math.round(sent / sendSeconds),
       events: sent,
@@ -219,3 +306,5 @@ console.log(
     peakRssMiB: Math.round(process.resourceUsage().maxRSS / 1024),
   }),
 );
+// the stores this run made (the live one is closed above)
+rmSync(dir, { recursive: true, force: true });

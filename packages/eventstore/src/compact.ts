@@ -294,6 +294,7 @@ export function expandToHashForm(
   const r = new Expander(bytes, dict, eventId, hw);
   r.value(0);
   if (r.pos !== bytes.length) r.fail('bytes left after the value');
+  r.flushTo(r.pos);
 }
 
 /** A position in a compact payload and its bounded reads: what the Expander and the Reader share. */
@@ -325,7 +326,15 @@ class PayloadCursor {
   }
 }
 
+/**
+ * The compact form and the hash form spell null, booleans, integers, inline strings and arrays alike: those bytes are
+ * copied in runs, and only what differs is written out (a dictionary string, the event's id, an object's shape). A
+ * varint not in its shortest spelling (which no encoder writes) is written out in it, so the form is the one of the
+ * value whatever its spelling, as when it is made from the decoded value.
+ */
 class Expander extends PayloadCursor {
+  /** where the bytes read but not yet copied start */
+  private from = 0;
   constructor(
     bytes: Uint8Array,
     readonly dict: ExpandDictionary,
@@ -335,67 +344,97 @@ class Expander extends PayloadCursor {
     super(bytes);
   }
 
-  value(depth: number): void {
+  /** Copies the bytes from `from` up to `end` as they are. */
+  flushTo(end: number): void {
+    const n = end - this.from;
+    if (n <= 0) return;
     const hw = this.hw;
+    hw.room(n);
+    const out = hw.buf;
+    const src = this.bytes;
+    let o = hw.at;
+    for (let i = this.from; i < end; i++) out[o++] = src[i]!;
+    hw.at = o;
+    this.from = end;
+  }
+
+  /** A varint; one longer than its shortest spelling is written out in the shortest. */
+  private shortestVarint(): number {
+    const start = this.pos;
+    const n = this.varint();
+    if (this.pos - start > 1 && this.bytes[this.pos - 1] === 0) {
+      this.flushTo(start);
+      this.hw.varint(n);
+      this.from = this.pos;
+    }
+    return n;
+  }
+
+  value(depth: number): void {
     const tag = this.byte();
     switch (tag) {
       case TAG.null:
       case TAG.false:
       case TAG.true:
-        hw.byte(tag);
         return;
       case TAG.uint:
-        hw.byte(tag);
-        hw.varint(this.varint());
+        this.shortestVarint();
         return;
-      case TAG.nint: {
-        const n = this.varint();
-        if (n === 0) this.fail('a negative zero');
-        hw.byte(tag);
-        hw.varint(n);
+      case TAG.nint:
+        if (this.shortestVarint() === 0) this.fail('a negative zero');
         return;
-      }
       case TAG.string: {
-        const length = this.varint();
+        const length = this.shortestVarint();
         if (length > this.bytes.length - this.pos) this.fail(`a string of ${length} bytes runs past the end`);
-        hw.byte(tag);
-        hw.varint(length);
-        hw.bytes(this.bytes.subarray(this.pos, this.pos + length));
         this.pos += length;
         return;
       }
-      case TAG.stringRef:
-        hw.bytes(this.dict.stringForm(this.varint()));
+      case TAG.stringRef: {
+        const start = this.pos - 1;
+        const form = this.dict.stringForm(this.varint());
+        this.flushTo(start);
+        this.hw.bytes(form);
+        this.from = this.pos;
         return;
+      }
       case TAG.prefixed: {
+        const start = this.pos - 1;
         const prefix = this.dict.stringBytes(this.varint());
         const length = this.varint();
         if (length > this.bytes.length - this.pos) this.fail(`a string of ${length} bytes runs past the end`);
+        // the hash form spells the whole string inline, as the value decoded from it would be
+        this.flushTo(start);
+        const hw = this.hw;
         hw.byte(TAG.string);
         hw.varint(prefix.length + length);
         hw.bytes(prefix);
         hw.bytes(this.bytes.subarray(this.pos, this.pos + length));
         this.pos += length;
+        this.from = this.pos;
         return;
       }
-      case TAG.eventId:
-        if (this.eventId === undefined) this.fail("the event's id, where no id was given");
-        hw.string(this.eventId);
+      case TAG.eventId: {
+        const id = this.eventId;
+        if (id === undefined) this.fail("the event's id, where no id was given");
+        this.flushTo(this.pos - 1);
+        this.hw.string(id);
+        this.from = this.pos;
         return;
+      }
       case TAG.array: {
-        const count = this.varint();
+        const count = this.shortestVarint();
         if (count > this.bytes.length - this.pos) this.fail(`an array of ${count} items runs past the end`);
         if (depth > 1_000) this.fail('nesting deeper than 1000 levels');
-        hw.byte(tag);
-        hw.varint(count);
         for (let i = 0; i < count; i++) this.value(depth + 1);
         return;
       }
       case TAG.object: {
+        const start = this.pos; // after the tag, which both forms share
         const shape = this.dict.shapeForm(this.varint());
         if (depth > 1_000) this.fail('nesting deeper than 1000 levels');
-        hw.byte(tag);
-        hw.bytes(shape.bytes);
+        this.flushTo(start);
+        this.hw.bytes(shape.bytes);
+        this.from = this.pos;
         for (let i = 0; i < shape.keys; i++) this.value(depth + 1);
         return;
       }

@@ -15,7 +15,9 @@
  * A processor whose writes go to the same store can save its checkpoint in the same write as its batch
  * (`savesCheckpoint: true`: the handler passes `context.checkpoint` to appendMany, one transaction where the store
  * is atomicAcrossStreams, the checkpoint last where it is not); the loop then saves that processor's checkpoint
- * only for batches whose events its filter left out entirely, so it is never saved twice.
+ * only for batches whose events its filter left out entirely, so it is never saved twice. In catch-up such a
+ * processor may also leave a batch's writes to a later batch when more is waiting (`BatchContext.more`: one commit
+ * for several batches); the loop calls its `flush` before it reports catching up or stops.
  */
 import { InvalidArgument } from './errors.ts';
 import type { EventStore, RecordedEvent, Subscription } from './port.ts';
@@ -37,6 +39,12 @@ export interface BatchContext {
   position: bigint;
   /** Events read for this batch, including those the filter left out. */
   read: number;
+  /**
+   * Catch-up only: the read was full, so the loop will hand the next batch at once. A processor with
+   * `savesCheckpoint` may then leave this batch's writes (and checkpoint) to the write of a later batch, whose
+   * checkpoint covers both: fewer commits. It must write them when handed a batch with `more` false, and in `flush`.
+   */
+  more: boolean;
   /**
    * The checkpoint to save once the batch is handled. A processor with `savesCheckpoint` saves it itself, with its
    * writes (appendMany's `checkpoint` option); for the others the loop saves it after the handler resolved.
@@ -66,8 +74,16 @@ export interface Processor {
   resumeFrom?(saved: bigint | null): Promise<bigint | null> | bigint | null;
   /** Before the first read, with the checkpoint the processor resumes from (null: from the beginning). */
   onStart?(context: { checkpoint: bigint | null }): Promise<void> | void;
-  /** After its checkpoint is durable (metrics, health, progress). */
+  /**
+   * After the handler resolved and the checkpoint was saved (metrics, health, progress); for a processor that left
+   * a batch's writes to a later one (`BatchContext.more`), that checkpoint is durable only once it wrote them.
+   */
   onCheckpoint?(position: bigint): void;
+  /**
+   * The loop has no batch to hand at once (caught up, or stopping on the signal): a processor that left writes to a
+   * later batch (`BatchContext.more`) writes them now, with their checkpoint.
+   */
+  flush?(): Promise<void> | void;
   /** Once everything stored before the run started is handled (and before following live). */
   onCaughtUp?(context: { position: bigint | null }): Promise<void> | void;
 }
@@ -138,6 +154,19 @@ function matcher(filter: EventFilter | undefined): (e: RecordedEvent) => boolean
     (types === null || types.has(e.type));
 }
 
+/** A processor's `flush`, its failure named. */
+async function flushOne(p: Processor): Promise<void> {
+  if (!p.flush) return;
+  try {
+    await p.flush();
+  } catch (err) {
+    throw new Error(
+      `processor "${p.name}" failed writing what it had left from earlier batches: ${err instanceof Error ? err.message : String(err)}; its checkpoint was not saved`,
+      { cause: err },
+    );
+  }
+}
+
 interface Running {
   processor: Processor;
   matches: (e: RecordedEvent) => boolean;
@@ -187,7 +216,7 @@ export async function runProcessors(
   };
 
   /** Hands a batch to each processor in turn, saving each one's checkpoint after its handler resolved. */
-  const deliver = async (batch: readonly RecordedEvent[], mode: BatchContext['mode']) => {
+  const deliver = async (batch: readonly RecordedEvent[], mode: BatchContext['mode'], more = false) => {
     const last = batch.at(-1);
     if (last === undefined) return;
     report.read += batch.length;
@@ -204,15 +233,19 @@ export async function runProcessors(
             mode,
             position: last.position,
             read: batch.length,
+            more,
             checkpoint: save,
           });
         } catch (err) {
           throw new ProcessorHandlerFailed(r.processor.name, mine, err);
         }
       }
-      // saved with the handler's own writes when it says so (and it was handed something)
-      if (mine.length === 0 || !r.processor.savesCheckpoint)
+      // saved with the handler's own writes when it says so (and it was handed something); what it left to a later
+      // batch is written first, so that its checkpoint never goes back
+      if (mine.length === 0 || !r.processor.savesCheckpoint) {
+        await flushOne(r.processor);
         await store.saveCheckpoint(save.name, save.position);
+      }
       r.checkpoint = last.position;
       r.processor.onCheckpoint?.(last.position);
     }
@@ -223,8 +256,12 @@ export async function runProcessors(
   let after: bigint | null = running[0]!.checkpoint;
   for (const { checkpoint } of running)
     if (after !== null && (checkpoint === null || checkpoint < after)) after = checkpoint;
+  const flushAll = async () => {
+    for (const r of running) await flushOne(r.processor);
+  };
   for (;;) {
     if (signal?.aborted) {
+      await flushAll();
       report.aborted = true;
       return finish();
     }
@@ -234,10 +271,11 @@ export async function runProcessors(
       maxCount: batchSize,
     }))
       batch.push(e);
-    await deliver(batch, 'catch-up');
+    await deliver(batch, 'catch-up', batch.length === batchSize);
     if (batch.length > 0) after = batch.at(-1)!.position;
     if (batch.length < batchSize) break;
   }
+  await flushAll();
   for (const r of running) await r.processor.onCaughtUp?.({ position: r.checkpoint });
   if (!options.live || signal?.aborted) return finish();
 

@@ -10,12 +10,15 @@ import {
   CompactFormatError,
   decodeCompact,
   encodeCompact,
+  expandToHashForm,
   type DecodeDictionary,
   type EncodeDictionary,
+  type ExpandDictionary,
 } from '../src/compact.ts';
+import { FormWriter } from '../src/hash-form.ts';
 
 /** An in-memory dictionary: every shape kept, strings kept from their second sighting. */
-function dictionary(): EncodeDictionary & DecodeDictionary & { size(): number } {
+function dictionary(): EncodeDictionary & DecodeDictionary & ExpandDictionary & { size(): number } {
   const ids = new Map<string, number>();
   const texts: string[] = [];
   const seen = new Set<string>();
@@ -39,8 +42,28 @@ function dictionary(): EncodeDictionary & DecodeDictionary & { size(): number } 
     },
     shapeKeys: (id) => JSON.parse(texts[id]!.slice(1)) as string[],
     stringAt: (id) => texts[id]!.slice(1),
+    stringForm: (id) => formOf((w) => w.string(texts[id]!.slice(1))),
+    stringBytes: (id) => Buffer.from(texts[id]!.slice(1), 'utf8'),
+    shapeForm: (id) => {
+      const keys = JSON.parse(texts[id]!.slice(1)) as string[];
+      return {
+        keys: keys.length,
+        bytes: formOf((w) => (w.varint(keys.length), keys.forEach((k) => w.string(k)))),
+      };
+    },
     size: () => texts.length,
   };
+}
+
+function formOf(write: (w: FormWriter) => void): Buffer {
+  const w = new FormWriter();
+  write(w);
+  return Buffer.from(w.buf.subarray(0, w.at));
+}
+
+/** The hash form of the value kept in compact `bytes`, made from the bytes (as a reader checking links does). */
+function expanded(bytes: Uint8Array, dict: ExpandDictionary, eventId: string): Buffer {
+  return formOf((w) => expandToHashForm(bytes, dict, eventId, w));
 }
 
 const json: fc.Arbitrary<unknown> = fc.letrec((tie) => ({
@@ -106,5 +129,27 @@ describe('compact form', () => {
     fails(Buffer.from([4, 0]), /negative zero/);
     fails(Buffer.from([9]), /the event's id, where no id was given/);
     assert.throws(() => encodeCompact({ amount: 1.5 }, dict), CompactFormatError);
+  });
+
+  it('expands to the hash form of the decoded value, whatever the spelling of its varints', () => {
+    const dict = dictionary();
+    fc.assert(
+      fc.property(json, fc.string(), (value, eventId) => {
+        const bytes = encodeCompact(value, dict, eventId);
+        const decoded = decodeCompact(bytes, dict, eventId);
+        assert.deepEqual(
+          expanded(bytes, dict, eventId),
+          formOf((w) => w.value(decoded)),
+        );
+      }),
+      { numRuns: 500, seed: 9 },
+    );
+    // 5 spelled in two bytes (0x85 0x00), an array of 2 spelled in three: the form is still the shortest spelling
+    const longest = Buffer.from([7, 0x82, 0x80, 0x00, 3, 0x85, 0x00, 5, 0x81, 0x00, 65]);
+    assert.deepEqual(
+      expanded(longest, dict, 'e'),
+      formOf((w) => w.value([5, 'A'])),
+    );
+    assert.throws(() => expanded(Buffer.from([4, 0x80, 0x00]), dict, 'e'), /negative zero/);
   });
 });

@@ -336,6 +336,54 @@ function processorSuite(label: string, makeStore: () => Promise<EventStore>, liv
         );
       }));
 
+    it("more: a processor may leave a full batch's writes to a later one; flush writes them before catching up", () =>
+      withStore(async (store) => {
+        const mine = unique('defer');
+        const out = unique('defer-out');
+        const name = unique('p');
+        await startHere(store, name);
+        // 6 events in batches of 3: both batches are full, then an empty read ends the catch-up
+        const kept = await appendEvents(store, mine, 6);
+        const events: { stream: string; events: { eventId: string; type: string; data: null }[] }[] = [];
+        let pending: { name: string; position: bigint } | null = null;
+        const write = async () => {
+          if (pending === null) return;
+          await appendToStreams(store, events.splice(0), { checkpoint: pending });
+          pending = null;
+        };
+        const order: string[] = [];
+        const processor: Processor = {
+          name,
+          savesCheckpoint: true,
+          filter: { streamPrefix: mine },
+          handle: async (batch, context) => {
+            order.push(`batch more=${context.more}`);
+            events.push({
+              stream: out,
+              events: batch.map((e) => ({ eventId: `out-${e.eventId}`, type: 'Out', data: null })),
+            });
+            pending = context.checkpoint;
+            if (!context.more) await write();
+          },
+          flush: async () => {
+            order.push(`flush${pending === null ? '' : ' (writes)'}`);
+            await write();
+          },
+          onCaughtUp: () => void order.push('caught up'),
+        };
+        await runProcessor(store, processor, { batchSize: 3 });
+        assert.deepEqual(order.slice(0, 2), ['batch more=true', 'batch more=true']);
+        assert.ok(order.includes('flush (writes)'), `the deferred writes were flushed: ${order.join(', ')}`);
+        assert.equal(order.at(-1), 'caught up', 'flushed before the loop says it caught up');
+        const written: string[] = [];
+        for await (const e of store.readStream(out)) written.push(e.eventId);
+        assert.deepEqual(
+          written,
+          kept.map((e) => `out-${e.id}`),
+        );
+        assert.equal(await store.loadCheckpoint(name), kept.at(-1)!.position, 'saved with the writes');
+      }));
+
     it('follows events appended after it started, live, until aborted', { timeout: 60_000 }, () =>
       withStore(async (store) => {
         const s = unique('s');

@@ -30,11 +30,22 @@ import { readForShard, shardCheckpoint, type Shard } from './shards.ts';
  */
 export const DEFAULT_CHECKPOINT_EVERY = 1_000;
 
+/**
+ * Catch-up writes at most this many events apart by default: the batches read in between leave their findings,
+ * round records and checkpoint to the next write (BatchContext.more), so a bulk replay commits once per 8,000
+ * events, not once per batch (a commit is an fsync), while the events themselves are still read and released
+ * 1,000 at a time. What waits is only the writes: a round record or a finding per ~56 events.
+ */
+export const DEFAULT_WRITE_EVERY = 8_000;
+
 /** How many rounds not derived the stats keep with their reasons (all are counted). */
 export const NOT_DERIVED_KEPT = 100;
 
+/** The whole store as one shard: every table stream. */
+const ALL_TABLES: Shard = { index: 0, count: 1 };
+
 export interface ReplayStats {
-  /** every stored event handed to the replay, the service's own findings and other streams included (a shard: its tables' events) */
+  /** every stored event handed to the replay: the events of table streams (a shard: of its tables) */
   events: number;
   /** events of table streams, replayed */
   tableEvents: number;
@@ -92,9 +103,16 @@ export interface ReplayServiceOptions {
   /** called for each finding once it is durable (live dashboards, alerting); `event` is the event that completed it */
   onFinding?: (finding: Finding, event: RecordedEvent | null) => void;
   /**
-   * Events per batch: each batch's writes and its checkpoint are one transaction. Default DEFAULT_CHECKPOINT_EVERY.
+   * Events per batch read: live, each batch's writes and its checkpoint are one transaction. Default
+   * DEFAULT_CHECKPOINT_EVERY.
    */
   checkpointEvery?: number;
+  /**
+   * Catch-up: the writes (findings, round records, the checkpoint: one transaction) are at most this many events
+   * apart; batches in between leave theirs to the next. Default DEFAULT_WRITE_EVERY; at most checkpointEvery means
+   * a write per batch.
+   */
+  writeEvery?: number;
   /**
    * Replay only the tables of one shard (shardOf(tableId, count) === index), under its own checkpoint
    * (`replay/shard-<index>-of-<count>` unless `checkpoint` is given); the other tables' events only advance it.
@@ -135,6 +153,12 @@ export class ReplayService {
   private readonly chainHeads = new Map<string, { revision: number; hash: string }>();
   /** tables stopped on a broken link */
   private readonly stopped = new Set<string>();
+  /** catch-up: the writes of batches handled and not yet written, with the checkpoint that covers them */
+  private pending: {
+    writes: BatchWrites;
+    checkpoint: { name: string; position: bigint } | null;
+    events: number;
+  } = { writes: new BatchWrites(), checkpoint: null, events: 0 };
 
   constructor(private readonly o: ReplayServiceOptions) {
     this.name = o.checkpoint ?? (o.shard ? shardCheckpoint(o.shard) : 'replay');
@@ -171,13 +195,14 @@ export class ReplayService {
       onStart: ({ checkpoint }) => void (this.resumeFrom = checkpoint),
       // the checkpoint is saved in the batch's own write (flushWrites: appendMany with its checkpoint)
       savesCheckpoint: true,
-      handle: (batch, context) => this.handle(batch, context.checkpoint),
-      onCheckpoint: (position) => void (this.stats.lastPosition = position),
+      handle: (batch, context) => this.handle(batch, context.checkpoint, context.more),
+      flush: () => this.writePending(),
       ...(this.o.onCaughtUp ? { onCaughtUp: ({ position }) => this.o.onCaughtUp!(position) } : {}),
     };
     try {
-      // a shard reads its own tables' events only (readForShard: the one place its read is narrowed)
-      await runProcessor(shard ? readForShard(this.o.store, shard) : this.o.store, processor, {
+      // the replay reads table streams only, a shard its own tables' (readForShard: the one place its read is
+      // narrowed, in the store where it can: its own findings and round records are never read back)
+      await runProcessor(readForShard(this.o.store, shard ?? ALL_TABLES), processor, {
         ...options,
         batchSize: this.o.checkpointEvery ?? DEFAULT_CHECKPOINT_EVERY,
       });
@@ -238,8 +263,9 @@ export class ReplayService {
   private async handle(
     batch: readonly RecordedEvent[],
     checkpoint: { name: string; position: bigint },
+    more: boolean,
   ): Promise<void> {
-    const writes = new BatchWrites();
+    const writes = this.pending.writes;
     for (const stored of batch) {
       this.stats.events++;
       if (!isTableStream(stored.stream)) continue;
@@ -287,7 +313,18 @@ export class ReplayService {
         for (const f of round.findings) writes.finding(f, stored);
       }
     }
+    this.pending.checkpoint = checkpoint;
+    this.pending.events += batch.length;
+    if (!more || this.pending.events >= (this.o.writeEvery ?? DEFAULT_WRITE_EVERY)) await this.writePending();
+  }
+
+  /** Writes what the batches handled since the last write found, with the checkpoint of the last of them. */
+  private async writePending(): Promise<void> {
+    const { writes, checkpoint } = this.pending;
+    if (checkpoint === null) return;
     await this.flush(writes, checkpoint);
+    this.stats.lastPosition = checkpoint.position;
+    this.pending = { writes: new BatchWrites(), checkpoint: null, events: 0 };
   }
 
   /** A completed unit's record, if its game module made one. */

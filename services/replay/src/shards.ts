@@ -6,11 +6,10 @@
  * table id, or one event-store subscription per shard.
  *
  * What a shard reads: one call, readForShard(store, shard), gives the store as the shard sees it: the global log
- * holding only its tables' streams, in global order. Today the port offers the global log and single streams but
- * no read of a set of streams, so readForShard filters the global log as it reads (every shard still reads, and
- * decodes, every event). Once the port takes a stream predicate pushed down to the store (SQLite: a WHERE on the
- * stream; EventStoreDB: a per-shard projection or category), readForShard passes the predicate instead and each
- * shard reads only its own events; nothing else changes.
+ * holding only its tables' streams, in global order. It passes the port's stream predicate (ReadAllOptions.streams),
+ * which the SQLite store pushes down to SQL: a shard's rows are picked inside SQLite as it scans the log in position
+ * order, and only they become events (the EventStoreDB adapter still filters as events arrive). The single-threaded
+ * replay reads through it too, as the one shard of all tables: it never reads back its own findings and records.
  *
  * A finding across tables (none exists today) would break the independence: it needs its tables in one shard
  * (shard by the group, e.g. a pit or a casino, instead of by table) or a second stage that reads the shards'

@@ -152,10 +152,12 @@ export const INTERPRETATIONS: readonly Interpretation[] = [
     id: 'J12',
     ruleSets: F3CP_2025,
     question:
-      'Art. 10.º 2): PT forbids betting "em conjunto com outras mãos" (jointly with other hands); ZH limits each player to the hand where they are seated and forbids betting on more than one hand through other persons.',
+      'Art. 10.º 2): PT allows bets only "na própria mão" (on the player\'s own hand) and forbids betting "em conjunto com outras mãos" (jointly with other hands); ZH limits each player to the hand where they are seated (正佔座的一門) and forbids betting on more than one hand through other persons.',
     reading:
       "Both prohibitions apply: a bet is flagged when it is placed on a hand other than the bettor's own seat, or by one player on several hands (directly or through others).",
-    alternative: 'Only the PT reading: combined bets across hands.',
+    // the register said "only the PT reading: combined bets across hands"; PT also confines a bet to the player's own hand
+    alternative:
+      "PT literal: the player's own hand is the hand they bet on, tied to no seat. A bet on a hand another player occupies, or bets by one player on several hands, are breaches; a player seated at one seat who bets on a single other, unoccupied, hand is not.",
     articles: ['89/2025 art.10 al.2'],
     source: 'implementation',
   },
@@ -547,9 +549,7 @@ export const WHAT_IF: Readonly<Record<string, WhatIfStatus>> = Object.freeze({
   J9: YES,
   J10: YES,
   J11: YES,
-  J12: notYet(
-    'F3CP.CONDUCT checks of art. 10.º 2) raise one check id for both prohibitions; telling them apart needs a variant of the check, not built yet',
-  ),
+  J12: YES,
   J13: notYet(
     'the card-viewing check of art. 12.º n.º 1 takes no readings parameter yet; not built in this version',
   ),

@@ -99,6 +99,13 @@ export const ALTERNATIVE_READINGS: readonly AlternativeReading[] = Object.freeze
     'settlement',
     'the banker qualifies only when holding a card of Q or higher (2-2-5 and 2-3-4 do not)',
   ),
+  r(
+    'J12',
+    1,
+    'f3cp',
+    'findings',
+    'a bet is confined to the hand the player bets on (PT), not to the seat the player occupies (ZH): a player seated at one seat who bets on a single other, unoccupied, hand raises no F3CP.BET.OTHER_HAND',
+  ),
   r('J19', 1, 'f3cp', 'findings', 'a breach the table handled by voiding the round raises no finding'),
   r(
     'J20',

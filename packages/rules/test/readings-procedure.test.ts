@@ -1,0 +1,98 @@
+/**
+ * Alternative readings that act on the procedure checks (J12, J13, J17, J18, J21, H6), each as Given / When /
+ * Then: given the events a table emitted, when the table is replayed under the register's readings and under the
+ * alternative, then the check ids found differ where the reading matters and agree where it does not. The
+ * findings raised under an alternative cite the interpretation they depend on.
+ */
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import type { F3cpEvent } from '@table-audit/schemas/events';
+import type { Finding } from '../src/findings.ts';
+import { DEFAULT_REPLAY_OPTIONS } from '../src/game.ts';
+import { change, cleanRound, renumber, TableBuilder } from './f3cp/clean-round.ts';
+import { THREE_HANDS } from './f3cp/fixtures.ts';
+import { replayTable } from './f3cp/spec.ts';
+
+const ids = (findings: readonly Finding[]) => [...new Set(findings.map((f) => f.checkId))].sort();
+
+/** Given the events, when replayed under the register's readings and under alternative `key`. */
+function given(events: readonly F3cpEvent[], key: string) {
+  const flat = renumber(events);
+  const chosen = replayTable(flat, DEFAULT_REPLAY_OPTIONS).findings;
+  const alternative = replayTable(flat, { ...DEFAULT_REPLAY_OPTIONS, alternatives: [key] }).findings;
+  const self = {
+    chosen,
+    alternative,
+    /** the check ids found under each reading */
+    then(expectChosen: readonly string[], expectAlternative: readonly string[]) {
+      assert.deepEqual(ids(chosen), [...expectChosen].sort(), `${key}: chosen reading`);
+      assert.deepEqual(ids(alternative), [...expectAlternative].sort(), `${key}: alternative reading`);
+      return self;
+    },
+    thenAgree() {
+      assert.deepEqual(
+        alternative.map((f) => `${f.checkId} ${f.summary}`),
+        chosen.map((f) => `${f.checkId} ${f.summary}`),
+        `${key} should change nothing here`,
+      );
+      return self;
+    },
+    /** the one finding of `checkId` under the alternative */
+    alt(checkId: string): Finding {
+      const list = alternative.filter((f) => f.checkId === checkId);
+      assert.equal(list.length, 1, `one ${checkId} under ${key}`);
+      return list[0]!;
+    },
+  };
+  return self;
+}
+
+describe('procedure alternatives of the 2025 rules: Given a table’s events, When replayed under both readings, Then …', () => {
+  // P1 sits at seat 1 but bets only on seat 3, where nobody sits
+  const elsewhere = () => {
+    const t = new TableBuilder();
+    t.seat(1, 'P1');
+    t.round({
+      ...THREE_HANDS,
+      seats: THREE_HANDS.seats
+        .filter((s) => s.seat !== 1)
+        .map((s) => (s.seat === 3 ? { ...s, player: null } : s)),
+    });
+    return change(
+      t.close(),
+      'BetPlaced',
+      (b) => b.seat === 3,
+      (b) => (b.playerId = 'P1'),
+    );
+  };
+
+  it('J12: P1, seated at seat 1, bets only on the empty seat 3 — chosen (ZH, the seat): BET.OTHER_HAND; alternative (PT, own hand): nothing', () => {
+    given(elsewhere(), 'J12').then(['F3CP.BET.OTHER_HAND'], []);
+  });
+
+  it('J12: P1 bets on seat 1 and on seat 3 (jointly), or on a hand another player occupies — agree', () => {
+    const joint = change(
+      cleanRound({
+        ...THREE_HANDS,
+        seats: THREE_HANDS.seats.map((s) => (s.seat === 3 ? { ...s, player: null } : s)),
+      }),
+      'BetPlaced',
+      (b) => b.seat === 3,
+      (b) => (b.playerId = 'P1'),
+    );
+    const t = given(joint, 'J12').then(['F3CP.BET.OTHER_HAND'], ['F3CP.BET.OTHER_HAND']);
+    const f = t.alt('F3CP.BET.OTHER_HAND');
+    assert.ok(f.interpretations.includes('J12'));
+    assert.ok(
+      f.citations.some((c) => c.key === '89/2025 art.10 al.2'),
+      JSON.stringify(f.citations),
+    );
+    const occupied = change(
+      cleanRound(THREE_HANDS),
+      'BetPlaced',
+      (b) => b.seat === 3,
+      (b) => (b.playerId = 'P1'),
+    );
+    given(occupied, 'J12').then(['F3CP.BET.OTHER_HAND'], ['F3CP.BET.OTHER_HAND']);
+  });
+});

@@ -550,9 +550,7 @@ export const WHAT_IF: Readonly<Record<string, WhatIfStatus>> = Object.freeze({
   J10: YES,
   J11: YES,
   J12: YES,
-  J13: notYet(
-    'the card-viewing check of art. 12.º n.º 1 takes no readings parameter yet; not built in this version',
-  ),
+  J13: YES,
   J14: cannot(
     'the ZH alternative leaves unsaid what a single Straight Flush is paid (art. 16.º n.º 3 2) pays 10% whatever their number), so there is no second settlement to derive',
   ),

@@ -106,6 +106,13 @@ export const ALTERNATIVE_READINGS: readonly AlternativeReading[] = Object.freeze
     'findings',
     'a bet is confined to the hand the player bets on (PT), not to the seat the player occupies (ZH): a player seated at one seat who bets on a single other, unoccupied, hand raises no F3CP.BET.OTHER_HAND',
   ),
+  r(
+    'J13',
+    1,
+    'f3cp',
+    'findings',
+    "a player seated at another seat of the table who holds or sees a hand's cards raises no F3CP.CONDUCT.NON_SEATED_HANDLING (PT: any seated player)",
+  ),
   r('J19', 1, 'f3cp', 'findings', 'a breach the table handled by voiding the round raises no finding'),
   r(
     'J20',

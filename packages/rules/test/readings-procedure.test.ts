@@ -9,8 +9,8 @@ import { describe, it } from 'node:test';
 import type { F3cpEvent } from '@table-audit/schemas/events';
 import type { Finding } from '../src/findings.ts';
 import { DEFAULT_REPLAY_OPTIONS } from '../src/game.ts';
-import { change, cleanRound, renumber, TableBuilder } from './f3cp/clean-round.ts';
-import { THREE_HANDS } from './f3cp/fixtures.ts';
+import { change, cleanRound, first, insertAfter, renumber, TableBuilder } from './f3cp/clean-round.ts';
+import { dealt, observation, THREE_HANDS, threeHands } from './f3cp/fixtures.ts';
 import { replayTable } from './f3cp/spec.ts';
 
 const ids = (findings: readonly Finding[]) => [...new Set(findings.map((f) => f.checkId))].sort();
@@ -94,5 +94,28 @@ describe('procedure alternatives of the 2025 rules: Given a table’s events, Wh
       (b) => (b.playerId = 'P1'),
     );
     given(occupied, 'J12').then(['F3CP.BET.OTHER_HAND'], ['F3CP.BET.OTHER_HAND']);
+  });
+
+  // surveillance sees the cards of seat 5 held by someone; the observation names the player concerned
+  const handled = (player: string) => {
+    const events = threeHands();
+    return change(
+      insertAfter(events, dealt(12), observation(first(events, 'CardDealt'), 'NON_SEATED_HANDLING', 80, 5)),
+      'SurveillanceObservation',
+      () => true,
+      (o) => (o.playerId = player),
+    );
+  };
+
+  it("J13: P1, seated at seat 1, holds seat 5's cards — chosen (ZH, that hand's player only): CONDUCT.NON_SEATED_HANDLING; alternative (PT, any seated player): nothing", () => {
+    given(handled('P1'), 'J13').then(['F3CP.CONDUCT.NON_SEATED_HANDLING'], []);
+  });
+
+  it("J13: a spectator behind seat 5 (the observation names seat 5's own player, or a player seated nowhere) — agree", () => {
+    given(handled('P5'), 'J13')
+      .then(['F3CP.CONDUCT.NON_SEATED_HANDLING'], ['F3CP.CONDUCT.NON_SEATED_HANDLING'])
+      .thenAgree();
+    const t = given(handled('X9'), 'J13').thenAgree();
+    assert.ok(t.alt('F3CP.CONDUCT.NON_SEATED_HANDLING').interpretations.includes('J13'));
   });
 });

@@ -560,7 +560,7 @@ export const WHAT_IF: Readonly<Record<string, WhatIfStatus>> = Object.freeze({
   J16: notYet(
     'surveillance observations of attempts and of completed reveals raise one check id; a variant of the check is not built yet',
   ),
-  J17: notYet('the alternative adds a void obligation to the art. 17.º checks; not built in this version'),
+  J17: YES,
   J18: notYet(
     'the alternative removes a void obligation from the art. 17.º checks; not built in this version',
   ),

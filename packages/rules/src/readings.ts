@@ -113,6 +113,13 @@ export const ALTERNATIVE_READINGS: readonly AlternativeReading[] = Object.freeze
     'findings',
     "a player seated at another seat of the table who holds or sees a hand's cards raises no F3CP.CONDUCT.NON_SEATED_HANDLING (PT: any seated player)",
   ),
+  r(
+    'J17',
+    1,
+    'f3cp',
+    'findings',
+    'community cards dealt in a round with no Progressive bet break art. 11.º n.º 3 (F3CP.DEAL.COMMUNITY) and void the round (art. 17.º n.º 1 1)): settling it is F3CP.IRREG.NOT_VOIDED',
+  ),
   r('J19', 1, 'f3cp', 'findings', 'a breach the table handled by voiding the round raises no finding'),
   r(
     'J20',

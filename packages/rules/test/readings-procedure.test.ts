@@ -9,8 +9,16 @@ import { describe, it } from 'node:test';
 import type { F3cpEvent } from '@table-audit/schemas/events';
 import type { Finding } from '../src/findings.ts';
 import { DEFAULT_REPLAY_OPTIONS } from '../src/game.ts';
-import { change, cleanRound, first, insertAfter, renumber, TableBuilder } from './f3cp/clean-round.ts';
-import { dealt, observation, THREE_HANDS, threeHands } from './f3cp/fixtures.ts';
+import {
+  change,
+  cleanRound,
+  eventLike,
+  first,
+  insertAfter,
+  renumber,
+  TableBuilder,
+} from './f3cp/clean-round.ts';
+import { dealt, observation, THREE_HANDS, threeHands, withProgressive } from './f3cp/fixtures.ts';
 import { replayTable } from './f3cp/spec.ts';
 
 const ids = (findings: readonly Finding[]) => [...new Set(findings.map((f) => f.checkId))].sort();
@@ -117,5 +125,27 @@ describe('procedure alternatives of the 2025 rules: Given a table’s events, Wh
       .thenAgree();
     const t = given(handled('X9'), 'J13').thenAgree();
     assert.ok(t.alt('F3CP.CONDUCT.NON_SEATED_HANDLING').interpretations.includes('J13'));
+  });
+
+  // two community cards dealt, face down, in a round with no Progressive bet; the round settled
+  const communityWithoutBets = () => {
+    const base = threeHands();
+    const last = first(base, 'CardDealt', (d) => d.dealOrder === 12);
+    const card = (c: string, dealOrder: number) =>
+      eventLike(last, 'CardDealt', { card: c, target: 'COMMUNITY', seat: null, faceUp: false, dealOrder });
+    return insertAfter(base, dealt(12), card('9h', 13), card('8d', 14));
+  };
+
+  it('J17: community cards dealt with no Progressive bet, the round settled — chosen: nothing; alternative: DEAL.COMMUNITY and IRREG.NOT_VOIDED', () => {
+    const t = given(communityWithoutBets(), 'J17').then([], ['F3CP.DEAL.COMMUNITY', 'F3CP.IRREG.NOT_VOIDED']);
+    const notVoided = t.alt('F3CP.IRREG.NOT_VOIDED');
+    assert.ok(notVoided.interpretations.includes('J17'));
+    assert.ok(notVoided.citations.some((c) => c.key === '89/2025 art.17 n.1 al.1'));
+    assert.ok(t.alt('F3CP.DEAL.COMMUNITY').citations.some((c) => c.key === '89/2025 art.11 n.3'));
+  });
+
+  it('J17: community cards dealt for Progressive bets, or none dealt — agree', () => {
+    given(withProgressive(), 'J17').then([], []).thenAgree();
+    given(threeHands(), 'J17').then([], []).thenAgree();
   });
 });

@@ -5,6 +5,7 @@ import { formatMop } from '../../present.ts';
 import { BET_TYPES, BET_FIELD, declaredKey } from '../events.ts';
 import { F3CP_2025_DIPLOMA as D } from '../rule-set.ts';
 import type { JudgedRound } from '../round.ts';
+import { communityDealtWithoutBets } from './art-11-dealing.ts';
 
 /** Art. 17.º: irregularities. The point is how the table handled them, not that they happened. */
 
@@ -94,6 +95,13 @@ export function voidingConditions(r: JudgedRound): VoidingCondition[] {
       citation: cite(D, 17, { numero: 1, alinea: 1 }),
       evidence: v.dealt.map(evidenceOf),
       interpretations: [],
+    });
+  else if (communityDealtWithoutBets(r))
+    out.push({
+      what: 'community cards were dealt with no Progressive bet (art. 11.º n.º 3, J17 alternative)',
+      citation: cite(D, 17, { numero: 1, alinea: 1 }),
+      evidence: v.dealt.filter((d) => d.target === 'COMMUNITY').map(evidenceOf),
+      interpretations: ['J17'],
     });
   if (banker.evidence.length)
     out.push({

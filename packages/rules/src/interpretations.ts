@@ -561,9 +561,7 @@ export const WHAT_IF: Readonly<Record<string, WhatIfStatus>> = Object.freeze({
     'surveillance observations of attempts and of completed reveals raise one check id; a variant of the check is not built yet',
   ),
   J17: YES,
-  J18: notYet(
-    'the alternative removes a void obligation from the art. 17.º checks; not built in this version',
-  ),
+  J18: YES,
   J19: YES,
   J20: YES,
   J21: notYet(

@@ -120,6 +120,13 @@ export const ALTERNATIVE_READINGS: readonly AlternativeReading[] = Object.freeze
     'findings',
     'community cards dealt in a round with no Progressive bet break art. 11.º n.º 3 (F3CP.DEAL.COMMUNITY) and void the round (art. 17.º n.º 1 1)): settling it is F3CP.IRREG.NOT_VOIDED',
   ),
+  r(
+    'J18',
+    1,
+    'f3cp',
+    'findings',
+    'a card dealt face up is no exposure under art. 17.º n.º 1 2)-3): a round with one is settled (only F3CP.DEAL.FACE_UP), and voiding it is F3CP.IRREG.WRONGLY_VOIDED',
+  ),
   r('J19', 1, 'f3cp', 'findings', 'a breach the table handled by voiding the round raises no finding'),
   r(
     'J20',

@@ -17,6 +17,7 @@ import {
   insertAfter,
   renumber,
   TableBuilder,
+  voidRound,
 } from './f3cp/clean-round.ts';
 import { dealt, observation, THREE_HANDS, threeHands, withProgressive } from './f3cp/fixtures.ts';
 import { replayTable } from './f3cp/spec.ts';
@@ -147,5 +148,46 @@ describe('procedure alternatives of the 2025 rules: Given a table’s events, Wh
   it('J17: community cards dealt for Progressive bets, or none dealt — agree', () => {
     given(withProgressive(), 'J17').then([], []).thenAgree();
     given(threeHands(), 'J17').then([], []).thenAgree();
+  });
+
+  // the banker's first card (deal order 10) dealt face up
+  const bankerFaceUp = () =>
+    change(
+      threeHands(),
+      'CardDealt',
+      (d) => d.dealOrder === 10,
+      (d) => (d.faceUp = true),
+    );
+
+  it('J18: a banker card dealt face up, the round settled — chosen: IRREG.NOT_VOIDED beside DEAL.FACE_UP; alternative: DEAL.FACE_UP only', () => {
+    const t = given(bankerFaceUp(), 'J18').then(
+      ['F3CP.DEAL.FACE_UP', 'F3CP.IRREG.NOT_VOIDED'],
+      ['F3CP.DEAL.FACE_UP'],
+    );
+    assert.ok(t.alt('F3CP.DEAL.FACE_UP').interpretations.includes('J18'));
+  });
+
+  it('J18: a banker card dealt face up, the round voided — chosen: DEAL.FACE_UP handled; alternative: IRREG.WRONGLY_VOIDED, DEAL.FACE_UP not handled', () => {
+    const events = voidRound(bankerFaceUp(), { reason: 'BANKER_CARD_EXPOSED' });
+    const t = given(events, 'J18').then(
+      ['F3CP.DEAL.FACE_UP'],
+      ['F3CP.DEAL.FACE_UP', 'F3CP.IRREG.WRONGLY_VOIDED'],
+    );
+    assert.equal(t.chosen.find((f) => f.checkId === 'F3CP.DEAL.FACE_UP')!.handled, true);
+    assert.equal(t.alt('F3CP.DEAL.FACE_UP').handled, false);
+    const wrongly = t.alt('F3CP.IRREG.WRONGLY_VOIDED');
+    assert.ok(wrongly.interpretations.includes('J18'));
+    assert.ok(wrongly.citations.some((c) => c.key === '89/2025 art.17 n.4'));
+  });
+
+  it('J18: one player card dealt face up (the round goes on under both), or no card face up — agree', () => {
+    const one = change(
+      threeHands(),
+      'CardDealt',
+      (d) => d.dealOrder === 2,
+      (d) => (d.faceUp = true),
+    );
+    given(one, 'J18').then(['F3CP.DEAL.FACE_UP'], ['F3CP.DEAL.FACE_UP']).thenAgree();
+    given(threeHands(), 'J18').then([], []);
   });
 });

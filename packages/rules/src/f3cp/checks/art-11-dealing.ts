@@ -109,13 +109,18 @@ export function checkDealOrder(r: JudgedRound): FindingInput[] {
   ];
 }
 
-/** Art. 11.º n.º 5: cards are dealt face down. A face-up card is also an exposure for art. 17.º (J18). */
+/**
+ * Art. 11.º n.º 5: cards are dealt face down. A face-up card is also an exposure for art. 17.º (J18), so a round
+ * voided for it handled the breach; under J18's alternative it is not, and the face-up card is never handled.
+ */
 export function checkDealFaceUp(r: JudgedRound): FindingInput[] {
+  const notExposure = r.ruleSet.alternatives.length > 0 && r.ruleSet.alternatives.includes('J18');
   return r.view.dealt
     .filter((d) => d.faceUp)
     .map((d) => ({
       check: dealFaceUp,
-      handled: r.voided,
+      handled: r.voided && !notExposure,
+      ...(notExposure ? { extraInterpretations: ['J18'] } : {}),
       discriminator: String(d.dealOrder),
       seats: d.seat ? [d.seat] : [],
       summary: `card ${d.dealOrder} (${d.target}${d.seat ? ` ${d.seat}` : ''}) dealt face up`,

@@ -74,16 +74,18 @@ export interface VoidingCondition {
  */
 export function voidingConditions(r: JudgedRound): VoidingCondition[] {
   const v = r.view;
+  const faceUpExposes = !faceUpIsNoExposure(r);
   const exposed = (target: 'BANKER' | 'SEAT') => {
     const byCard = new Map<string, Evidence>();
     for (const x of v.exposures)
       if (x.duringDeal && x.target === target) byCard.set(`${x.card}:${x.seat}`, evidenceOf(x));
     let faceUp = false;
-    for (const d of v.dealt)
-      if (d.faceUp && d.target === target && !byCard.has(`${d.card}:${d.seat}`)) {
-        byCard.set(`${d.card}:${d.seat}`, evidenceOf(d));
-        faceUp = true;
-      }
+    if (faceUpExposes)
+      for (const d of v.dealt)
+        if (d.faceUp && d.target === target && !byCard.has(`${d.card}:${d.seat}`)) {
+          byCard.set(`${d.card}:${d.seat}`, evidenceOf(d));
+          faceUp = true;
+        }
     return { evidence: [...byCard.values()], faceUp };
   };
   const banker = exposed('BANKER');
@@ -120,6 +122,14 @@ export function voidingConditions(r: JudgedRound): VoidingCondition[] {
   return out;
 }
 
+/**
+ * J18's alternative: only a card exposed by accident after being dealt face down (CardExposed) is "exposta
+ * inadvertidamente" under art. 17.º n.º 1 2)-3); a card dealt face up breaks art. 11.º n.º 5 alone, and the round
+ * is settled.
+ */
+export const faceUpIsNoExposure = (r: JudgedRound): boolean =>
+  r.ruleSet.alternatives.length > 0 && r.ruleSet.alternatives.includes('J18');
+
 /** Art. 17.º n.º 1: a round with a condition of n.º 1 is invalid; settling it instead is the finding. */
 export function checkNotVoided(r: JudgedRound): FindingInput[] {
   if (r.voided) return [];
@@ -144,9 +154,13 @@ export function checkWronglyVoided(r: JudgedRound): FindingInput[] {
   const v = r.view;
   if (!v.voided || r.malfunctionDuringDeal || voidingConditions(r).length) return [];
   const playerExposed = v.exposures.filter((x) => x.duringDeal && x.target === 'SEAT');
+  const faceUp = faceUpIsNoExposure(r) ? v.dealt.filter((d) => d.faceUp) : [];
   const only = [
     playerExposed.length === 1 ? 'one player card exposed' : '',
     r.cards.voidSeatCards.length ? 'cards dealt to a hand without bets' : '',
+    faceUp.length
+      ? `${faceUp.length} card(s) dealt face up, a breach of art. 11.º n.º 5 only (J18 alternative)`
+      : '',
   ].filter(Boolean);
   return [
     {
@@ -156,10 +170,12 @@ export function checkWronglyVoided(r: JudgedRound): FindingInput[] {
         : `voided (${v.voided.reason}) with no irregularity of art. 17.º n.º 1 or 2 in the events`,
       expected: 'round continues',
       declared: { voided: v.voided.reason },
+      extraInterpretations: faceUp.length ? ['J18'] : [],
       evidence: [
         evidenceOf(v.voided),
         ...playerExposed.map(evidenceOf),
         ...r.cards.voidSeatCards.map(evidenceOf),
+        ...faceUp.map(evidenceOf),
       ],
     },
   ];

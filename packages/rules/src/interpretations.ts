@@ -564,9 +564,7 @@ export const WHAT_IF: Readonly<Record<string, WhatIfStatus>> = Object.freeze({
   J18: YES,
   J19: YES,
   J20: YES,
-  J21: notYet(
-    'a change of seat shows as SeatVacated then SeatOccupied by the same player at the same table; the LEFT_SEAT check takes no readings parameter to excuse it yet; not built in this version',
-  ),
+  J21: YES,
   H1: YES,
   H2: YES,
   H3: YES2,

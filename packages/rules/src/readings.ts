@@ -136,6 +136,13 @@ export const ALTERNATIVE_READINGS: readonly AlternativeReading[] = Object.freeze
     'revealing the community cards with no Progressive bet is no breach (F3CP.JACKPOT.COMMUNITY_REVEALED_WITHOUT_BETS not raised)',
   ),
   r(
+    'J21',
+    1,
+    'f3cp',
+    'findings',
+    'a player who leaves the seat and takes another seat of the same table before the round ends has not left the table: no F3CP.CONDUCT.LEFT_SEAT',
+  ),
+  r(
     'H1',
     1,
     'f3cp',

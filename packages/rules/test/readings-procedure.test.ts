@@ -190,4 +190,34 @@ describe('procedure alternatives of the 2025 rules: Given a table’s events, Wh
     given(one, 'J18').then(['F3CP.DEAL.FACE_UP'], ['F3CP.DEAL.FACE_UP']).thenAgree();
     given(threeHands(), 'J18').then([], []);
   });
+
+  // P1 stands up from seat 1 after the deal; then, before the round ends, sits at `seat` (or nowhere)
+  const leaves = (seat: number | null) => {
+    const base = threeHands();
+    const sensor = (type: 'SeatVacated' | 'SeatOccupied', at: number) =>
+      eventLike(
+        first(base, 'CardDealt'),
+        type,
+        { seat: at, playerId: 'P1' },
+        { roundId: null, sourceKind: 'SEAT_SENSOR' },
+      );
+    return insertAfter(
+      base,
+      dealt(12),
+      sensor('SeatVacated', 1),
+      ...(seat === null ? [] : [sensor('SeatOccupied', seat)]),
+    );
+  };
+
+  it('J21: P1 moves from seat 1 to seat 4 during the round — chosen (PT, the seat): CONDUCT.LEFT_SEAT; alternative (ZH, the table): nothing', () => {
+    given(leaves(4), 'J21').then(['F3CP.CONDUCT.LEFT_SEAT'], []);
+  });
+
+  it('J21: P1 leaves seat 1 and does not sit again during the round, or sits at seat 1 again — agree', () => {
+    const t = given(leaves(null), 'J21')
+      .then(['F3CP.CONDUCT.LEFT_SEAT'], ['F3CP.CONDUCT.LEFT_SEAT'])
+      .thenAgree();
+    assert.ok(t.alt('F3CP.CONDUCT.LEFT_SEAT').interpretations.includes('J21'));
+    given(leaves(1), 'J21').then(['F3CP.CONDUCT.LEFT_SEAT'], ['F3CP.CONDUCT.LEFT_SEAT']).thenAgree();
+  });
 });

@@ -570,9 +570,7 @@ export const WHAT_IF: Readonly<Record<string, WhatIfStatus>> = Object.freeze({
   H3: YES2,
   H4: YES,
   H5: YES,
-  H6: notYet(
-    'the alternative turns F3CP08.IRREG.WRONGLY_VOIDED into a void obligation in the art. 11.º checks; not built in this version',
-  ),
+  H6: YES,
   H7: YES,
   H8: YES,
   C1: notYet('the shooter-change checks take no readings parameter yet; not built in this version'),

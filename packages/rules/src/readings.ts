@@ -166,6 +166,13 @@ export const ALTERNATIVE_READINGS: readonly AlternativeReading[] = Object.freeze
     'settlement',
     'a f3cp-2008a round with an Ante or Pair Plus bet is refused (not derived): art. 9.º 7)-9) unknown',
   ),
+  r(
+    'H6',
+    1,
+    'f3cp',
+    'findings',
+    'a croupier card exposed during the deal invalidates a 2008 round: settled, it is F3CP08.IRREG.NOT_VOIDED; voided, no F3CP08.IRREG.WRONGLY_VOIDED',
+  ),
   r('H7', 1, 'f3cp', 'settlement', 'the croupier qualifies only when holding a card of Q or higher'),
   r('H8', 1, 'f3cp', 'findings', 'a breach the table handled by invalidating the round raises no finding'),
   r(

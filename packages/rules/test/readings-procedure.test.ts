@@ -20,6 +20,7 @@ import {
   voidRound,
 } from './f3cp/clean-round.ts';
 import { dealt, observation, THREE_HANDS, threeHands, withProgressive } from './f3cp/fixtures.ts';
+import { threeHands2008 } from './f3cp/fixtures-2008.ts';
 import { replayTable } from './f3cp/spec.ts';
 
 const ids = (findings: readonly Finding[]) => [...new Set(findings.map((f) => f.checkId))].sort();
@@ -219,5 +220,38 @@ describe('procedure alternatives of the 2025 rules: Given a table’s events, Wh
       .thenAgree();
     assert.ok(t.alt('F3CP.CONDUCT.LEFT_SEAT').interpretations.includes('J21'));
     given(leaves(1), 'J21').then(['F3CP.CONDUCT.LEFT_SEAT'], ['F3CP.CONDUCT.LEFT_SEAT']).thenAgree();
+  });
+});
+
+describe('procedure alternatives of the 2008 rules: Given a table’s events, When replayed under both readings, Then …', () => {
+  /** A CardExposed during the deal of the card with this deal order. */
+  const exposeCard = (events: F3cpEvent[], n: number): F3cpEvent[] => {
+    const d = first(events, 'CardDealt', (x) => x.dealOrder === n);
+    return insertAfter(
+      events,
+      dealt(n),
+      eventLike(d, 'CardExposed', { card: d.card, target: d.target, seat: d.seat, duringDeal: true }),
+    );
+  };
+
+  it('H6: a croupier card exposed during the deal, the round played on — chosen: nothing; alternative: F3CP08.IRREG.NOT_VOIDED', () => {
+    const t = given(exposeCard(threeHands2008(), 11), 'H6').then([], ['F3CP08.IRREG.NOT_VOIDED']);
+    const f = t.alt('F3CP08.IRREG.NOT_VOIDED');
+    assert.ok(f.interpretations.includes('H6'));
+    assert.ok(
+      f.citations.some((c) => c.key === '78/2008 art.11 al.2'),
+      JSON.stringify(f.citations),
+    );
+  });
+
+  it('H6: a croupier card exposed and the round voided — chosen: F3CP08.IRREG.WRONGLY_VOIDED; alternative: nothing', () => {
+    const events = voidRound(exposeCard(threeHands2008(), 11), { reason: 'BANKER_CARD_EXPOSED' });
+    given(events, 'H6').then(['F3CP08.IRREG.WRONGLY_VOIDED'], []);
+  });
+
+  it('H6: two player cards exposed (no croupier card), the round played on — agree', () => {
+    given(exposeCard(exposeCard(threeHands2008(), 2), 5), 'H6')
+      .then([], [])
+      .thenAgree();
   });
 });

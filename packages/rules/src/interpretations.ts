@@ -557,8 +557,8 @@ export const WHAT_IF: Readonly<Record<string, WhatIfStatus>> = Object.freeze({
   J15: notYet(
     'a paused and resumed round needs the art. 17.º checks to accept a round continuing after ShufflerMalfunction; not built in this version',
   ),
-  J16: notYet(
-    'surveillance observations of attempts and of completed reveals raise one check id; a variant of the check is not built yet',
+  J16: cannot(
+    'a surveillance observation (CARD_SHOWN_TO_THIRD_PARTY, SIGNALLING) says what was seen, not whether the card values reached anyone: the events do not tell an attempt from a completed reveal, so both readings raise the same findings from them (telling them apart needs a field of SurveillanceObservation the schema does not have)',
   ),
   J17: YES,
   J18: YES,

@@ -554,9 +554,7 @@ export const WHAT_IF: Readonly<Record<string, WhatIfStatus>> = Object.freeze({
   J14: cannot(
     'the ZH alternative leaves unsaid what a single Straight Flush is paid (art. 16.º n.º 3 2) pays 10% whatever their number), so there is no second settlement to derive',
   ),
-  J15: notYet(
-    'a paused and resumed round needs the art. 17.º checks to accept a round continuing after ShufflerMalfunction; not built in this version',
-  ),
+  J15: YES,
   J16: cannot(
     'a surveillance observation (CARD_SHOWN_TO_THIRD_PARTY, SIGNALLING) says what was seen, not whether the card values reached anyone: the events do not tell an attempt from a completed reveal, so both readings raise the same findings from them (telling them apart needs a field of SurveillanceObservation the schema does not have)',
   ),

@@ -114,6 +114,13 @@ export const ALTERNATIVE_READINGS: readonly AlternativeReading[] = Object.freeze
     "a player seated at another seat of the table who holds or sees a hand's cards raises no F3CP.CONDUCT.NON_SEATED_HANDLING (PT: any seated player)",
   ),
   r(
+    'J15',
+    1,
+    'f3cp',
+    'findings',
+    'a round whose shuffler fails during the deal is paused, reshuffled and resumed: dealing on after a ShuffleCompleted and settling it is no F3CP.IRREG.SHUFFLER_NOT_SUSPENDED, and the resumed deal must be complete',
+  ),
+  r(
     'J17',
     1,
     'f3cp',

@@ -221,6 +221,59 @@ describe('procedure alternatives of the 2025 rules: Given a table’s events, Wh
     assert.ok(t.alt('F3CP.CONDUCT.LEFT_SEAT').interpretations.includes('J21'));
     given(leaves(1), 'J21').then(['F3CP.CONDUCT.LEFT_SEAT'], ['F3CP.CONDUCT.LEFT_SEAT']).thenAgree();
   });
+  // the shuffler fails after the 4th card; with `reshuffle`, the cards are reshuffled before the deal goes on
+  const malfunction = (reshuffle: boolean) => {
+    const base = threeHands();
+    const fourth = first(base, 'CardDealt', (d) => d.dealOrder === 4);
+    const shuffler = { roundId: null, sourceKind: 'SHUFFLER' as const };
+    const shuffle = { mode: 'AUTOMATIC' as const, shufflerId: 'SH-T-01', shuffleId: null };
+    return insertAfter(
+      base,
+      dealt(4),
+      eventLike(fourth, 'ShufflerMalfunction', {
+        shufflerId: 'SH-T-01',
+        duringDeal: true,
+        description: 'card jam',
+      }),
+      ...(reshuffle
+        ? [
+            eventLike(fourth, 'ShuffleStarted', shuffle, shuffler),
+            eventLike(
+              fourth,
+              'ShuffleCompleted',
+              {
+                ...shuffle,
+                shuffledBy: null,
+                cutCardUsed: false,
+                cutBy: 'NONE',
+                cutBySeat: null,
+                cutById: null,
+              },
+              shuffler,
+            ),
+          ]
+        : []),
+    );
+  };
+
+  it('J15: the shuffler fails, the cards are reshuffled and the deal goes on to a settlement — chosen (the round ends): IRREG.SHUFFLER_NOT_SUSPENDED; alternative (paused, resumed): nothing', () => {
+    const t = given(malfunction(true), 'J15').then(['F3CP.IRREG.SHUFFLER_NOT_SUSPENDED'], []);
+    assert.equal(t.alternative.length, 0);
+  });
+
+  it('J15: the deal goes on with no reshuffle, or the round is voided at once — agree that the first is a breach and the second is not', () => {
+    const t = given(malfunction(false), 'J15').then(
+      ['F3CP.IRREG.SHUFFLER_NOT_SUSPENDED'],
+      ['F3CP.IRREG.SHUFFLER_NOT_SUSPENDED'],
+    );
+    const f = t.alt('F3CP.IRREG.SHUFFLER_NOT_SUSPENDED');
+    assert.ok(f.interpretations.includes('J15'));
+    assert.ok(f.citations.some((c) => c.key === '89/2025 art.17 n.2'));
+    const table = new TableBuilder();
+    table.voidedRound(THREE_HANDS, { reason: 'SHUFFLER_MALFUNCTION', cards: 4, malfunction: true });
+    table.round(THREE_HANDS);
+    given(table.close(), 'J15').then([], []).thenAgree();
+  });
 });
 
 describe('procedure alternatives of the 2008 rules: Given a table’s events, When replayed under both readings, Then …', () => {

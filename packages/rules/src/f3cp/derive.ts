@@ -3,7 +3,7 @@ import { makeFinding, type Finding, type FindingContext, type FindingInput } fro
 import type { NotDerived } from '../game.ts';
 import { ruleSetFor } from '../registry.ts';
 import { PROCEDURE_CHECKS, SETTLEMENT_CHECKS } from './checks/index.ts';
-import { carryOverRequired } from './checks/art-17-irregularities.ts';
+import { carryOverRequired, roundMayResume } from './checks/art-17-irregularities.ts';
 import { checkRoundClosed } from './checks/record.ts';
 import { as2008, PROCEDURE_CHECKS_2008, SETTLEMENT_CHECKS_2008 } from './checks/f3cp08-index.ts';
 import { readingsApplying } from './readings.ts';
@@ -104,7 +104,8 @@ export function deriveRound(
   const carryOverDue = carryOverRequired(r)
     ? r.betSeats.filter((b) => b.progressive > 0).map((b) => ({ seat: b.seat, amount: b.progressive }))
     : [];
-  const normal = v.settled && !r.malfunctionDuringDeal;
+  // under J15's alternative a round resumed after a malfunction and settled completed normally
+  const normal = v.settled && (!r.malfunctionDuringDeal || roundMayResume(r));
   // the same fields, in the same order, as { ...base, notDerived, … } (one object, no spread)
   const result = (
     notDerived: NotDerived | null,

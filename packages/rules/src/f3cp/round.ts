@@ -89,7 +89,10 @@ export function judgeRound(view: RoundView, ruleSet: F3cpRuleSet): JudgedRound {
     cards,
     betSeats.map((b) => b.seat),
     anyProgressive,
-    voided || malfunctionDuringDeal !== undefined,
+    // a malfunction ends the deal early, unless J15's alternative resumes it after a reshuffle
+    voided ||
+      (malfunctionDuringDeal !== undefined &&
+        !(ruleSet.alternatives.length > 0 && ruleSet.alternatives.includes('J15'))),
   );
   return { view, ruleSet, betSeats, anyProgressive, hasBets, cards, deal, voided, malfunctionDuringDeal };
 }

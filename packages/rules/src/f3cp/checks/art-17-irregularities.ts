@@ -1,4 +1,4 @@
-import type { BetPlaced } from '@table-audit/schemas/events';
+import type { BetPlaced, CardDealt } from '@table-audit/schemas/events';
 import { cite, type Citation } from '../../citations/citation.ts';
 import { defineCheck, evidenceOf, type Evidence, type FindingInput } from '../../findings.ts';
 import { formatMop } from '../../present.ts';
@@ -185,6 +185,7 @@ export function checkWronglyVoided(r: JudgedRound): FindingInput[] {
 export function checkShufflerSuspended(r: JudgedRound): FindingInput[] {
   const m = r.malfunctionDuringDeal;
   if (!m) return [];
+  if (roundMayResume(r)) return checkShufflerPaused(r, m);
   const after = r.view.dealt.slice(m.dealtBefore);
   if (!after.length && r.voided) return [];
   const what = [
@@ -200,6 +201,51 @@ export function checkShufflerSuspended(r: JudgedRound): FindingInput[] {
       expected: 'round suspended at once, cards reshuffled',
       declared: { cardsAfterMalfunction: after.length, settled: !r.voided },
       evidence: [evidenceOf(m.event), ...after.map(evidenceOf)],
+    },
+  ];
+}
+
+/**
+ * J15's alternative: art. 17.º n.º 2's "suspender" read as a pause: after a malfunction during the deal the round
+ * waits while the cards are reshuffled, and then its deal goes on and it is settled.
+ */
+export const roundMayResume = (r: JudgedRound): boolean =>
+  r.ruleSet.alternatives.length > 0 && r.ruleSet.alternatives.includes('J15');
+
+/**
+ * Art. 17.º n.º 2 under J15's alternative: the deal stops at once and goes on only after a reshuffle (a
+ * ShuffleCompleted after the malfunction). A card dealt before the reshuffle is the finding, and so is a round
+ * settled with no reshuffle after the malfunction; a round ended instead (voided) with no card after it is not.
+ */
+export function checkShufflerPaused(
+  r: JudgedRound,
+  m: NonNullable<JudgedRound['malfunctionDuringDeal']>,
+): FindingInput[] {
+  const events = r.view.events;
+  let at = events.findIndex((e) => e.data === m.event);
+  if (at < 0) at = 0;
+  let reshuffled = false;
+  const before: CardDealt[] = [];
+  for (let i = at + 1; i < events.length && !reshuffled; i++) {
+    const e = events[i]!;
+    if (e.type === 'ShuffleCompleted') reshuffled = true;
+    else if (e.type === 'CardDealt') before.push(e.data);
+  }
+  const settledUnshuffled = r.view.settled && !reshuffled;
+  if (!before.length && !settledUnshuffled) return [];
+  const what = [
+    before.length ? `${before.length} card(s) were dealt after it before the cards were reshuffled` : '',
+    settledUnshuffled ? 'the round was settled with no reshuffle after it' : '',
+  ]
+    .filter(Boolean)
+    .join(' and ');
+  return [
+    {
+      check: irregShufflerNotSuspended,
+      summary: `shuffler ${m.event.shufflerId} failed during the deal; ${what} (J15 alternative: the round is paused, reshuffled and resumed)`,
+      expected: 'deal paused at once, cards reshuffled, then resumed',
+      declared: { cardsBeforeReshuffle: before.length, reshuffled, settled: r.view.settled },
+      evidence: [evidenceOf(m.event), ...before.map(evidenceOf)],
     },
   ];
 }

@@ -190,7 +190,9 @@ export const INTERPRETATIONS: readonly Interpretation[] = [
       'Art. 17.º n.º 2: on a shuffler malfunction PT "suspends" the round and acts when the shuffler "fails again"; ZH "terminates" (終止) the round and acts if the fault persists (故障情況持續).',
     reading:
       'The round ends (no further card may be dealt in it; its bets are returned and Progressive bets carried over, n.º 3); a second malfunction before a round completes normally bars new rounds until the shuffler is replaced or a shoe is used.',
-    alternative: 'The round is paused and resumed after the reshuffle.',
+    // the register said only "paused and resumed"; n.º 3 carries the Progressive bets over in the case of n.º 2 either way
+    alternative:
+      'The round is paused, the cards reshuffled, and its deal resumed and settled; n.º 3 still moves its Progressive bets to the next round, unsettled.',
     articles: ['89/2025 art.17 n.2', '89/2025 art.17 n.3'],
     source: 'implementation',
   },

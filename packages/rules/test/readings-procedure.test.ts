@@ -222,8 +222,7 @@ describe('procedure alternatives of the 2025 rules: Given a table’s events, Wh
     given(leaves(1), 'J21').then(['F3CP.CONDUCT.LEFT_SEAT'], ['F3CP.CONDUCT.LEFT_SEAT']).thenAgree();
   });
   // the shuffler fails after the 4th card; with `reshuffle`, the cards are reshuffled before the deal goes on
-  const malfunction = (reshuffle: boolean) => {
-    const base = threeHands();
+  const malfunction = (reshuffle: boolean, base = threeHands()) => {
     const fourth = first(base, 'CardDealt', (d) => d.dealOrder === 4);
     const shuffler = { roundId: null, sourceKind: 'SHUFFLER' as const };
     const shuffle = { mode: 'AUTOMATIC' as const, shufflerId: 'SH-T-01', shuffleId: null };
@@ -259,6 +258,26 @@ describe('procedure alternatives of the 2025 rules: Given a table’s events, Wh
   it('J15: the shuffler fails, the cards are reshuffled and the deal goes on to a settlement — chosen (the round ends): IRREG.SHUFFLER_NOT_SUSPENDED; alternative (paused, resumed): nothing', () => {
     const t = given(malfunction(true), 'J15').then(['F3CP.IRREG.SHUFFLER_NOT_SUSPENDED'], []);
     assert.equal(t.alternative.length, 0);
+  });
+
+  it('J15: the same with Progressive bets, settled in the round — alternative: they move to the next round (art. 17.º n.º 3), so settling them is PAYOUT.MISMATCH', () => {
+    const t = given(malfunction(true, withProgressive()), 'J15').then(
+      ['F3CP.IRREG.SHUFFLER_NOT_SUSPENDED'],
+      ['F3CP.PAYOUT.MISMATCH'],
+    );
+    const wrong = t.alternative.filter((f) => f.checkId === 'F3CP.PAYOUT.MISMATCH');
+    assert.ok(
+      wrong.length > 0 && wrong.every((f) => f.summary.includes('PROGRESSIVE')),
+      wrong.map((f) => f.summary).join('\n'),
+    );
+    const rounds = replayTable(renumber(malfunction(true, withProgressive())), {
+      ...DEFAULT_REPLAY_OPTIONS,
+      alternatives: ['J15'],
+    }).rounds;
+    assert.deepEqual(rounds[0]!.carryOverDue, [
+      { seat: 1, amount: 5_000 },
+      { seat: 5, amount: 5_000 },
+    ]);
   });
 
   it('J15: the deal goes on with no reshuffle, or the round is voided at once — agree that the first is a breach and the second is not', () => {

@@ -297,13 +297,21 @@ export interface VoidedBetHandling {
 export function carryOverRequired(r: JudgedRound): boolean {
   const reason = r.view.voided?.reason;
   return (
-    r.voided &&
-    (r.deal.rulesBroken ||
-      r.malfunctionDuringDeal !== undefined ||
-      reason === 'DEALING_RULES_BROKEN' ||
-      reason === 'SHUFFLER_MALFUNCTION')
+    (r.voided &&
+      (r.deal.rulesBroken ||
+        r.malfunctionDuringDeal !== undefined ||
+        reason === 'DEALING_RULES_BROKEN' ||
+        reason === 'SHUFFLER_MALFUNCTION')) ||
+    resumedAfterMalfunction(r)
   );
 }
+
+/**
+ * A round resumed after a shuffler malfunction (J15's alternative, not voided): n.º 3 still moves its Progressive
+ * bets to the next round ("em caso ... do número anterior"), so they are not settled in it.
+ */
+export const resumedAfterMalfunction = (r: JudgedRound): boolean =>
+  !r.voided && r.malfunctionDuringDeal !== undefined && roundMayResume(r);
 
 /** Every bet of a voided round: returned (art. 17.º n.º 1) or, for Progressive bets, carried over (n.º 3). */
 export function voidedBetHandling(r: JudgedRound): VoidedBetHandling[] {

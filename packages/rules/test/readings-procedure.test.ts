@@ -1,5 +1,5 @@
 /**
- * Alternative readings that act on the procedure checks (J12, J13, J17, J18, J21, H6), each as Given / When /
+ * Alternative readings that act on the procedure checks (J12, J13, J15, J17, J18, J21, H6), each as Given / When /
  * Then: given the events a table emitted, when the table is replayed under the register's readings and under the
  * alternative, then the check ids found differ where the reading matters and agree where it does not. The
  * findings raised under an alternative cite the interpretation they depend on.
@@ -270,6 +270,13 @@ describe('procedure alternatives of the 2025 rules: Given a table’s events, Wh
       wrong.length > 0 && wrong.every((f) => f.summary.includes('PROGRESSIVE')),
       wrong.map((f) => f.summary).join('\n'),
     );
+    for (const f of wrong) {
+      assert.ok(f.interpretations.includes('J15'), f.summary);
+      assert.ok(
+        f.citations.some((c) => c.key === '89/2025 art.17 n.3'),
+        f.summary,
+      );
+    }
     const rounds = replayTable(renumber(malfunction(true, withProgressive())), {
       ...DEFAULT_REPLAY_OPTIONS,
       alternatives: ['J15'],

@@ -118,7 +118,7 @@ export const ALTERNATIVE_READINGS: readonly AlternativeReading[] = Object.freeze
     1,
     'f3cp',
     'findings',
-    'a round whose shuffler fails during the deal is paused, reshuffled and resumed: dealing on after a ShuffleCompleted and settling it is no F3CP.IRREG.SHUFFLER_NOT_SUSPENDED; the resumed deal must be complete, and its Progressive bets move to the next round unsettled (art. 17.º n.º 3)',
+    'a round whose shuffler fails during the deal is paused, reshuffled and resumed: dealing on after a ShuffleCompleted and settling it is no F3CP.IRREG.SHUFFLER_NOT_SUSPENDED; the resumed deal (after a ShuffleCompleted) must be complete, and its Progressive bets move to the next round unsettled (art. 17.º n.º 3)',
   ),
   r(
     'J17',

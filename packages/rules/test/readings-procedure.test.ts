@@ -295,6 +295,11 @@ describe('procedure alternatives of the 2025 rules: Given a table’s events, Wh
     const f = t.alt('F3CP.IRREG.SHUFFLER_NOT_SUSPENDED');
     assert.ok(f.interpretations.includes('J15'));
     assert.ok(f.citations.some((c) => c.key === '89/2025 art.17 n.2'));
+    // with Progressive bets and no reshuffle the table did not pause: the same findings (nothing carried over)
+    given(malfunction(false, withProgressive()), 'J15').then(
+      ['F3CP.IRREG.SHUFFLER_NOT_SUSPENDED'],
+      ['F3CP.IRREG.SHUFFLER_NOT_SUSPENDED'],
+    );
     const table = new TableBuilder();
     table.voidedRound(THREE_HANDS, { reason: 'SHUFFLER_MALFUNCTION', cards: 4, malfunction: true });
     table.round(THREE_HANDS);

@@ -4,7 +4,7 @@ import { defineCheck, evidenceOf, type Evidence, type FindingInput } from '../..
 import { formatMop } from '../../present.ts';
 import { BET_TYPES, BET_FIELD, declaredKey } from '../events.ts';
 import { F3CP_2025_DIPLOMA as D } from '../rule-set.ts';
-import type { JudgedRound } from '../round.ts';
+import { reshuffledAfter, type JudgedRound } from '../round.ts';
 import { communityDealtWithoutBets } from './art-11-dealing.ts';
 
 /** Art. 17.º: irregularities. The point is how the table handled them, not that they happened. */
@@ -307,11 +307,15 @@ export function carryOverRequired(r: JudgedRound): boolean {
 }
 
 /**
- * A round resumed after a shuffler malfunction (J15's alternative, not voided): n.º 3 still moves its Progressive
- * bets to the next round ("em caso ... do número anterior"), so they are not settled in it.
+ * A round resumed after a shuffler malfunction (J15's alternative: not voided, the cards reshuffled after the
+ * malfunction): n.º 3 still moves its Progressive bets to the next round ("em caso ... do número anterior"), so
+ * they are not settled in it. A round dealt on with no reshuffle is judged as under the register's reading.
  */
 export const resumedAfterMalfunction = (r: JudgedRound): boolean =>
-  !r.voided && r.malfunctionDuringDeal !== undefined && roundMayResume(r);
+  !r.voided &&
+  r.malfunctionDuringDeal !== undefined &&
+  roundMayResume(r) &&
+  reshuffledAfter(r.view, r.malfunctionDuringDeal);
 
 /** Every bet of a voided round: returned (art. 17.º n.º 1) or, for Progressive bets, carried over (n.º 3). */
 export function voidedBetHandling(r: JudgedRound): VoidedBetHandling[] {

@@ -152,10 +152,12 @@ export const INTERPRETATIONS: readonly Interpretation[] = [
     id: 'J12',
     ruleSets: F3CP_2025,
     question:
-      'Art. 10.º 2): PT forbids betting "em conjunto com outras mãos" (jointly with other hands); ZH limits each player to the hand where they are seated and forbids betting on more than one hand through other persons.',
+      'Art. 10.º 2): PT allows bets only "na própria mão" (on the player\'s own hand) and forbids betting "em conjunto com outras mãos" (jointly with other hands); ZH limits each player to the hand where they are seated (正佔座的一門) and forbids betting on more than one hand through other persons.',
     reading:
       "Both prohibitions apply: a bet is flagged when it is placed on a hand other than the bettor's own seat, or by one player on several hands (directly or through others).",
-    alternative: 'Only the PT reading: combined bets across hands.',
+    // the register said "only the PT reading: combined bets across hands"; PT also confines a bet to the player's own hand
+    alternative:
+      "PT literal: the player's own hand is the hand they bet on, tied to no seat. A bet on a hand another player occupies, or bets by one player on several hands, are breaches; a player seated at one seat who bets on a single other, unoccupied, hand is not.",
     articles: ['89/2025 art.10 al.2'],
     source: 'implementation',
   },
@@ -188,7 +190,9 @@ export const INTERPRETATIONS: readonly Interpretation[] = [
       'Art. 17.º n.º 2: on a shuffler malfunction PT "suspends" the round and acts when the shuffler "fails again"; ZH "terminates" (終止) the round and acts if the fault persists (故障情況持續).',
     reading:
       'The round ends (no further card may be dealt in it; its bets are returned and Progressive bets carried over, n.º 3); a second malfunction before a round completes normally bars new rounds until the shuffler is replaced or a shoe is used.',
-    alternative: 'The round is paused and resumed after the reshuffle.',
+    // the register said only "paused and resumed"; n.º 3 carries the Progressive bets over in the case of n.º 2 either way
+    alternative:
+      'The round is paused, the cards reshuffled, and its deal resumed and settled; n.º 3 still moves its Progressive bets to the next round, unsettled.',
     articles: ['89/2025 art.17 n.2', '89/2025 art.17 n.3'],
     source: 'implementation',
   },
@@ -547,38 +551,26 @@ export const WHAT_IF: Readonly<Record<string, WhatIfStatus>> = Object.freeze({
   J9: YES,
   J10: YES,
   J11: YES,
-  J12: notYet(
-    'F3CP.CONDUCT checks of art. 10.º 2) raise one check id for both prohibitions; telling them apart needs a variant of the check, not built yet',
-  ),
-  J13: notYet(
-    'the card-viewing check of art. 12.º n.º 1 takes no readings parameter yet; not built in this version',
-  ),
+  J12: YES,
+  J13: YES,
   J14: cannot(
     'the ZH alternative leaves unsaid what a single Straight Flush is paid (art. 16.º n.º 3 2) pays 10% whatever their number), so there is no second settlement to derive',
   ),
-  J15: notYet(
-    'a paused and resumed round needs the art. 17.º checks to accept a round continuing after ShufflerMalfunction; not built in this version',
+  J15: YES,
+  J16: cannot(
+    'a surveillance observation (CARD_SHOWN_TO_THIRD_PARTY, SIGNALLING) says what was seen, not whether the card values reached anyone: the events do not tell an attempt from a completed reveal, so both readings raise the same findings from them (telling them apart needs a field of SurveillanceObservation the schema does not have)',
   ),
-  J16: notYet(
-    'surveillance observations of attempts and of completed reveals raise one check id; a variant of the check is not built yet',
-  ),
-  J17: notYet('the alternative adds a void obligation to the art. 17.º checks; not built in this version'),
-  J18: notYet(
-    'the alternative removes a void obligation from the art. 17.º checks; not built in this version',
-  ),
+  J17: YES,
+  J18: YES,
   J19: YES,
   J20: YES,
-  J21: notYet(
-    'a change of seat shows as SeatVacated then SeatOccupied by the same player at the same table; the LEFT_SEAT check takes no readings parameter to excuse it yet; not built in this version',
-  ),
+  J21: YES,
   H1: YES,
   H2: YES,
   H3: YES2,
   H4: YES,
   H5: YES,
-  H6: notYet(
-    'the alternative turns F3CP08.IRREG.WRONGLY_VOIDED into a void obligation in the art. 11.º checks; not built in this version',
-  ),
+  H6: YES,
   H7: YES,
   H8: YES,
   C1: notYet('the shooter-change checks take no readings parameter yet; not built in this version'),

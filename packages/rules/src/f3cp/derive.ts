@@ -3,7 +3,11 @@ import { makeFinding, type Finding, type FindingContext, type FindingInput } fro
 import type { NotDerived } from '../game.ts';
 import { ruleSetFor } from '../registry.ts';
 import { PROCEDURE_CHECKS, SETTLEMENT_CHECKS } from './checks/index.ts';
-import { carryOverRequired } from './checks/art-17-irregularities.ts';
+import {
+  carryOverRequired,
+  resumedAfterMalfunction,
+  roundMayResume,
+} from './checks/art-17-irregularities.ts';
 import { checkRoundClosed } from './checks/record.ts';
 import { as2008, PROCEDURE_CHECKS_2008, SETTLEMENT_CHECKS_2008 } from './checks/f3cp08-index.ts';
 import { readingsApplying } from './readings.ts';
@@ -104,7 +108,8 @@ export function deriveRound(
   const carryOverDue = carryOverRequired(r)
     ? r.betSeats.filter((b) => b.progressive > 0).map((b) => ({ seat: b.seat, amount: b.progressive }))
     : [];
-  const normal = v.settled && !r.malfunctionDuringDeal;
+  // under J15's alternative a round resumed after a malfunction and settled completed normally
+  const normal = v.settled && (!r.malfunctionDuringDeal || roundMayResume(r));
   // the same fields, in the same order, as { ...base, notDerived, … } (one object, no spread)
   const result = (
     notDerived: NotDerived | null,
@@ -173,6 +178,8 @@ export function deriveRound(
 
 function factsOf(r: JudgedRound): F3cpRoundFacts {
   const v = r.view;
+  // J15's alternative: a resumed round's Progressive bets move to the next round (art. 17.º n.º 3), unsettled
+  const carried = r.malfunctionDuringDeal !== undefined && resumedAfterMalfunction(r);
   const seats: F3cpSeatFacts[] = r.betSeats.map((s) => {
     const decision = v.decisions.get(s.seat)?.decision;
     const seat: { -readonly [K in keyof F3cpSeatFacts]: F3cpSeatFacts[K] } = {
@@ -183,7 +190,7 @@ function factsOf(r: JudgedRound): F3cpRoundFacts {
         play: decision === 'PLAY' ? s.play : 0,
         pairPlus: s.pairPlus,
         sixCardBonus: s.sixCardBonus,
-        progressive: s.progressive,
+        progressive: carried ? 0 : s.progressive,
       },
     };
     if (s.ante > 0 && decision) seat.decision = decision === 'PLAY' ? 'play' : 'fold';

@@ -72,6 +72,18 @@ export type RoundCheck<R extends JudgedRound = JudgedRound> = (round: R) => Find
 const stakedAtDeal = (b: SeatBets | undefined): number =>
   b ? b.ante + b.pairPlus + b.sixCardBonus + b.progressive : 0;
 
+/** Whether the round's events have a ShuffleCompleted after the malfunction (the pause of J15's alternative). */
+export function reshuffledAfter(view: RoundView, m: RoundView['malfunctions'][number]): boolean {
+  const events = view.events;
+  let after = false;
+  for (let i = 0; i < events.length; i++) {
+    const e = events[i]!;
+    if (e.data === m.event) after = true;
+    else if (after && e.type === 'ShuffleCompleted') return true;
+  }
+  return false;
+}
+
 export function judgeRound(view: RoundView, ruleSet: F3cpRuleSet): JudgedRound {
   const betSeats: SeatBets[] = [];
   let anyProgressive = false;
@@ -89,7 +101,14 @@ export function judgeRound(view: RoundView, ruleSet: F3cpRuleSet): JudgedRound {
     cards,
     betSeats.map((b) => b.seat),
     anyProgressive,
-    voided || malfunctionDuringDeal !== undefined,
+    // a malfunction ends the deal early, unless J15's alternative resumes it after a reshuffle
+    voided ||
+      (malfunctionDuringDeal !== undefined &&
+        !(
+          ruleSet.alternatives.length > 0 &&
+          ruleSet.alternatives.includes('J15') &&
+          reshuffledAfter(view, malfunctionDuringDeal)
+        )),
   );
   return { view, ruleSet, betSeats, anyProgressive, hasBets, cards, deal, voided, malfunctionDuringDeal };
 }

@@ -74,6 +74,7 @@ export function checkBetLimits(r: JudgedRound): FindingInput[] {
 
 /** Art. 10.º 2) (and J12): a player bets only on the hand of the seat they occupy. */
 export function checkBetOtherHand(r: JudgedRound): FindingInput[] {
+  if (r.ruleSet.alternatives.length && r.ruleSet.alternatives.includes('J12')) return checkBetOtherHandPt(r);
   const occupants = r.view.context.occupants;
   let seatOfPlayer: ReadonlyMap<string, number> | null = null;
   const out: FindingInput[] = [];
@@ -92,6 +93,50 @@ export function checkBetOtherHand(r: JudgedRound): FindingInput[] {
       summary: `player ${b.playerId}${seatOf !== undefined ? ` seated at seat ${seatOf}` : ''} bet on seat ${b.seat}${occupant ? `, occupied by ${occupant}` : ''}`,
       expected: { seat: seatOf ?? null },
       declared: { seat: b.seat },
+      evidence: [evidenceOf(b)],
+    });
+  }
+  return out;
+}
+
+/**
+ * Art. 10.º 2) under J12's alternative, the PT text alone: a bet is made "na própria mão" (on the player's own
+ * hand, which PT ties to no seat) and never "em conjunto com outras mãos" (jointly with other hands). A bet on a
+ * hand another player occupies, or one of several hands a player bets on, is the finding; a player who bets on a
+ * single unoccupied hand is not, whichever seat the sensor shows them at (the ZH "正佔座的一門" is not read).
+ */
+export function checkBetOtherHandPt(r: JudgedRound): FindingInput[] {
+  const occupants = r.view.context.occupants;
+  const out: FindingInput[] = [];
+  let handsOf: Map<string, Set<number>> | null = null;
+  for (const b of r.view.betEvents) {
+    if (!b.playerId) continue;
+    const occupant = occupants.get(b.seat);
+    const seatOf = seatsOfPlayers(occupants).get(b.playerId);
+    if ((occupant === undefined || occupant === b.playerId) && (seatOf === undefined || seatOf === b.seat))
+      continue;
+    if (!handsOf) {
+      handsOf = new Map();
+      for (const x of r.view.betEvents)
+        if (x.playerId) {
+          const set = handsOf.get(x.playerId) ?? new Set<number>();
+          set.add(x.seat);
+          handsOf.set(x.playerId, set);
+        }
+    }
+    const hands = handsOf.get(b.playerId)!;
+    const othersHand = occupant !== undefined && occupant !== b.playerId;
+    if (!othersHand && hands.size < 2) continue;
+    out.push({
+      check: betOtherHand,
+      discriminator: `${b.seat}:${b.betType}:${b.playerId}`,
+      seats: [b.seat, ...(seatOf !== undefined ? [seatOf] : [])],
+      players: [b.playerId, occupant ?? null],
+      summary: othersHand
+        ? `player ${b.playerId}${seatOf !== undefined ? ` seated at seat ${seatOf}` : ''} bet on seat ${b.seat}, occupied by ${occupant} (J12 alternative: the PT text)`
+        : `player ${b.playerId} bet on ${hands.size} hands (seats ${[...hands].sort((x, y) => x - y).join(', ')}) jointly (J12 alternative: the PT text)`,
+      expected: othersHand ? { seat: seatOf ?? null } : { hands: 1 },
+      declared: othersHand ? { seat: b.seat } : { seat: b.seat, hands: hands.size },
       evidence: [evidenceOf(b)],
     });
   }

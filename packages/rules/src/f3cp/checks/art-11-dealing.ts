@@ -47,8 +47,20 @@ export function checkDealCount(r: JudgedRound): FindingInput[] {
   ];
 }
 
+/**
+ * J17's alternative: art. 11.º n.º 3 read as allowing community cards only "na existência de apostas no Jackpot
+ * Progressivo", so dealing them in a round with no Progressive bet breaks it (and voids the round, art. 17.º
+ * n.º 1 1)). Under the register's reading (art. 15.º n.º 2 presupposes them on the table) it is allowed.
+ */
+export const communityDealtWithoutBets = (r: JudgedRound): boolean =>
+  !r.anyProgressive &&
+  r.deal.community > 0 &&
+  r.ruleSet.alternatives.length > 0 &&
+  r.ruleSet.alternatives.includes('J17');
+
 export function checkDealCommunity(r: JudgedRound): FindingInput[] {
   const d = r.deal;
+  if (communityDealtWithoutBets(r)) return checkDealCommunityWithoutBets(r);
   if (!d.communityProblem) return [];
   return [
     {
@@ -58,6 +70,22 @@ export function checkDealCommunity(r: JudgedRound): FindingInput[] {
       expected: { community: 2, discardAtMost: d.discardAllowed },
       declared: { community: d.community, discards: d.discards },
       evidence: dealEvidence(r),
+    },
+  ];
+}
+
+/** Art. 11.º n.º 3 under J17's alternative: no community card in a round with no Progressive bet. */
+export function checkDealCommunityWithoutBets(r: JudgedRound): FindingInput[] {
+  const d = r.deal;
+  return [
+    {
+      check: dealCommunity,
+      handled: r.voided,
+      summary: `${d.community} community card(s) dealt with no Progressive bet (J17 alternative: art. 11.º n.º 3 deals them only when there are Progressive bets)${r.voided ? '; the round was voided (art. 17.º n.º 1 1))' : ''}`,
+      expected: { community: 0 },
+      declared: { community: d.community, discards: d.discards },
+      extraInterpretations: ['J17'],
+      evidence: r.view.dealt.filter((x) => x.target === 'COMMUNITY').map(evidenceOf),
     },
   ];
 }
@@ -81,13 +109,18 @@ export function checkDealOrder(r: JudgedRound): FindingInput[] {
   ];
 }
 
-/** Art. 11.º n.º 5: cards are dealt face down. A face-up card is also an exposure for art. 17.º (J18). */
+/**
+ * Art. 11.º n.º 5: cards are dealt face down. A face-up card is also an exposure for art. 17.º (J18), so a round
+ * voided for it handled the breach; under J18's alternative it is not, and the face-up card is never handled.
+ */
 export function checkDealFaceUp(r: JudgedRound): FindingInput[] {
+  const notExposure = r.ruleSet.alternatives.length > 0 && r.ruleSet.alternatives.includes('J18');
   return r.view.dealt
     .filter((d) => d.faceUp)
     .map((d) => ({
       check: dealFaceUp,
-      handled: r.voided,
+      handled: r.voided && !notExposure,
+      ...(notExposure ? { extraInterpretations: ['J18'] } : {}),
       discriminator: String(d.dealOrder),
       seats: d.seat ? [d.seat] : [],
       summary: `card ${d.dealOrder} (${d.target}${d.seat ? ` ${d.seat}` : ''}) dealt face up`,

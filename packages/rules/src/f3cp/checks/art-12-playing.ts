@@ -3,7 +3,7 @@ import { defineCheck, evidenceOf, type FindingInput } from '../../findings.ts';
 import { formatMop } from '../../present.ts';
 import { F3CP_2025_DIPLOMA as D } from '../rule-set.ts';
 import type { JudgedRound } from '../round.ts';
-import { observed, type ObservationRule } from './observations.ts';
+import { judgeObservation, observed, type ObservationRule } from './observations.ts';
 
 /** Art. 12.º: who holds the cards, and the Play bet made after seeing them. */
 
@@ -80,4 +80,30 @@ export const NON_SEATED_OBSERVED: ObservationRule = {
   kinds: new Set(['NON_SEATED_HANDLING']),
 };
 
-export const checkNonSeatedHandling = (r: JudgedRound): FindingInput[] => observed(r, NON_SEATED_OBSERVED);
+export const checkNonSeatedHandling = (r: JudgedRound): FindingInput[] =>
+  r.ruleSet.alternatives.length && r.ruleSet.alternatives.includes('J13')
+    ? checkNonSeatedHandlingPt(r)
+    : observed(r, NON_SEATED_OBSERVED);
+
+/**
+ * Art. 12.º n.º 1 under J13's alternative, the PT text: "apenas os jogadores sentados" (only seated players) may
+ * hold and see the cards, any hand's. An observation names the hand (its seat) and the player concerned: when
+ * that player is seated at another seat of the table (when the round started), a seated player held or saw
+ * another hand's cards, which this reading allows; every other observation (the hand's own player named, or no
+ * one: the handler unidentified, or not seated) is a finding, as under the register's reading.
+ */
+export function checkNonSeatedHandlingPt(r: JudgedRound): FindingInput[] {
+  const occupants = r.view.context.occupants;
+  const seatedElsewhere = (player: string | null, seat: number | null) => {
+    if (player === null) return false;
+    for (const [s, p] of occupants) if (p === player && s !== seat) return true;
+    return false;
+  };
+  const out: FindingInput[] = [];
+  for (const o of r.view.observations) {
+    if (seatedElsewhere(o.playerId, o.seat)) continue;
+    const f = judgeObservation(o, NON_SEATED_OBSERVED);
+    if (f) out.push(f);
+  }
+  return out;
+}

@@ -5,6 +5,7 @@ import { declaredKey, eventHand, expectedDeclarations } from '../events.ts';
 import type { RoundView } from '../fold.ts';
 import { F3CP_2025_DIPLOMA as D } from '../rule-set.ts';
 import type { JudgedRound, SettledRound } from '../round.ts';
+import { resumedAfterMalfunction } from './art-17-irregularities.ts';
 
 /** Arts. 7.º and 13.º–16.º: the outcome of the hands and what each bet is paid. */
 
@@ -55,12 +56,14 @@ export function checkPayouts(r: SettledRound): FindingInput[] {
     if (exp.payout === d.payout && exp.collected === d.collected && exp.returned === d.returned) continue;
     const [seat, type] = k.split(':') as [string, string];
     const line = e?.line;
+    // J15's alternative: a resumed round's Progressive bets move to the next round (art. 17.º n.º 3)
+    const carried = !e && type === 'PROGRESSIVE' && resumedAfterMalfunction(r);
     out.push({
       check: payoutMismatch,
       discriminator: k,
       seats: [Number(seat)],
       players: [...(v.bets.get(Number(seat))?.players ?? [])],
-      summary: `seat ${seat} ${type}: expected ${describe(exp)}${line ? ` (${line.basis})` : ' (no such bet to settle)'}, declared ${describe(d)}`,
+      summary: `seat ${seat} ${type}: expected ${describe(exp)}${line ? ` (${line.basis})` : carried ? ' (carried over to the next round: art. 17.º n.º 3, the round resumed after a shuffler malfunction, J15 alternative)' : ' (no such bet to settle)'}, declared ${describe(d)}`,
       expected: {
         outcome: line?.outcome ?? 'none',
         payout: exp.payout,
@@ -69,8 +72,8 @@ export function checkPayouts(r: SettledRound): FindingInput[] {
         ...(line?.hand ? { hand: line.hand } : {}),
       },
       declared: { payout: d.payout, collected: d.collected, returned: d.returned },
-      extraCitations: line?.citations ?? [],
-      extraInterpretations: line?.interpretations ?? [],
+      extraCitations: carried ? [cite(D, 17, { numero: 3 })] : (line?.citations ?? []),
+      extraInterpretations: carried ? ['J15'] : (line?.interpretations ?? []),
       evidence: [
         ...d.eventIds.map((id) => eventRef(v, id)),
         ...v.betEvents.filter((b) => b.seat === Number(seat)).map(evidenceOf),

@@ -1,10 +1,11 @@
-import type { BetPlaced } from '@table-audit/schemas/events';
+import type { BetPlaced, CardDealt } from '@table-audit/schemas/events';
 import { cite, type Citation } from '../../citations/citation.ts';
 import { defineCheck, evidenceOf, type Evidence, type FindingInput } from '../../findings.ts';
 import { formatMop } from '../../present.ts';
 import { BET_TYPES, BET_FIELD, declaredKey } from '../events.ts';
 import { F3CP_2025_DIPLOMA as D } from '../rule-set.ts';
-import type { JudgedRound } from '../round.ts';
+import { reshuffledAfter, type JudgedRound } from '../round.ts';
+import { communityDealtWithoutBets } from './art-11-dealing.ts';
 
 /** Art. 17.º: irregularities. The point is how the table handled them, not that they happened. */
 
@@ -73,16 +74,18 @@ export interface VoidingCondition {
  */
 export function voidingConditions(r: JudgedRound): VoidingCondition[] {
   const v = r.view;
+  const faceUpExposes = !faceUpIsNoExposure(r);
   const exposed = (target: 'BANKER' | 'SEAT') => {
     const byCard = new Map<string, Evidence>();
     for (const x of v.exposures)
       if (x.duringDeal && x.target === target) byCard.set(`${x.card}:${x.seat}`, evidenceOf(x));
     let faceUp = false;
-    for (const d of v.dealt)
-      if (d.faceUp && d.target === target && !byCard.has(`${d.card}:${d.seat}`)) {
-        byCard.set(`${d.card}:${d.seat}`, evidenceOf(d));
-        faceUp = true;
-      }
+    if (faceUpExposes)
+      for (const d of v.dealt)
+        if (d.faceUp && d.target === target && !byCard.has(`${d.card}:${d.seat}`)) {
+          byCard.set(`${d.card}:${d.seat}`, evidenceOf(d));
+          faceUp = true;
+        }
     return { evidence: [...byCard.values()], faceUp };
   };
   const banker = exposed('BANKER');
@@ -94,6 +97,13 @@ export function voidingConditions(r: JudgedRound): VoidingCondition[] {
       citation: cite(D, 17, { numero: 1, alinea: 1 }),
       evidence: v.dealt.map(evidenceOf),
       interpretations: [],
+    });
+  else if (communityDealtWithoutBets(r))
+    out.push({
+      what: 'community cards were dealt with no Progressive bet (art. 11.º n.º 3, J17 alternative)',
+      citation: cite(D, 17, { numero: 1, alinea: 1 }),
+      evidence: v.dealt.filter((d) => d.target === 'COMMUNITY').map(evidenceOf),
+      interpretations: ['J17'],
     });
   if (banker.evidence.length)
     out.push({
@@ -111,6 +121,14 @@ export function voidingConditions(r: JudgedRound): VoidingCondition[] {
     });
   return out;
 }
+
+/**
+ * J18's alternative: only a card exposed by accident after being dealt face down (CardExposed) is "exposta
+ * inadvertidamente" under art. 17.º n.º 1 2)-3); a card dealt face up breaks art. 11.º n.º 5 alone, and the round
+ * is settled.
+ */
+export const faceUpIsNoExposure = (r: JudgedRound): boolean =>
+  r.ruleSet.alternatives.length > 0 && r.ruleSet.alternatives.includes('J18');
 
 /** Art. 17.º n.º 1: a round with a condition of n.º 1 is invalid; settling it instead is the finding. */
 export function checkNotVoided(r: JudgedRound): FindingInput[] {
@@ -136,9 +154,13 @@ export function checkWronglyVoided(r: JudgedRound): FindingInput[] {
   const v = r.view;
   if (!v.voided || r.malfunctionDuringDeal || voidingConditions(r).length) return [];
   const playerExposed = v.exposures.filter((x) => x.duringDeal && x.target === 'SEAT');
+  const faceUp = faceUpIsNoExposure(r) ? v.dealt.filter((d) => d.faceUp) : [];
   const only = [
     playerExposed.length === 1 ? 'one player card exposed' : '',
     r.cards.voidSeatCards.length ? 'cards dealt to a hand without bets' : '',
+    faceUp.length
+      ? `${faceUp.length} card(s) dealt face up, a breach of art. 11.º n.º 5 only (J18 alternative)`
+      : '',
   ].filter(Boolean);
   return [
     {
@@ -148,10 +170,12 @@ export function checkWronglyVoided(r: JudgedRound): FindingInput[] {
         : `voided (${v.voided.reason}) with no irregularity of art. 17.º n.º 1 or 2 in the events`,
       expected: 'round continues',
       declared: { voided: v.voided.reason },
+      extraInterpretations: faceUp.length ? ['J18'] : [],
       evidence: [
         evidenceOf(v.voided),
         ...playerExposed.map(evidenceOf),
         ...r.cards.voidSeatCards.map(evidenceOf),
+        ...faceUp.map(evidenceOf),
       ],
     },
   ];
@@ -161,6 +185,7 @@ export function checkWronglyVoided(r: JudgedRound): FindingInput[] {
 export function checkShufflerSuspended(r: JudgedRound): FindingInput[] {
   const m = r.malfunctionDuringDeal;
   if (!m) return [];
+  if (roundMayResume(r)) return checkShufflerPaused(r, m);
   const after = r.view.dealt.slice(m.dealtBefore);
   if (!after.length && r.voided) return [];
   const what = [
@@ -176,6 +201,51 @@ export function checkShufflerSuspended(r: JudgedRound): FindingInput[] {
       expected: 'round suspended at once, cards reshuffled',
       declared: { cardsAfterMalfunction: after.length, settled: !r.voided },
       evidence: [evidenceOf(m.event), ...after.map(evidenceOf)],
+    },
+  ];
+}
+
+/**
+ * J15's alternative: art. 17.º n.º 2's "suspender" read as a pause: after a malfunction during the deal the round
+ * waits while the cards are reshuffled, and then its deal goes on and it is settled.
+ */
+export const roundMayResume = (r: JudgedRound): boolean =>
+  r.ruleSet.alternatives.length > 0 && r.ruleSet.alternatives.includes('J15');
+
+/**
+ * Art. 17.º n.º 2 under J15's alternative: the deal stops at once and goes on only after a reshuffle (a
+ * ShuffleCompleted after the malfunction). A card dealt before the reshuffle is the finding, and so is a round
+ * settled with no reshuffle after the malfunction; a round ended instead (voided) with no card after it is not.
+ */
+export function checkShufflerPaused(
+  r: JudgedRound,
+  m: NonNullable<JudgedRound['malfunctionDuringDeal']>,
+): FindingInput[] {
+  const events = r.view.events;
+  let at = events.findIndex((e) => e.data === m.event);
+  if (at < 0) at = 0;
+  let reshuffled = false;
+  const before: CardDealt[] = [];
+  for (let i = at + 1; i < events.length && !reshuffled; i++) {
+    const e = events[i]!;
+    if (e.type === 'ShuffleCompleted') reshuffled = true;
+    else if (e.type === 'CardDealt') before.push(e.data);
+  }
+  const settledUnshuffled = r.view.settled && !reshuffled;
+  if (!before.length && !settledUnshuffled) return [];
+  const what = [
+    before.length ? `${before.length} card(s) were dealt after it before the cards were reshuffled` : '',
+    settledUnshuffled ? 'the round was settled with no reshuffle after it' : '',
+  ]
+    .filter(Boolean)
+    .join(' and ');
+  return [
+    {
+      check: irregShufflerNotSuspended,
+      summary: `shuffler ${m.event.shufflerId} failed during the deal; ${what} (J15 alternative: the round is paused, reshuffled and resumed)`,
+      expected: 'deal paused at once, cards reshuffled, then resumed',
+      declared: { cardsBeforeReshuffle: before.length, reshuffled, settled: r.view.settled },
+      evidence: [evidenceOf(m.event), ...before.map(evidenceOf)],
     },
   ];
 }
@@ -227,13 +297,25 @@ export interface VoidedBetHandling {
 export function carryOverRequired(r: JudgedRound): boolean {
   const reason = r.view.voided?.reason;
   return (
-    r.voided &&
-    (r.deal.rulesBroken ||
-      r.malfunctionDuringDeal !== undefined ||
-      reason === 'DEALING_RULES_BROKEN' ||
-      reason === 'SHUFFLER_MALFUNCTION')
+    (r.voided &&
+      (r.deal.rulesBroken ||
+        r.malfunctionDuringDeal !== undefined ||
+        reason === 'DEALING_RULES_BROKEN' ||
+        reason === 'SHUFFLER_MALFUNCTION')) ||
+    resumedAfterMalfunction(r)
   );
 }
+
+/**
+ * A round resumed after a shuffler malfunction (J15's alternative: not voided, the cards reshuffled after the
+ * malfunction): n.º 3 still moves its Progressive bets to the next round ("em caso ... do número anterior"), so
+ * they are not settled in it. A round dealt on with no reshuffle is judged as under the register's reading.
+ */
+export const resumedAfterMalfunction = (r: JudgedRound): boolean =>
+  !r.voided &&
+  r.malfunctionDuringDeal !== undefined &&
+  roundMayResume(r) &&
+  reshuffledAfter(r.view, r.malfunctionDuringDeal);
 
 /** Every bet of a voided round: returned (art. 17.º n.º 1) or, for Progressive bets, carried over (n.º 3). */
 export function voidedBetHandling(r: JudgedRound): VoidedBetHandling[] {

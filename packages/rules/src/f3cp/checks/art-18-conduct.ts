@@ -1,3 +1,4 @@
+import type { SeatVacated } from '@table-audit/schemas/events';
 import { cite } from '../../citations/citation.ts';
 import {
   defineCheck,
@@ -62,8 +63,9 @@ export const checkCardReveal = (r: JudgedRound): FindingInput[] => observed(r, C
 /** Art. 18.º n.º 2: a player with bets stays seated from the first card until the seat is settled. */
 export function checkLeftSeat(r: JudgedRound): FindingInput[] {
   const first = r.view.dealt[0];
+  const moved = r.ruleSet.alternatives.length > 0 && r.ruleSet.alternatives.includes('J21');
   return r.view.vacatedDuringPlay
-    .filter((x) => r.hasBets(x.seat))
+    .filter((x) => r.hasBets(x.seat) && !(moved && changedSeat(r, x)))
     .map((s) => ({
       check: conductLeftSeat,
       discriminator: `${s.seat}:${s.header.eventId}`,
@@ -72,6 +74,29 @@ export function checkLeftSeat(r: JudgedRound): FindingInput[] {
       summary: `player ${s.playerId} left seat ${s.seat} after the first card and before the seat was settled`,
       evidence: [evidenceOf(s), ...(first ? [evidenceOf(first)] : [])],
     }));
+}
+
+/**
+ * J21's alternative, the ZH text: the player may not leave "博彩桌" (the gaming table). A seat vacated and, before
+ * the round ended, a seat of the same table taken by the same player (SeatOccupied after the SeatVacated) is a
+ * change of seat, not leaving the table. A player who sits again only after the round, or at the same seat, is
+ * still judged as having left: the seat sensor does not show that they stayed at the table meanwhile.
+ */
+export function changedSeat(r: JudgedRound, vacated: SeatVacated): boolean {
+  const events = r.view.events;
+  let after = false;
+  for (let i = 0; i < events.length; i++) {
+    const e = events[i]!;
+    if (e.data === vacated) after = true;
+    else if (
+      after &&
+      e.type === 'SeatOccupied' &&
+      e.data.playerId === vacated.playerId &&
+      e.data.seat !== vacated.seat
+    )
+      return true;
+  }
+  return false;
 }
 
 export interface BettingSystemOptions {

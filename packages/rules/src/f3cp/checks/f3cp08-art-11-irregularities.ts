@@ -8,9 +8,12 @@ import { F3CP08 } from './f3cp08-definitions.ts';
  * dealt to a hand with no bet (3)) let it go on.
  */
 
-/** What makes a 2008 round invalid, as the events show it: art. 11.º 1) and 4). */
-export function invalidatingConditions2008(r: JudgedRound): { what: string; evidence: Evidence[] }[] {
-  const out: { what: string; evidence: Evidence[] }[] = [];
+/**
+ * What makes a 2008 round invalid, as the events show it: art. 11.º 1) and 4); under H6's alternative also 2), a
+ * croupier card exposed during the deal (shown by accident, or dealt face up).
+ */
+export function invalidatingConditions2008(r: JudgedRound): InvalidatingCondition2008[] {
+  const out: InvalidatingCondition2008[] = [];
   if (r.deal.countProblems.length || r.deal.orderBroken)
     out.push({
       what: 'the deal broke art. 7.º (order or number of cards)',
@@ -21,7 +24,32 @@ export function invalidatingConditions2008(r: JudgedRound): { what: string; evid
       what: `shuffler ${r.malfunctionDuringDeal.event.shufflerId} failed during the deal`,
       evidence: [evidenceOf(r.malfunctionDuringDeal.event)],
     });
+  if (r.ruleSet.alternatives.length && r.ruleSet.alternatives.includes('H6')) {
+    const croupier = croupierCardsExposed(r);
+    if (croupier.length)
+      out.push({
+        what: `${croupier.length} croupier card(s) exposed during the deal (H6 alternative: the exception of art. 11.º 2) invalidates the round)`,
+        evidence: croupier,
+        alinea: 2,
+      });
+  }
   return out;
+}
+
+export interface InvalidatingCondition2008 {
+  readonly what: string;
+  readonly evidence: Evidence[];
+  /** the alínea of art. 11.º beyond 1) that the condition rests on (2: H6's alternative) */
+  readonly alinea?: number;
+}
+
+/** The croupier's cards exposed during the deal: a CardExposed, or a card dealt face up. */
+function croupierCardsExposed(r: JudgedRound): Evidence[] {
+  const v = r.view;
+  return [
+    ...v.exposures.filter((x) => x.duringDeal && x.target === 'BANKER').map(evidenceOf),
+    ...v.dealt.filter((d) => d.faceUp && d.target === 'BANKER').map(evidenceOf),
+  ];
 }
 
 /** Art. 11.º 1) and 4): a round with a dealing irregularity or a shuffler malfunction is invalid, not settled. */
@@ -36,7 +64,11 @@ export function checkNotVoided2008(r: JudgedRound): FindingInput[] {
       summary: `${conditions.map((c) => c.what).join('; ')}, yet the round was ${r.view.settled ? 'settled' : 'played on'}`,
       expected: 'round invalid, bets void and returned, new bets and new cards',
       declared: r.view.settled ? 'round settled' : 'round not voided',
-      extraCitations: r.malfunctionDuringDeal ? [{ diploma: '78/2008', article: 11, alinea: 4 }] : [],
+      extraCitations: [
+        ...(r.malfunctionDuringDeal ? [{ diploma: '78/2008', article: 11, alinea: 4 }] : []),
+        ...(conditions.some((c) => c.alinea === 2) ? [{ diploma: '78/2008', article: 11, alinea: 2 }] : []),
+      ],
+      ...(conditions.some((c) => c.alinea === 2) ? { extraInterpretations: ['H6'] } : {}),
       evidence: [...conditions.flatMap((c) => c.evidence), evidenceOf(last)],
     },
   ];

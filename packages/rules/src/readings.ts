@@ -14,7 +14,7 @@ export interface AlternativeReading {
   readonly id: string;
   /** 1: the register's first alternative; 2: its second */
   readonly variant: 1 | 2;
-  readonly game: 'f3cp' | 'craps';
+  readonly game: 'f3cp' | 'craps' | 'thirteen-cards' | 'mahjong';
   /** where the variation acts: the settlement (what is owed), or the findings raised */
   readonly acts: 'settlement' | 'findings';
   /** what the replay does differently, in one sentence */
@@ -141,6 +141,43 @@ export const ALTERNATIVE_READINGS: readonly AlternativeReading[] = Object.freeze
     'a Big 6/8, 5/9 or 4/10 bet is returned (a push) on any sum but its number and 7',
   ),
   r('C5', 1, 'craps', 'settlement', 'a come-out 12 leaves Don’t Pass and Don’t Come bets on the layout'),
+  r('T1', 1, 'thirteen-cards', 'settlement', 'each tier won scores one point, whatever its formation'),
+  r(
+    'T1',
+    2,
+    'thirteen-cards',
+    'settlement',
+    'each side scores its own formations’ points in every tier, whoever wins the tier',
+  ),
+  r(
+    'T2',
+    1,
+    'thirteen-cards',
+    'settlement',
+    'whatever the table’s payout configuration, the units multiply the payment by the points difference (up to the units bet) and the 2% commission is taken from the stake',
+  ),
+  r(
+    'T3',
+    1,
+    'thirteen-cards',
+    'findings',
+    'the dice sum is counted from the place after the banker (place = sum mod 4): THIRTEEN.DEAL.START_PLACE judges the first card by it',
+  ),
+  r('T4', 1, 'thirteen-cards', 'settlement', 'equal tiers are a foul: the tiers must rise strictly'),
+  r(
+    'T5',
+    1,
+    'thirteen-cards',
+    'settlement',
+    'three suited or consecutive cards in the front tier rank as a flush or a straight (above a trio)',
+  ),
+  r(
+    'T6',
+    1,
+    'thirteen-cards',
+    'settlement',
+    'a fouled arrangement that is a natural plays as a natural; bets against a fouled banker without a natural are not settled (the banker re-arranges)',
+  ),
 ]);
 
 const byKey = new Map(ALTERNATIVE_READINGS.map((a) => [a.key, a]));

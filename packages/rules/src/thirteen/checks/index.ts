@@ -37,7 +37,7 @@ export interface JudgedThirteenRound {
 export function judgeThirteenRound(r: ThirteenRound, rules: ThirteenRuleSet): JudgedThirteenRound {
   const settled = settleThirteenRound(r, rules);
   const findings = [
-    ...deal.checkStartPlace(r),
+    ...deal.checkStartPlace(r, rules),
     ...deal.checkDealCount(r),
     ...deal.checkDealOrder(r),
     ...deal.checkMisdeal(r, rules),
@@ -52,5 +52,15 @@ export function judgeThirteenRound(r: ThirteenRound, rules: ThirteenRuleSet): Ju
     ...conduct.checkCardsOffTable(r),
     ...conduct.checkHolder(r),
   ];
-  return { settled, findings };
+  // under alternative readings, every finding names the ones it was derived under (the register's: unchanged)
+  const alternatives = rules.alternatives ?? [];
+  if (!alternatives.length) return { settled, findings };
+  const ids = [...new Set(alternatives.map((k) => k.split(':')[0]!))];
+  return {
+    settled,
+    findings: findings.map((f) => ({
+      ...f,
+      extraInterpretations: [...(f.extraInterpretations ?? []), ...ids],
+    })),
+  };
 }

@@ -578,10 +578,8 @@ export const WHAT_IF: Readonly<Record<string, WhatIfStatus>> = Object.freeze({
   ),
   H7: YES,
   H8: YES,
-  C1: notYet('the shooter-change checks take no readings parameter yet; not built in this version'),
-  C2: notYet(
-    'the Horn ratios on the winning unit alone need a settlement that splits the stake in four; not built in this version',
-  ),
+  C1: YES,
+  C2: YES,
   C3: YES,
   C4: cannot(
     'a question of how the printed text numbers art. 3.º: it changes the citation a finding prints, not what a replay derives',

@@ -134,6 +134,20 @@ export const ALTERNATIVE_READINGS: readonly AlternativeReading[] = Object.freeze
   r('H7', 1, 'f3cp', 'settlement', 'the croupier qualifies only when holding a card of Q or higher'),
   r('H8', 1, 'f3cp', 'findings', 'a breach the table handled by invalidating the round raises no finding'),
   r(
+    'C1',
+    1,
+    'craps',
+    'findings',
+    'a come-out craps (2, 3, 12) after the shooter’s first throw passes the dice as a seven-out does: CRAPS.SHOOTER.NOT_CHANGED and WRONGLY_CHANGED judge the change by it',
+  ),
+  r(
+    'C2',
+    1,
+    'craps',
+    'settlement',
+    'the Horn’s 27:4 and 3:1 are paid on the winning unit alone, the other three units lost: 15:16 of the whole stake on 2 or 12, neither won nor lost on 3 or 11',
+  ),
+  r(
     'C3',
     1,
     'craps',

@@ -26,7 +26,7 @@ const session = (game: string, seed: number) =>
 /** Readings that govern none of a game's rounds, and the default readings. */
 const NOT_GOVERNING: Record<string, readonly (readonly string[])[]> = {
   CRAPS: [[], ['T1', 'T3', 'J2']],
-  THIRTEEN_CARDS: [[], ['C3', 'C5', 'H2']],
+  THIRTEEN_CARDS: [[], ['C1', 'C2', 'C3', 'C5', 'H2']],
   MAHJONG: [[], ['T1', 'C3', 'J11']],
 };
 

@@ -591,10 +591,8 @@ export const WHAT_IF: Readonly<Record<string, WhatIfStatus>> = Object.freeze({
   T4: YES,
   T5: YES,
   T6: YES,
-  M1: notYet('the Mah-Jong deal checks take no readings parameter yet; not built in this version'),
-  M2: notYet(
-    'the Mah-Jong deal checks do not check which wall positions the last tiles come from, and take no readings parameter yet; not built in this version',
-  ),
+  M1: YES,
+  M2: YES,
 });
 
 const byId = new Map(INTERPRETATIONS.map((i) => [i.id, i]));

@@ -192,6 +192,20 @@ export const ALTERNATIVE_READINGS: readonly AlternativeReading[] = Object.freeze
     'settlement',
     'a fouled arrangement that is a natural plays as a natural; bets against a fouled banker without a natural are not settled (the banker re-arranges)',
   ),
+  r(
+    'M1',
+    1,
+    'mahjong',
+    'findings',
+    'the dice sum always counts stacks from the right of the banker’s own row (ring position = sum): MAHJONG.DEAL.BREAK_POSITION judges the first stack drawn by it',
+  ),
+  r(
+    'M2',
+    1,
+    'mahjong',
+    'findings',
+    'after the three rounds of two stacks East takes one tile before the others and one after them (E, S, W, N, E): MAHJONG.DEAL.ORDER judges the turns by it',
+  ),
 ]);
 
 const byKey = new Map(ALTERNATIVE_READINGS.map((a) => [a.key, a]));

@@ -136,7 +136,7 @@ describe('13 Cards alternatives: Given a round, When settled under both readings
     const ids = (x: ThirteenRuleSet) =>
       judgeThirteenRound(round6, x)
         .findings.filter((f) => f.check.id === C.dealStartPlace.id)
-        .map((f) => [f.summary, f.extraInterpretations ?? []]);
+        .map((f) => [f.summary, f.check.interpretations]);
     assert.deepEqual(ids(rules), []);
     const alt = ids(thirteenReadings(rules, ['T3']));
     assert.equal(alt.length, 1);
@@ -164,9 +164,15 @@ describe('13 Cards alternatives: Given a round, When settled under both readings
   it('T5: Q-K-A of clubs in front before a pair — chosen: a high card, won; alternative: a straight flush in front, a foul', () => {
     const place = arr('Qc Kc Ac', '2d 2h 5s 7c 9d', '3d 3h 3s 8c Td');
     const banker = arr('2c 4d 6h', '3c 4h 8d Jh Ks', '4c 4s 9h Jd 7h');
-    const g = given(round(banker, place), 'T5').thenDiffer();
+    const r = round(banker, place);
+    const g = given(r, 'T5').thenDiffer();
     assert.equal(g.chosen!.scored.outcome, 'win');
     assert.equal(g.alternative!.scored.reason, 'place-foul');
+    // the bet was never settled by the table: the finding judged on the settlement names the reading it used
+    const payout = (x: ThirteenRuleSet) =>
+      judgeThirteenRound(r, x).findings.find((f) => f.check.id === C.payoutMismatch.id)!;
+    assert.equal(payout(rules).extraInterpretations, undefined);
+    assert.deepEqual(payout(thirteenReadings(rules, ['T5'])).extraInterpretations, ['T5']);
   });
   it('T5: a front of mixed suits and no sequence — agree', () => {
     const place = arr('Ac Kd 9h', '2d 2h 5s 7c 9d', '3d 3h 3s 8c Td');

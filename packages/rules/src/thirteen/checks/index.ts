@@ -52,15 +52,17 @@ export function judgeThirteenRound(r: ThirteenRound, rules: ThirteenRuleSet): Ju
     ...conduct.checkCardsOffTable(r),
     ...conduct.checkHolder(r),
   ];
-  // under alternative readings, every finding names the ones it was derived under (the register's: unchanged)
-  const alternatives = rules.alternatives ?? [];
-  if (!alternatives.length) return { settled, findings };
-  const ids = [...new Set(alternatives.map((k) => k.split(':')[0]!))];
+  // under alternative readings of the settlement (T1, T2, T4, T5, T6), the findings judged on it name the ones
+  // they were derived under (T3's check cites T3 already; the register's readings: unchanged)
+  const ids = [...new Set((rules.alternatives ?? []).map((k) => k.split(':')[0]!))].filter((i) => i !== 'T3');
+  if (!ids.length) return { settled, findings };
+  const onSettlement = new Set<CheckDefinition>([payout.payoutMismatch, arrange.foulNotPenalised]);
   return {
     settled,
-    findings: findings.map((f) => ({
-      ...f,
-      extraInterpretations: [...(f.extraInterpretations ?? []), ...ids],
-    })),
+    findings: findings.map((f) =>
+      onSettlement.has(f.check)
+        ? { ...f, extraInterpretations: [...(f.extraInterpretations ?? []), ...ids] }
+        : f,
+    ),
   };
 }

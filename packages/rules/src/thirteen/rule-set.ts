@@ -64,10 +64,6 @@ export function thirteenReadings(rules: ThirteenRuleSet, alternatives: readonly 
   });
 }
 
-/** Whether the rule set reads the alternative `key` (e.g. 'T4', 'T1:2'). */
-export const readsThirteen = (rules: { readonly alternatives?: readonly string[] }, key: string): boolean =>
-  rules.alternatives?.includes(key) ?? false;
-
 /** The default table configuration: T2's reading (units recorded, commission on the win). */
 export const DEFAULT_THIRTEEN_PAYOUT: ThirteenPayout = Object.freeze({
   units: 'units-recorded',

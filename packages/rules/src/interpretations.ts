@@ -535,9 +535,6 @@ const YES: WhatIfStatus = Object.freeze({ status: 'implemented', variants: 1 });
 const YES2: WhatIfStatus = Object.freeze({ status: 'implemented', variants: 2 });
 const notYet = (reason: string): WhatIfStatus => Object.freeze({ status: 'not-implemented', reason });
 const cannot = (reason: string): WhatIfStatus => Object.freeze({ status: 'not-implementable', reason });
-const THIRTEEN_NOT_YET = notYet(
-  'the 13 Cards settlement (packages/rules/src/thirteen) takes no readings parameter yet; not built in this version',
-);
 
 export const WHAT_IF: Readonly<Record<string, WhatIfStatus>> = Object.freeze({
   J1: YES,
@@ -573,27 +570,21 @@ export const WHAT_IF: Readonly<Record<string, WhatIfStatus>> = Object.freeze({
   H6: YES,
   H7: YES,
   H8: YES,
-  C1: notYet('the shooter-change checks take no readings parameter yet; not built in this version'),
-  C2: notYet(
-    'the Horn ratios on the winning unit alone need a settlement that splits the stake in four; not built in this version',
-  ),
+  C1: YES,
+  C2: YES,
   C3: YES,
   C4: cannot(
     'a question of how the printed text numbers art. 3.º: it changes the citation a finding prints, not what a replay derives',
   ),
   C5: YES,
-  T1: THIRTEEN_NOT_YET,
-  T2: notYet(
-    'the payout configuration is read from the table (TableOpened, ThirteenPayout); a what-if override of it is not built in this version',
-  ),
-  T3: THIRTEEN_NOT_YET,
-  T4: THIRTEEN_NOT_YET,
-  T5: THIRTEEN_NOT_YET,
-  T6: THIRTEEN_NOT_YET,
-  M1: notYet('the Mah-Jong deal checks take no readings parameter yet; not built in this version'),
-  M2: notYet(
-    'the Mah-Jong deal checks do not check which wall positions the last tiles come from, and take no readings parameter yet; not built in this version',
-  ),
+  T1: YES2,
+  T2: YES,
+  T3: YES,
+  T4: YES,
+  T5: YES,
+  T6: YES,
+  M1: YES,
+  M2: YES,
 });
 
 const byId = new Map(INTERPRETATIONS.map((i) => [i.id, i]));

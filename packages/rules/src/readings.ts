@@ -14,7 +14,7 @@ export interface AlternativeReading {
   readonly id: string;
   /** 1: the register's first alternative; 2: its second */
   readonly variant: 1 | 2;
-  readonly game: 'f3cp' | 'craps';
+  readonly game: 'f3cp' | 'craps' | 'thirteen-cards' | 'mahjong';
   /** where the variation acts: the settlement (what is owed), or the findings raised */
   readonly acts: 'settlement' | 'findings';
   /** what the replay does differently, in one sentence */
@@ -183,6 +183,20 @@ export const ALTERNATIVE_READINGS: readonly AlternativeReading[] = Object.freeze
   r('H7', 1, 'f3cp', 'settlement', 'the croupier qualifies only when holding a card of Q or higher'),
   r('H8', 1, 'f3cp', 'findings', 'a breach the table handled by invalidating the round raises no finding'),
   r(
+    'C1',
+    1,
+    'craps',
+    'findings',
+    'a come-out craps (2, 3, 12) after the shooter’s first throw passes the dice as a seven-out does: CRAPS.SHOOTER.NOT_CHANGED and WRONGLY_CHANGED judge the change by it',
+  ),
+  r(
+    'C2',
+    1,
+    'craps',
+    'settlement',
+    'the Horn’s 27:4 and 3:1 are paid on the winning unit alone, the other three units lost: 15:16 of the whole stake on 2 or 12, neither won nor lost on 3 or 11',
+  ),
+  r(
     'C3',
     1,
     'craps',
@@ -190,6 +204,57 @@ export const ALTERNATIVE_READINGS: readonly AlternativeReading[] = Object.freeze
     'a Big 6/8, 5/9 or 4/10 bet is returned (a push) on any sum but its number and 7',
   ),
   r('C5', 1, 'craps', 'settlement', 'a come-out 12 leaves Don’t Pass and Don’t Come bets on the layout'),
+  r('T1', 1, 'thirteen-cards', 'settlement', 'each tier won scores one point, whatever its formation'),
+  r(
+    'T1',
+    2,
+    'thirteen-cards',
+    'settlement',
+    'each side scores its own formations’ points in every tier, whoever wins the tier',
+  ),
+  r(
+    'T2',
+    1,
+    'thirteen-cards',
+    'settlement',
+    'whatever the table’s payout configuration, the units multiply the payment by the points difference (up to the units bet) and the 2% commission is taken from the stake',
+  ),
+  r(
+    'T3',
+    1,
+    'thirteen-cards',
+    'findings',
+    'the dice sum is counted from the place after the banker (place = sum mod 4): THIRTEEN.DEAL.START_PLACE judges the first card by it',
+  ),
+  r('T4', 1, 'thirteen-cards', 'settlement', 'equal tiers are a foul: the tiers must rise strictly'),
+  r(
+    'T5',
+    1,
+    'thirteen-cards',
+    'settlement',
+    'three suited or consecutive cards in the front tier rank as a flush or a straight (above a trio)',
+  ),
+  r(
+    'T6',
+    1,
+    'thirteen-cards',
+    'settlement',
+    'a fouled arrangement that is a natural plays as a natural; bets against a fouled banker without a natural are not settled (the banker re-arranges)',
+  ),
+  r(
+    'M1',
+    1,
+    'mahjong',
+    'findings',
+    'the dice sum always counts stacks from the right of the banker’s own row (ring position = sum): MAHJONG.DEAL.BREAK_POSITION judges the first stack drawn by it',
+  ),
+  r(
+    'M2',
+    1,
+    'mahjong',
+    'findings',
+    'after the three rounds of two stacks East takes one tile before the others and one after them (E, S, W, N, E): MAHJONG.DEAL.ORDER judges the turns by it',
+  ),
 ]);
 
 const byKey = new Map(ALTERNATIVE_READINGS.map((a) => [a.key, a]));

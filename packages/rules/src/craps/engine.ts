@@ -95,7 +95,9 @@ export function resolveThrow(
     case 'HORN':
       // interpretation C2: 27:4 and 3:1 on the whole Horn stake, net of the three losing units
       if (sum === 2 || sum === 12) return win(rules.horn.onTwoOrTwelve, null);
-      if (sum === 3 || sum === 11) return win(rules.horn.onThreeOrEleven, null);
+      if (sum === 3 || sum === 11)
+        // the alternative reading of C2 (the ratio on the winning unit alone) nets 0 on 3 or 11: neither won nor lost
+        return rules.horn.onThreeOrEleven.win === 0 ? PUSH : win(rules.horn.onThreeOrEleven, null);
       return lose(null);
     case 'FIELD':
       if (sum === 2) return win(rules.fieldOnTwo, null);

@@ -91,19 +91,45 @@ export interface CrapsRuleSet {
   /** the Field on 2; on 12 the table's configuration (2:1 or 3:1) decides */
   readonly fieldOnTwo: Ratio;
   readonly fieldOnTwelveChoices: readonly number[];
-  /** alternative readings selected (readings.ts keys: 'C3', 'C5'); absent or empty: the register's readings */
+  /** alternative readings selected (readings.ts keys: 'C1', 'C2', 'C3', 'C5'); absent or empty: the register's readings */
   readonly alternatives?: readonly string[];
 }
 
 const crapsVariants = new Map<string, CrapsRuleSet>();
 
-/** The rule set with the CRAPS alternative readings among `alternatives` (C3, C5); the same object for none. */
+/** The CRAPS keys among a replay's alternatives (the other games' keys are ignored). */
+const CRAPS_READING_KEYS: readonly string[] = ['C1', 'C2', 'C3', 'C5'];
+
+/**
+ * The Horn under the alternative reading of C2: art. 6.º 11)'s ratios on the winning unit alone (a quarter of the
+ * stake), the other three units lost besides. As a ratio of the whole stake: on 2 or 12, ¼ × 27/4 − ¾ = 15/16;
+ * on 3 or 11, ¼ × 3 − ¾ = 0, the stake neither won nor lost (the engine settles it PUSH). One ratio on the whole
+ * stake, rounded once as the table rounds, is the same sum as the four units settled apart, without splitting an
+ * amount that is not a multiple of four avos.
+ */
+export const HORN_ON_WINNING_UNIT = Object.freeze({
+  onTwoOrTwelve: Object.freeze({ win: 15, per: 16 }),
+  onThreeOrEleven: Object.freeze({ win: 0, per: 1 }),
+});
+
+/**
+ * The rule set with the CRAPS alternative readings among `alternatives` (C1, C2, C3, C5); the same object for
+ * none. C2 replaces the Horn's ratios (HORN_ON_WINNING_UNIT); C1 is read by the shooter-change checks.
+ */
 export function crapsReadings(rules: CrapsRuleSet, alternatives: readonly string[]): CrapsRuleSet {
-  const keys = alternatives.filter((k) => k === 'C3' || k === 'C5').sort();
+  const keys = alternatives.filter((k) => CRAPS_READING_KEYS.includes(k)).sort();
   if (!keys.length) return rules;
   const key = `${rules.id}|${keys.join(',')}`;
   let v = crapsVariants.get(key);
-  if (!v) crapsVariants.set(key, (v = Object.freeze({ ...rules, alternatives: Object.freeze(keys) })));
+  if (!v)
+    crapsVariants.set(
+      key,
+      (v = Object.freeze({
+        ...rules,
+        ...(keys.includes('C2') ? { horn: HORN_ON_WINNING_UNIT } : {}),
+        alternatives: Object.freeze(keys),
+      })),
+    );
   return v;
 }
 

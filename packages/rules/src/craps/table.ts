@@ -103,6 +103,10 @@ export class CrapsTable implements TableFold<CrapsThrowUnit> {
   private shooter: string | null = null;
   /** the seven-out that calls for a new shooter, until one comes */
   private sevenOut: Evidence | null = null;
+  /** the throw that called for a new shooter was a come-out craps (only under the alternative reading of C1) */
+  private sevenOutByCraps = false;
+  /** valid throws since the last shooter change: the alternative reading of C1 spares the shooter's first */
+  private shooterThrows = 0;
   private readonly bets = new Map<string, ActiveBet>();
   private readonly diceOut = new Map<string, Evidence>();
   private pending: FindingInput[] = [];
@@ -158,6 +162,8 @@ export class CrapsTable implements TableFold<CrapsThrowUnit> {
         if (f) this.pending.push(f);
         this.shooter = c.shooterId;
         this.sevenOut = null;
+        this.sevenOutByCraps = false;
+        this.shooterThrows = 0;
         return NO_UNITS as CrapsThrowUnit[];
       }
       case 'DieLeftTable':
@@ -252,7 +258,8 @@ export class CrapsTable implements TableFold<CrapsThrowUnit> {
     inputs.push(...checkDiceReuse(t, this.diceOut));
     // a die back in play is reported once: from this throw on it is in play again, as the table had it
     for (const dieId of t.dieIds) this.diceOut.delete(dieId);
-    const kept = this.shooter === t.shooterId ? checkShooterKept(t, this.sevenOut) : null;
+    const kept =
+      this.shooter === t.shooterId ? checkShooterKept(t, this.sevenOut, this.sevenOutByCraps) : null;
     if (kept) inputs.push(kept);
     // reported once: the table went on with the same shooter
     if (kept) this.sevenOut = null;
@@ -293,12 +300,24 @@ export class CrapsTable implements TableFold<CrapsThrowUnit> {
       else b.point = step.point;
     }
     // the table's point and the shooter (art. 4.º 2) with C1)
+    this.shooterThrows++;
     if (this.point === null) {
       if (POINT_NUMBERS.includes(sum)) this.point = sum;
+      else if (
+        (sum === 2 || sum === 3 || sum === 12) &&
+        this.shooterThrows > 1 &&
+        rules.alternatives?.includes('C1')
+      ) {
+        // the alternative reading of C1: a come-out craps after the shooter's first throw loses the Pass Line and
+        // passes the dice too
+        this.sevenOut = evidenceOf(t);
+        this.sevenOutByCraps = true;
+      }
     } else if (sum === this.point) this.point = null;
     else if (sum === 7) {
       this.point = null;
       this.sevenOut = evidenceOf(t);
+      this.sevenOutByCraps = false;
     }
   }
 

@@ -1,6 +1,6 @@
 import { cite } from '../citations/citation.ts';
 import { defineCheck, type FindingInput } from '../findings.ts';
-import { breakStack, DRAW_TURNS, HAND, RING, SEATS } from './deal.ts';
+import { breakStack, drawTurns, HAND, RING, SEATS } from './deal.ts';
 import type { MahjongDeal, MahjongFact } from './round.ts';
 import { MAHJONG_1989_DIPLOMA as D, tileSetProblems } from './tiles.ts';
 
@@ -53,10 +53,11 @@ export function checkTileSet(d: MahjongDeal): FindingInput[] {
   ];
 }
 
-export function checkBreak(d: MahjongDeal): FindingInput[] {
+/** Art. 2.º under M1 (`alternatives` holding 'M1': its alternative reading, breakStack). */
+export function checkBreak(d: MahjongDeal, alternatives: readonly string[] = []): FindingInput[] {
   const first = d.draws[0];
   if (!first) return [];
-  const expected = breakStack(d.dice.sum);
+  const expected = breakStack(d.dice.sum, alternatives);
   if (first.fromStack === expected) return [];
   return [
     {
@@ -86,11 +87,13 @@ export function checkCounts(d: MahjongDeal): FindingInput[] {
 
 /**
  * M2: the seats take their turns in the order of art. 2.º, and the stacks follow on from the first one drawn
- * (two stacks a turn for the first twelve turns).
+ * (two stacks a turn for the first twelve turns). `alternatives` holding 'M2': the order of its alternative
+ * reading (E, S, W, N, E for the last five tiles).
  */
-export function checkOrder(d: MahjongDeal): FindingInput[] {
+export function checkOrder(d: MahjongDeal, alternatives: readonly string[] = []): FindingInput[] {
   const first = d.draws[0];
   if (!first) return [];
+  const DRAW_TURNS = drawTurns(alternatives);
   const wrong: string[] = [];
   d.draws.forEach((x, i) => {
     const turn = DRAW_TURNS[i];
@@ -112,10 +115,13 @@ export function checkOrder(d: MahjongDeal): FindingInput[] {
   ];
 }
 
-/** Runs every MAHJONG. check on one deal. Outcomes and payouts are out of scope (not in the text held). */
-export const judgeMahjongDeal = (d: MahjongDeal): FindingInput[] => [
+/**
+ * Runs every MAHJONG. check on one deal. Outcomes and payouts are out of scope (not in the text held).
+ * `alternatives`: the alternative readings selected (M1, M2); the two checks they act on cite them already.
+ */
+export const judgeMahjongDeal = (d: MahjongDeal, alternatives: readonly string[] = []): FindingInput[] => [
   ...checkTileSet(d),
-  ...checkBreak(d),
+  ...checkBreak(d, alternatives),
   ...checkCounts(d),
-  ...checkOrder(d),
+  ...checkOrder(d, alternatives),
 ];

@@ -9,7 +9,7 @@ import type { Finding } from '../findings.ts';
 import type { NotDerived } from '../game.ts';
 import { formatMacauTime, utcText } from '../present.ts';
 import { timelineOf } from '../round-fold.ts';
-import { breakStack, DRAW_TURNS, HAND, RING, SEATS, STACKS_PER_ROW, type Seat } from './deal.ts';
+import { breakStack, drawTurns, HAND, RING, SEATS, STACKS_PER_ROW, type Seat } from './deal.ts';
 import type { MahjongDeal } from './round.ts';
 import { TILE_COUNT } from './tiles.ts';
 
@@ -101,6 +101,8 @@ export interface MahjongExplainInput {
   readonly notDerived: NotDerived | null;
   readonly deal: MahjongDeal | null;
   readonly events: readonly MahjongEvent[];
+  /** the alternative readings (M1, M2) the deal is explained under; absent: the register's */
+  readonly alternatives?: readonly string[];
 }
 
 export function explainMahjongDeal(
@@ -108,7 +110,7 @@ export function explainMahjongDeal(
   findings: readonly Finding[],
 ): { json: object; text: string } {
   const lines = [
-    `Mah-Jong game ${u.roundId} at table ${u.tableId} — rule set ${u.ruleSet ?? '(none)'}; times in Macau time (UTC+8)`,
+    `Mah-Jong game ${u.roundId} at table ${u.tableId} — rule set ${u.ruleSet ?? '(none)'}; times in Macau time (UTC+8)${u.alternatives?.length ? `; alternative readings ${u.alternatives.join(', ')}` : ''}`,
     `SCOPE: ${MAHJONG_SCOPE.message}`,
   ];
   if (u.notDerived) lines.push(`not derived: ${u.notDerived.code}: ${u.notDerived.message}`);
@@ -118,7 +120,9 @@ export function explainMahjongDeal(
     const diceEvent = u.events.find((e) => e.type === 'MahjongDiceThrown');
     const faces = diceEvent?.type === 'MahjongDiceThrown' ? diceEvent.data.faces : [];
     const validSum = Number.isInteger(d.dice.sum) && d.dice.sum >= 3 && d.dice.sum <= 18;
-    const expectedBreak = validSum ? breakStack(d.dice.sum) : null;
+    const alternatives = u.alternatives ?? [];
+    const DRAW_TURNS = drawTurns(alternatives);
+    const expectedBreak = validSum ? breakStack(d.dice.sum, alternatives) : null;
     const hands = Object.fromEntries(SEATS.map((s) => [s, [] as string[]])) as Record<Seat, string[]>;
     for (const x of d.draws) hands[x.seat].push(...x.tiles);
     const turns = d.draws.map((x, i) => {

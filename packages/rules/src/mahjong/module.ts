@@ -104,7 +104,7 @@ export const MAHJONG_MODULE: GameModule<MahjongGameUnit> = {
   eventTypes: new Set<string>(MAHJONG_EVENT_TYPES),
   checks: Object.values(MAHJONG_CHECKS),
   validate: (event) => mahjongEventProblems(event as MahjongEvent),
-  newTable: (tableId) => new MahjongTable(tableId),
+  newTable: (tableId, options) => new MahjongTable(tableId, options?.alternatives),
   get simulation() {
     return MAHJONG_SIMULATION;
   },

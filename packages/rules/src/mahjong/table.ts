@@ -10,6 +10,7 @@ import type { DerivedUnit, NotDerived, RoundRecord } from '../game.ts';
 import { RoundTableFold, type RoundGame } from '../round-fold.ts';
 import { macauDate, ruleSetFor } from '../registry.ts';
 import { judgeMahjongDeal } from './checks.ts';
+import { MAHJONG_READING_KEYS } from './deal.ts';
 import { dealFromEvents } from './events.ts';
 import { explainMahjongDeal } from './explain.ts';
 import type { MahjongDeal } from './round.ts';
@@ -18,6 +19,8 @@ export interface MahjongGameUnit extends DerivedUnit {
   readonly deal: MahjongDeal | null;
   readonly events: readonly MahjongEvent[];
   record: RoundRecord | null;
+  /** the alternative readings (M1, M2) the deal was judged under; absent: the register's */
+  readonly alternatives?: readonly string[];
 }
 
 const byInterpretationId = new Intl.Collator('en', { numeric: true }).compare;
@@ -25,19 +28,30 @@ export const MAHJONG_OUT_OF_SCOPE =
   'the deal only: winning hands and payments are out of scope (Portaria 52/89/M art. 1.º–2.º is the text held)';
 
 /** The Mah-Jong part of the shared round fold (../round-fold.ts): a closed game's deal judged, and explained. */
-export const MAHJONG_ROUNDS: RoundGame<MahjongEvent, MahjongGameUnit> = {
-  close: (roundId, events, table) => closeGame(roundId, events, table.tableId),
-  explain: (u, findings) => explainMahjongDeal(u, findings),
-};
+export const MAHJONG_ROUNDS: RoundGame<MahjongEvent, MahjongGameUnit> = mahjongRounds([]);
+
+/** The Mah-Jong part of the round fold under alternative readings (M1, M2; empty: the register's). */
+export function mahjongRounds(alternatives: readonly string[]): RoundGame<MahjongEvent, MahjongGameUnit> {
+  return {
+    close: (roundId, events, table) => closeGame(roundId, events, table.tableId, alternatives),
+    explain: (u, findings) => explainMahjongDeal(u, findings),
+  };
+}
 
 /** One table's Mah-Jong games: the shared round fold with the Mah-Jong part. */
 export class MahjongTable extends RoundTableFold<MahjongEvent, MahjongGameUnit> {
-  constructor(tableId: string) {
-    super(tableId, MAHJONG_ROUNDS);
+  constructor(tableId: string, alternatives: readonly string[] = []) {
+    const keys = alternatives.filter((k) => MAHJONG_READING_KEYS.includes(k));
+    super(tableId, keys.length ? mahjongRounds(keys) : MAHJONG_ROUNDS);
   }
 }
 
-function closeGame(roundId: string, events: readonly MahjongEvent[], tableId: string): MahjongGameUnit {
+function closeGame(
+  roundId: string,
+  events: readonly MahjongEvent[],
+  tableId: string,
+  alternatives: readonly string[],
+): MahjongGameUnit {
   const first = events[0]!.data.header;
   const voided = events.some((e) => e.type === 'RoundVoided');
   const lookup = ruleSetFor('mahjong', first.eventTime);
@@ -55,7 +69,7 @@ function closeGame(roundId: string, events: readonly MahjongEvent[], tableId: st
     if (!deal)
       notDerived = { code: 'cards-incomplete', message: 'no MahjongTilesCounted or no MahjongDiceThrown' };
     else
-      findings = judgeMahjongDeal(deal).map((f) =>
+      findings = judgeMahjongDeal(deal, alternatives).map((f) =>
         makeFinding(
           {
             ruleSet: lookup.rules.id,
@@ -93,5 +107,15 @@ function closeGame(roundId: string, events: readonly MahjongEvent[], tableId: st
         interpretationIds: [...interpretations].sort(byInterpretationId),
       }
     : null;
-  return { roundId, tableId, ruleSet, notDerived, findings, deal, events, record };
+  return {
+    roundId,
+    tableId,
+    ruleSet,
+    notDerived,
+    findings,
+    deal,
+    events,
+    record,
+    ...(alternatives.length ? { alternatives } : {}),
+  };
 }

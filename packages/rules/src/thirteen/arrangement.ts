@@ -1,5 +1,5 @@
 import { formatCard, isCard, rankOf, type Card } from '../cards.ts';
-import { allSameSuit, fiveKey, frontKey, inSequence, TIER_NAMES } from './hands.ts';
+import { allSameSuit, fiveKey, frontKey, frontKeyRanked, inSequence, TIER_NAMES } from './hands.ts';
 
 /**
  * Art. 7.º and 9.º I: a place's 13 cards arranged in three tiers, whether the arrangement is a foul, and the
@@ -23,7 +23,10 @@ export interface JudgedArrangement {
   readonly keys: readonly [number, number, number];
   /** art. 7.º: the tiers do not rise (front > middle or middle > back) */
   readonly foul: boolean;
-  /** art. 9.º I: the natural the place shows, or null; a fouled arrangement shows none (interpretation T6) */
+  /**
+   * art. 9.º I: the natural the place shows, or null; a fouled arrangement shows none (interpretation T6; under its
+   * alternative a fouled arrangement shows its natural too)
+   */
   readonly natural: NaturalKind | null;
 }
 
@@ -64,18 +67,34 @@ export function cardsNatural(cards: readonly Card[]): NaturalKind | null {
   return null;
 }
 
-/** Judges an arrangement (assumed well formed: see arrangementProblems). */
-export function judgeArrangement(a: Arrangement): JudgedArrangement {
+const NO_ALTERNATIVES: readonly string[] = Object.freeze([]);
+
+/**
+ * Judges an arrangement (assumed well formed: see arrangementProblems). `alternatives`: the alternative readings
+ * selected (readings.ts), of which three act here: T4 (strictly ascending: equal tiers are a foul), T5 (three
+ * suited or consecutive cards in front rank as a flush or straight: frontKeyRanked) and T6 (a fouled arrangement
+ * still shows its natural).
+ */
+export function judgeArrangement(
+  a: Arrangement,
+  alternatives: readonly string[] = NO_ALTERNATIVES,
+): JudgedArrangement {
   const f = a.front;
   const m = a.middle;
   const b = a.back;
+  const t5 = alternatives.length > 0 && alternatives.includes('T5');
   const keys: [number, number, number] = [
-    frontKey(f[0]!, f[1]!, f[2]!),
+    t5 ? frontKeyRanked(f[0]!, f[1]!, f[2]!) : frontKey(f[0]!, f[1]!, f[2]!),
     fiveKey(m[0]!, m[1]!, m[2]!, m[3]!, m[4]!),
     fiveKey(b[0]!, b[1]!, b[2]!, b[3]!, b[4]!),
   ];
-  const foul = keys[0] > keys[1] || keys[1] > keys[2];
-  return { arrangement: a, keys, foul, natural: foul ? null : arrangedNatural(a) };
+  const foul =
+    alternatives.length > 0 && alternatives.includes('T4')
+      ? keys[0] >= keys[1] || keys[1] >= keys[2]
+      : keys[0] > keys[1] || keys[1] > keys[2];
+  const natural =
+    foul && !(alternatives.length > 0 && alternatives.includes('T6')) ? null : arrangedNatural(a);
+  return { arrangement: a, keys, foul, natural };
 }
 
 /**

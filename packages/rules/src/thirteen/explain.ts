@@ -45,8 +45,8 @@ function tiersOf(j: JudgedArrangement) {
 }
 
 /** An arrangement judged for the JSON, or null when it is not one of 3, 5 and 5 different cards. */
-const judgedOrNull = (a: Arrangement): JudgedArrangement | null =>
-  arrangementProblems(a).length === 0 ? judgeArrangement(a) : null;
+const judgedOrNull = (a: Arrangement, alternatives: readonly string[]): JudgedArrangement | null =>
+  arrangementProblems(a).length === 0 ? judgeArrangement(a, alternatives) : null;
 
 const PLACE_NAMES = ['the banker', 'place 1', 'place 2', 'place 3'];
 
@@ -99,12 +99,14 @@ export const thirteenSteps = (events: readonly ThirteenEvent[]) => timelineOf(ev
 
 export function explainThirteenRound(r: ThirteenRound, rules: ThirteenRuleSet): ThirteenExplanation {
   const settled = settleThirteenRound(r, rules);
+  const alternatives = rules.alternatives ?? [];
   const lines: string[] = [];
   lines.push(
-    `13 Cards round ${r.roundId} at table ${r.tableId} — rule set ${rules.id}; times in Macau time (UTC+8)`,
+    `13 Cards round ${r.roundId} at table ${r.tableId} — rule set ${rules.id}; times in Macau time (UTC+8)${alternatives.length ? `; alternative readings ${alternatives.join(', ')}` : ''}`,
   );
+  const diceOk = r.dice.sum >= 4 && r.dice.sum <= 24;
   lines.push(
-    `${formatMacauTime(r.dice.time)}  dice sum ${r.dice.sum}: first card to place ${(r.dice.sum - 1) % 4} (art. 2.º b), T3)`,
+    `${formatMacauTime(r.dice.time)}  dice sum ${r.dice.sum}: first card to place ${diceOk ? firstPlace(r.dice.sum, alternatives) : '?'} (art. 2.º b), T3)`,
   );
   const hands = cardsByPlace(r.deal);
   const banker = settled.banker;
@@ -115,9 +117,10 @@ export function explainThirteenRound(r: ThirteenRound, rules: ThirteenRuleSet): 
   const places: object[] = [];
   for (const p of r.places) {
     if (p.place === 0) continue;
-    const played = p.arranged ? judgedOrNull(p.arranged.arrangement) : null;
+    const played = p.arranged ? judgedOrNull(p.arranged.arrangement, alternatives) : null;
     const entry = settled.places.get(p.place);
-    const scored = played && banker ? scorePlace(played, banker, { late: entry?.late ?? false }) : null;
+    const scored =
+      played && banker ? scorePlace(played, banker, { late: entry?.late ?? false }, alternatives) : null;
     const cards = hands[p.place] ?? [];
     const best = banker && cards.length === 13 && !banker.foul ? bestArrangementAgainst(cards, banker) : null;
     lines.push(
@@ -187,14 +190,15 @@ export function explainThirteenRound(r: ThirteenRound, rules: ThirteenRuleSet): 
       roundId: r.roundId,
       tableId: r.tableId,
       ruleSet: rules.id,
+      alternatives,
       payout: rules.payout,
       diceSum: r.dice.sum,
       dice: {
         sum: r.dice.sum,
         time: utcText(r.dice.time),
         shaker: r.dice.shakerPlayerId,
-        firstPlace: firstPlace(r.dice.sum),
-        placeOrder: dealOrder(r.dice.sum).slice(0, 4),
+        firstPlace: firstPlace(r.dice.sum, alternatives),
+        placeOrder: dealOrder(r.dice.sum, alternatives).slice(0, 4),
         interpretations: ['T3'],
       },
       banker: banker

@@ -154,6 +154,32 @@ export function frontKey(a: Card, b: Card, c: Card): number {
   return TC.highCard * CLASS_SHIFT + ((x + 1) * 256 + (y + 1) * 16 + (z + 1)) * 256;
 }
 
+/**
+ * The key of the front tier under the alternative reading of T5: three cards of one suit rank as a flush, three in
+ * sequence (A-2-3 and Q-K-A included, as in inSequence) as a straight, both as a straight flush, in the order of
+ * art. 9.º II (a straight and a flush above a trio). Within a class the key is that of the cards, A-2-3 the
+ * second-highest sequence after Q-K-A as A-2-3-4-5 is among five cards (II 2., 6.); where a front flush and a
+ * five-card flush agree card by card over the front's three, the front is the weaker (it has fewer cards, T4).
+ */
+export function frontKeyRanked(a: Card, b: Card, c: Card): number {
+  const base = frontKey(a, b, c);
+  if (classOfKey(base) !== TC.highCard) return base;
+  const flush = suitOf(a) === suitOf(b) && suitOf(a) === suitOf(c);
+  const mask = (1 << rankOf(a)) | (1 << rankOf(b)) | (1 << rankOf(c));
+  const low = 31 - Math.clz32(mask & -mask);
+  // 14 = Q-K-A, 13 = A-2-3, else the top card's rank + 1 (as fiveKey numbers straights)
+  const straightTop =
+    mask === 0b1_1100_0000_0000
+      ? 14
+      : mask === 0b1_0000_0000_0011
+        ? 13
+        : mask === 0b111 << low
+          ? low + 3
+          : -1;
+  if (straightTop > 0) return (flush ? TC.straightFlush : TC.straight) * CLASS_SHIFT + straightTop * 65536;
+  return flush ? TC.flush * CLASS_SHIFT + (base - TC.highCard * CLASS_SHIFT) : base;
+}
+
 /** The key of a tier given as its cards (3 for the front, 5 otherwise). */
 export function tierKey(cards: readonly Card[]): number {
   if (cards.length === 3) return frontKey(cards[0]!, cards[1]!, cards[2]!);

@@ -13,7 +13,7 @@ export const THIRTEEN_MODULE: GameModule<ThirteenRoundUnit> = {
   eventTypes: new Set<string>(THIRTEEN_EVENT_TYPES),
   checks: Object.values(THIRTEEN_CHECKS),
   validate: (event) => thirteenEventProblems(event as ThirteenEvent),
-  newTable: (tableId) => new ThirteenTable(tableId),
+  newTable: (tableId, options) => new ThirteenTable(tableId, options?.alternatives),
   get simulation() {
     return THIRTEEN_SIMULATION;
   },

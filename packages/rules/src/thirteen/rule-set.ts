@@ -30,6 +30,38 @@ export interface ThirteenRuleSet {
   /** art. 2.º a): the fewest cards a cut may take */
   readonly minCutCards: number;
   readonly payout: ThirteenPayout;
+  /**
+   * alternative readings selected (readings.ts keys: 'T1', 'T1:2', 'T2', 'T3', 'T4', 'T5', 'T6'); absent or empty:
+   * the register's readings
+   */
+  readonly alternatives?: readonly string[];
+}
+
+/** The 13 Cards keys among a replay's alternatives (the other games' keys are ignored). */
+export const THIRTEEN_READING_KEYS: readonly string[] = Object.freeze([
+  'T1',
+  'T1:2',
+  'T2',
+  'T3',
+  'T4',
+  'T5',
+  'T6',
+]);
+
+/**
+ * The rule set with the 13 Cards alternative readings among `alternatives`; the same object for none. T2's
+ * alternative overrides the table's payout configuration (art. 11.º): the units multiply the payment by the
+ * points difference, and the commission is taken from the stake.
+ */
+export function thirteenReadings(rules: ThirteenRuleSet, alternatives: readonly string[]): ThirteenRuleSet {
+  if (!alternatives.length) return rules;
+  const keys = alternatives.filter((k) => THIRTEEN_READING_KEYS.includes(k)).sort();
+  if (!keys.length) return rules;
+  return Object.freeze({
+    ...rules,
+    payout: keys.includes('T2') ? { ...rules.payout, commissionBase: 'stake' as const } : rules.payout,
+    alternatives: Object.freeze(keys),
+  });
 }
 
 /** The default table configuration: T2's reading (units recorded, commission on the win). */

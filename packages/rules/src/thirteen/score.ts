@@ -45,34 +45,54 @@ export interface PlaceConduct {
   readonly late?: boolean;
 }
 
+const NO_ALTERNATIVES: readonly string[] = Object.freeze([]);
+
+/**
+ * One place's arrangement against the banker's. `alternatives`: the alternative readings selected (readings.ts), of
+ * which these act here: T1 (each tier won scores one point), T1:2 (each side scores its own formations' points in
+ * every tier, whoever wins the tier), T6 (a natural is judged whatever the tiers, before the foul; a fouled banker
+ * re-arranges, so settle.ts settles no bet against a fouled banker without a natural).
+ */
 export function scorePlace(
   place: JudgedArrangement,
   banker: JudgedArrangement,
   conduct: PlaceConduct = {},
+  alternatives: readonly string[] = NO_ALTERNATIVES,
 ): ScoredPlace {
   const none = { placePoints: 0, bankerPoints: 0, tiers: [] };
-  if (place.foul) return { outcome: 'lose', reason: 'place-foul', ...none };
+  const t6 = alternatives.length > 0 && alternatives.includes('T6');
+  if (!t6 && place.foul) return { outcome: 'lose', reason: 'place-foul', ...none };
   if (conduct.late) return { outcome: 'lose', reason: 'place-late', ...none };
-  if (banker.foul) return { outcome: 'win', reason: 'banker-foul', ...none };
+  if (!t6 && banker.foul) return { outcome: 'win', reason: 'banker-foul', ...none };
   if (place.natural || banker.natural) {
     const p = place.natural ? 3 : 0;
     const b = banker.natural ? 3 : 0;
     const outcome: Outcome = p > b ? 'win' : p < b ? 'lose' : 'tie';
     return { outcome, reason: 'natural', placePoints: p, bankerPoints: b, tiers: [] };
   }
+  // the alternative reading of T6: the foul is judged after the naturals
+  if (place.foul) return { outcome: 'lose', reason: 'place-foul', ...none };
+  if (banker.foul) return { outcome: 'win', reason: 'banker-foul', ...none };
+  const perTier = alternatives.length > 0 && alternatives.includes('T1');
+  const both = alternatives.length > 0 && alternatives.includes('T1:2');
   let placePoints = 0;
   let bankerPoints = 0;
   const tiers: TierResult[] = [];
   for (const tier of [0, 1, 2] as const) {
     const pk = place.keys[tier];
     const bk = banker.keys[tier];
+    if (both) {
+      // the second alternative of T1: the points of both formations are added whatever the result
+      placePoints += tierPoints(pk, tier);
+      bankerPoints += tierPoints(bk, tier);
+    }
     if (pk > bk) {
-      const points = tierPoints(pk, tier);
-      placePoints += points;
+      const points = perTier ? 1 : tierPoints(pk, tier);
+      if (!both) placePoints += points;
       tiers.push({ tier, winner: 'place', points, bankerByEquality: false });
     } else {
-      const points = tierPoints(bk, tier);
-      bankerPoints += points;
+      const points = perTier ? 1 : tierPoints(bk, tier);
+      if (!both) bankerPoints += points;
       tiers.push({ tier, winner: 'banker', points, bankerByEquality: pk === bk });
     }
   }
@@ -131,4 +151,28 @@ export function settleBet(
   const base = payout.commissionBase === 'win' ? half : atRisk;
   const commission = Math.floor((base * payout.commissionPercent + 50) / 100);
   return { outcome, atRisk, commission, net: half - commission };
+}
+
+/**
+ * Art. 11.º under the alternative reading of T2: the bet's amount is a stake per point, and the units (1, 2 or 3)
+ * multiply the payment by the points difference, up to the units bet: the sum at risk is amount × min(units,
+ * difference); a natural's difference is 3; a place lost by foul or lateness, or won by the banker's foul, counts
+ * no points and settles the whole units. The commission is taken from that sum at risk (the stake), not the win.
+ */
+export function settleBetByPoints(
+  scored: ScoredPlace,
+  amount: number,
+  units: number,
+  payout: ThirteenPayout,
+): BetSettlement {
+  const byPoints = scored.reason === 'points' || scored.reason === 'natural';
+  const difference = Math.abs(scored.placePoints - scored.bankerPoints);
+  const multiplier = byPoints && scored.outcome !== 'tie' ? Math.min(units, Math.max(1, difference)) : units;
+  if (units !== 1 && units !== 2 && units !== 3)
+    throw new PayoutConfigError(`bet units ${units}: art. 11.º allows 1, 2 or 3 points`);
+  return settleBet(scored.outcome, amount, multiplier, {
+    units: 'stake-per-point',
+    commissionBase: 'stake',
+    commissionPercent: payout.commissionPercent,
+  });
 }

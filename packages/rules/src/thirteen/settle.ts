@@ -1,7 +1,7 @@
 import { arrangementProblems, judgeArrangement, type JudgedArrangement } from './arrangement.ts';
 import type { ThirteenRuleSet } from './rule-set.ts';
 import type { BetFact, PlaceFacts, ThirteenRound } from './round.ts';
-import { scorePlace, settleBet, type BetSettlement, type ScoredPlace } from './score.ts';
+import { scorePlace, settleBet, settleBetByPoints, type BetSettlement, type ScoredPlace } from './score.ts';
 
 /** Art. 2.º d), 7.º–11.º: what the round's bets should have come to, from its facts. */
 export interface ExpectedBet {
@@ -30,19 +30,29 @@ export const arrangeDeadline = (r: ThirteenRound, rules: ThirteenRuleSet): numbe
 
 export function settleThirteenRound(r: ThirteenRound, rules: ThirteenRuleSet): SettledRound {
   const notSettled: string[] = [];
+  const alternatives = rules.alternatives ?? [];
   const shown = r.bankerShown.at(-1);
-  const banker =
-    shown && arrangementProblems(shown.arrangement).length === 0 ? judgeArrangement(shown.arrangement) : null;
+  let banker =
+    shown && arrangementProblems(shown.arrangement).length === 0
+      ? judgeArrangement(shown.arrangement, alternatives)
+      : null;
   if (!banker)
     notSettled.push(
       shown ? 'the banker’s arrangement is not 3, 5 and 5 different cards' : 'the banker never showed',
     );
+  else if (banker.foul && !banker.natural && alternatives.includes('T6')) {
+    // the alternative reading of T6: a fouled banker re-arranges; the events show no arrangement after this one
+    notSettled.push(
+      'the banker’s last arrangement fouls, and under the alternative reading of T6 the banker re-arranges: no later arrangement is recorded',
+    );
+    banker = null;
+  }
   const deadline = arrangeDeadline(r, rules);
   const places = new Map<number, { facts: PlaceFacts; judged: JudgedArrangement | null; late: boolean }>();
   for (const p of r.places) {
     const judged =
       p.arranged && arrangementProblems(p.arranged.arrangement).length === 0
-        ? judgeArrangement(p.arranged.arrangement)
+        ? judgeArrangement(p.arranged.arrangement, alternatives)
         : null;
     const late = deadline !== null && (p.arranged === null || p.arranged.time > deadline);
     places.set(p.place, { facts: p, judged, late });
@@ -66,9 +76,12 @@ export function settleThirteenRound(r: ThirteenRound, rules: ThirteenRuleSet): S
       continue;
     }
     const scored: ScoredPlace = place.judged
-      ? scorePlace(place.judged, banker, { late: place.late })
+      ? scorePlace(place.judged, banker, { late: place.late }, alternatives)
       : { outcome: 'lose', reason: 'place-late', placePoints: 0, bankerPoints: 0, tiers: [] };
-    bets.push({ bet, scored, settlement: settleBet(scored.outcome, bet.amount, bet.units, rules.payout) });
+    const settlement = alternatives.includes('T2')
+      ? settleBetByPoints(scored, bet.amount, bet.units, rules.payout)
+      : settleBet(scored.outcome, bet.amount, bet.units, rules.payout);
+    bets.push({ bet, scored, settlement });
   }
   return { banker, places, bets, notSettled };
 }

@@ -13,7 +13,7 @@ import { judgeThirteenRound } from './checks/index.ts';
 import { payoutOf, roundFromEvents } from './events.ts';
 import { explainThirteenRound, thirteenSteps } from './explain.ts';
 import { thirteenRoundRecord } from './round-record.ts';
-import type { ThirteenRuleSet } from './rule-set.ts';
+import { THIRTEEN_READING_KEYS, thirteenReadings, type ThirteenRuleSet } from './rule-set.ts';
 import type { ThirteenRound } from './round.ts';
 import { settleThirteenRound, type SettledRound } from './settle.ts';
 
@@ -35,40 +35,46 @@ export interface ThirteenRoundUnit extends DerivedUnit {
  * The 13 Cards part of the shared round fold (../round-fold.ts): a closed round judged under the rule set in force
  * with the table's payout settings, and a judged round explained.
  */
-export const THIRTEEN_ROUNDS: RoundGame<ThirteenEvent, ThirteenRoundUnit> = {
-  close: (roundId, events, table) => closeRound(roundId, events, table.tableId, table.opened),
-  explain(u, findings) {
-    const lines = findings.map((f) => `finding ${f.checkId}: ${f.summary}`);
-    const steps = thirteenSteps(u.events);
-    if (!u.facts || !u.rules) {
-      const why = u.notDerived ? `${u.notDerived.code}: ${u.notDerived.message}` : 'no facts';
-      return {
-        json: {
-          game: 'THIRTEEN_CARDS',
-          roundId: u.roundId,
-          tableId: u.tableId,
-          ruleSet: u.ruleSet,
-          notDerived: u.notDerived,
-          steps,
-          findings,
-        },
-        text: [`13 Cards round ${u.roundId} at table ${u.tableId}: not derived (${why})`, ...lines].join(
-          '\n',
-        ),
-      };
-    }
-    const x = explainThirteenRound(u.facts, u.rules);
+export const THIRTEEN_ROUNDS: RoundGame<ThirteenEvent, ThirteenRoundUnit> = thirteenRounds([]);
+
+/** The 13 Cards part of the round fold under alternative readings (readings.ts keys; empty: the register's). */
+export function thirteenRounds(alternatives: readonly string[]): RoundGame<ThirteenEvent, ThirteenRoundUnit> {
+  return {
+    close: (roundId, events, table) => closeRound(roundId, events, table.tableId, table.opened, alternatives),
+    explain: explainUnit,
+  };
+}
+
+function explainUnit(u: ThirteenRoundUnit, findings: readonly Finding[]): { json: object; text: string } {
+  const lines = findings.map((f) => `finding ${f.checkId}: ${f.summary}`);
+  const steps = thirteenSteps(u.events);
+  if (!u.facts || !u.rules) {
+    const why = u.notDerived ? `${u.notDerived.code}: ${u.notDerived.message}` : 'no facts';
     return {
-      json: { game: 'THIRTEEN_CARDS', ...x.json, steps, findings },
-      text: [x.text, ...lines].join('\n'),
+      json: {
+        game: 'THIRTEEN_CARDS',
+        roundId: u.roundId,
+        tableId: u.tableId,
+        ruleSet: u.ruleSet,
+        notDerived: u.notDerived,
+        steps,
+        findings,
+      },
+      text: [`13 Cards round ${u.roundId} at table ${u.tableId}: not derived (${why})`, ...lines].join('\n'),
     };
-  },
-};
+  }
+  const x = explainThirteenRound(u.facts, u.rules);
+  return {
+    json: { game: 'THIRTEEN_CARDS', ...x.json, steps, findings },
+    text: [x.text, ...lines].join('\n'),
+  };
+}
 
 /** One table's 13 Cards rounds: the shared round fold with the 13 Cards part. */
 export class ThirteenTable extends RoundTableFold<ThirteenEvent, ThirteenRoundUnit> {
-  constructor(tableId: string) {
-    super(tableId, THIRTEEN_ROUNDS);
+  constructor(tableId: string, alternatives: readonly string[] = []) {
+    const keys = alternatives.filter((k) => THIRTEEN_READING_KEYS.includes(k));
+    super(tableId, keys.length ? thirteenRounds(keys) : THIRTEEN_ROUNDS);
   }
 }
 
@@ -77,6 +83,7 @@ function closeRound(
   events: readonly ThirteenEvent[],
   tableId: string,
   config: TableOpened | null,
+  alternatives: readonly string[],
 ): ThirteenRoundUnit {
   const first = events[0]!.data.header;
   const voided = events.some((e) => e.type === 'RoundVoided');
@@ -99,7 +106,7 @@ function closeRound(
     };
   else if (voided) notDerived = { code: 'voided', message: 'the table voided the round' };
   else {
-    rules = { ...lookup.rules, payout };
+    rules = thirteenReadings({ ...lookup.rules, payout }, alternatives);
     try {
       facts = roundFromEvents(roundId, tableId, events);
       if (!facts)

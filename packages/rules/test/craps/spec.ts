@@ -12,7 +12,7 @@ import type {
   ShooterChangeReason,
   ThrowVoidReason,
 } from '@table-audit/schemas/events';
-import { CRAPS_MODULE, type CrapsThrowUnit, type Finding } from '../../src/index.ts';
+import { CRAPS_MODULE, DEFAULT_REPLAY_OPTIONS, type CrapsThrowUnit, type Finding } from '../../src/index.ts';
 
 export interface TableOptions {
   field12?: number;
@@ -148,8 +148,9 @@ export interface Replay {
   readonly findings: Finding[];
 }
 
-export function replay(events: readonly CrapsEvent[]): Replay {
-  const fold = CRAPS_MODULE.newTable('LP-CRAPS-02');
+/** `alternatives`: the alternative readings (readings.ts keys) to replay under; none: the register's. */
+export function replay(events: readonly CrapsEvent[], alternatives: readonly string[] = []): Replay {
+  const fold = CRAPS_MODULE.newTable('LP-CRAPS-02', { ...DEFAULT_REPLAY_OPTIONS, alternatives });
   const units: CrapsThrowUnit[] = [];
   for (const e of events) units.push(...fold.apply(e));
   const end = fold.finish();

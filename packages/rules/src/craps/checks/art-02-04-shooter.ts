@@ -28,13 +28,22 @@ export const shooterNoMinBet = defineCheck(
   [CRAPS_CITES.shooterMinimum],
 );
 
-/** After a seven-out, the next throw must be a new shooter's (a ShooterChanged in between). */
-export function checkShooterKept(t: DiceThrown, sevenOut: Evidence | null): FindingInput | null {
+/**
+ * After a seven-out, the next throw must be a new shooter's (a ShooterChanged in between). `byCraps`: the throw
+ * that called for the change was a come-out craps, which only the alternative reading of C1 counts.
+ */
+export function checkShooterKept(
+  t: DiceThrown,
+  sevenOut: Evidence | null,
+  byCraps = false,
+): FindingInput | null {
   if (!sevenOut) return null;
   return {
     check: shooterNotChanged,
     players: [t.shooterId],
-    summary: `${t.shooterId} threw again after sevening out; art. 4.º 2) passes the dice to the next shooter`,
+    summary: byCraps
+      ? `${t.shooterId} threw again after a come-out craps that lost the Pass Line; art. 4.º 2), read as the alternative of C1, passes the dice to the next shooter`
+      : `${t.shooterId} threw again after sevening out; art. 4.º 2) passes the dice to the next shooter`,
     expected: { shooterChanged: true },
     declared: { shooterId: t.shooterId },
     evidence: [sevenOut, evidenceOf(t)],

@@ -40,11 +40,14 @@ export const cutTooFew = defineCheck(
   [cite(D, 2, { alinea: 1 })],
 );
 
-/** Art. 2.º b): the dice sum, counted from the banker counter-clockwise, gives the place of the first card. */
-export function checkStartPlace(r: ThirteenRound): FindingInput[] {
+/**
+ * Art. 2.º b): the dice sum, counted from the banker counter-clockwise, gives the place of the first card (T3; under
+ * its alternative reading, `rules.alternatives` holding 'T3', the count starts at the place after the banker).
+ */
+export function checkStartPlace(r: ThirteenRound, rules?: ThirteenRuleSet): FindingInput[] {
   const first = r.deal[0];
   if (!first) return [];
-  const expected = firstPlace(r.dice.sum);
+  const expected = firstPlace(r.dice.sum, rules?.alternatives);
   if (first.place === expected) return [];
   return [
     {

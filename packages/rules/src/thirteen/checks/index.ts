@@ -37,7 +37,7 @@ export interface JudgedThirteenRound {
 export function judgeThirteenRound(r: ThirteenRound, rules: ThirteenRuleSet): JudgedThirteenRound {
   const settled = settleThirteenRound(r, rules);
   const findings = [
-    ...deal.checkStartPlace(r),
+    ...deal.checkStartPlace(r, rules),
     ...deal.checkDealCount(r),
     ...deal.checkDealOrder(r),
     ...deal.checkMisdeal(r, rules),
@@ -52,5 +52,17 @@ export function judgeThirteenRound(r: ThirteenRound, rules: ThirteenRuleSet): Ju
     ...conduct.checkCardsOffTable(r),
     ...conduct.checkHolder(r),
   ];
-  return { settled, findings };
+  // under alternative readings of the settlement (T1, T2, T4, T5, T6), the findings judged on it name the ones
+  // they were derived under (T3's check cites T3 already; the register's readings: unchanged)
+  const ids = [...new Set((rules.alternatives ?? []).map((k) => k.split(':')[0]!))].filter((i) => i !== 'T3');
+  if (!ids.length) return { settled, findings };
+  const onSettlement = new Set<CheckDefinition>([payout.payoutMismatch, arrange.foulNotPenalised]);
+  return {
+    settled,
+    findings: findings.map((f) =>
+      onSettlement.has(f.check)
+        ? { ...f, extraInterpretations: [...(f.extraInterpretations ?? []), ...ids] }
+        : f,
+    ),
+  };
 }

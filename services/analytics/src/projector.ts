@@ -140,11 +140,13 @@ export class AnalyticsProjector implements Processor {
     const tableEvents: RecordedEvent[] = [];
     const tableIds = new Set<string>();
     const alerts: { e: RecordedEvent; a: AlertEvent }[] = [];
-    // bets, the bulk of the rows, are written as TabSeparated text straight away (betsTsv): no object per bet line
+    // bets, the bulk of the rows, are written as TabSeparated text straight away (betsTsv): no object per bet line;
+    // bets[i] and betCounts[i] are the lines of rows.rounds[i]
     const bets: string[] = [];
-    let betCount = 0;
-    // one derivation of a round per insert, the latest: round_discrepancies_mv (migration 5) looks up a round's
-    // earlier derivations in what was inserted before; the older row would lose to it under FINAL anyway
+    const betCounts: number[] = [];
+    // one derivation of a round per insert, the latest, with its bet lines only: round_discrepancies_mv (migration 5)
+    // looks up a round's earlier derivations in what was inserted before; the older rows would lose to it under
+    // FINAL anyway, or (bet lines the latest derivation no longer has) be left out by CURRENT_BETS
     const roundAt = new Map<string, number>();
     for (const e of batch) {
       if (isTableStream(e.stream)) {
@@ -167,11 +169,11 @@ export class AnalyticsProjector implements Processor {
         const r = e.data as RoundDerived;
         const row = roundRows(e, r, { bets: false }).round;
         const key = `${r.casino}\u0000${r.tableId}\u0000${r.roundId}`;
-        const at = roundAt.get(key);
-        if (at === undefined) roundAt.set(key, rows.rounds.push(row) - 1);
+        let at = roundAt.get(key);
+        if (at === undefined) roundAt.set(key, (at = rows.rounds.push(row) - 1));
         else rows.rounds[at] = row;
-        bets.push(betsTsv(e, r));
-        betCount += r.lines.length;
+        bets[at] = betsTsv(e, r);
+        betCounts[at] = r.lines.length;
       } else if (e.type === REJECT_EVENT_TYPE) rows.ingest_rejects.push(rejectRow(e, e.data as RejectData));
       else alerts.push({ e, a: { type: e.type, data: e.data } as AlertEvent });
     }
@@ -206,7 +208,7 @@ export class AnalyticsProjector implements Processor {
       rows.alert_state_changes.push(alertChangeRow(e, state));
     }
     for (const table of TABLES) {
-      const count = table === 'bets' ? betCount : rows[table].length;
+      const count = table === 'bets' ? betCounts.reduce((a, b) => a + b, 0) : rows[table].length;
       if (count === 0) continue;
       const { columns, body } =
         table === 'bets' ? { columns: [...BET_COLUMNS], body: bets.join('') } : encodeTsv(rows[table]);

@@ -88,13 +88,16 @@ const TABLE_NAMES = [
 // the projector's inserts are captured, to insert the very same rows again into copies of the tables (no views on
 // them: the projector's inserts into rounds also feed round_discrepancies and round_index)
 type InsertParams = Parameters<typeof client.insert>[0] & { columns: [string, ...string[]] };
-const captured: { table: string; columns: [string, ...string[]]; body: string }[] = [];
+// (as bytes, the chunks the projector's stream gives, never decoded: the capture's own cost stays small)
+const captured: { table: string; columns: [string, ...string[]]; body: Buffer }[] = [];
 const projectingClient = new Proxy(client, {
   get(target, key, receiver) {
     if (key !== 'insert') return Reflect.get(target, key, receiver) as unknown;
     return async (params: InsertParams) => {
-      let body = '';
-      for await (const chunk of params.values as Readable) body += String(chunk);
+      const chunks: Buffer[] = [];
+      for await (const chunk of params.values as Readable)
+        chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer));
+      const body = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
       captured.push({ table: params.table, columns: params.columns, body });
       return target.insert({ ...params, values: Readable.from([body], { objectMode: false }) });
     };
@@ -226,7 +229,7 @@ for (let day = 0; day < DAYS; day++) {
     const parts = all.filter((c) => c.table === table);
     await insertBody(
       'infile-one',
-      { table, columns: parts[0]!.columns, body: parts.map((c) => c.body).join('') },
+      { table, columns: parts[0]!.columns, body: Buffer.concat(parts.map((c) => c.body)) },
       n,
     );
   }

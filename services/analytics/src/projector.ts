@@ -102,8 +102,15 @@ export interface ProjectorOptions {
   roundCache?: number;
 }
 
+/** The table events that make rows (tables, round_starts, table_health); the others (cards, bets, …) make none. */
+const ROW_TABLE_EVENTS: ReadonlySet<string> = new Set(['TableOpened', 'RoundStarted', ...TABLE_HEALTH_TYPES]);
+
+/**
+ * The events the projector is handed (runProcessor's filter): only those that make rows. Most of a table's events
+ * (cards dealt, bets placed, payouts) do not, and are left out before the handler sees them.
+ */
 const relevant = (e: RecordedEvent): boolean =>
-  isTableStream(e.stream) ||
+  (ROW_TABLE_EVENTS.has(e.type) && isTableStream(e.stream)) ||
   (e.type === FINDING_EVENT_TYPE && e.stream.startsWith(FINDINGS_PREFIX)) ||
   (e.type === ROUND_EVENT_TYPE && e.stream.startsWith(ROUNDS_PREFIX)) ||
   (e.type === REJECT_EVENT_TYPE && e.stream === REJECTS_STREAM) ||
@@ -150,6 +157,7 @@ export class AnalyticsProjector implements Processor {
     const roundAt = new Map<string, number>();
     for (const e of batch) {
       if (isTableStream(e.stream)) {
+        if (!ROW_TABLE_EVENTS.has(e.type)) continue;
         // a RecordedEvent is a TableEvent ({ type, data }) and more: no copy of the hundreds of thousands a batch has
         const t = e as unknown as TableEvent;
         if (t.type === 'TableOpened') {

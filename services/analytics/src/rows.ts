@@ -316,11 +316,11 @@ export function roundRows(
       if (l.differenceAvos > 0) over += l.differenceAvos;
       else under -= l.differenceAvos;
     }
-  const shared: Row = {};
-  for (const [column, value] of ROUND_SCOPE) shared[column] = value(r);
+  const round: Row = {};
+  for (const [column, value] of ROUND_SCOPE) round[column] = value(r);
+  const shared = options.bets ? { ...round } : round;
   return {
-    round: {
-      ...shared,
+    round: Object.assign(round, {
       status: r.status,
       status_reason: r.statusReason,
       total_staked_avos: r.totalStakedAvos,
@@ -336,7 +336,7 @@ export function roundRows(
       interpretation_ids: r.interpretationIds,
       store_event_id: e.eventId,
       position,
-    },
+    }),
     bets: !options.bets
       ? []
       : r.lines.map((l, i) => {

@@ -37,7 +37,8 @@ import {
   SCOPE_VARIABLES,
   type VariableSelection,
 } from '@table-audit/dashboards';
-import type { RecordedEvent } from '@table-audit/eventstore';
+import { runProcessor, type EventData, type RecordedEvent, type StreamAppend } from '@table-audit/eventstore';
+import { SqliteEventStore } from '@table-audit/eventstore/sqlite';
 import { replayEvents, FINDING_EVENT_TYPE, ROUND_EVENT_TYPE } from '@table-audit/replay';
 import { findingStream, roundStream, tableStream } from '@table-audit/schemas/streams';
 import { simulateSession } from '@table-audit/simulator';
@@ -90,8 +91,24 @@ const TABLE_NAMES = [
 type InsertParams = Parameters<typeof client.insert>[0] & { columns: [string, ...string[]] };
 // (as bytes, the chunks the projector's stream gives, never decoded: the capture's own cost stays small)
 const captured: { table: string; columns: [string, ...string[]]; body: Buffer }[] = [];
+/**
+ * The time the projector spent waiting for chDB, its inserts and its lookups (queries); the rest of its time is
+ * JavaScript: events to rows and TabSeparated text.
+ */
+let insertWaitMs = 0;
+let lookupWaitMs = 0;
 const projectingClient = new Proxy(client, {
   get(target, key, receiver) {
+    if (key === 'query')
+      return async (params: Parameters<typeof client.query>[0]) => {
+        const t = performance.now();
+        try {
+          // the projector reads every lookup's rows whole (json()): the wait is in the query
+          return await target.query(params);
+        } finally {
+          lookupWaitMs += performance.now() - t;
+        }
+      };
     if (key !== 'insert') return Reflect.get(target, key, receiver) as unknown;
     return async (params: InsertParams) => {
       const chunks: Buffer[] = [];
@@ -99,7 +116,12 @@ const projectingClient = new Proxy(client, {
         chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer));
       const body = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
       captured.push({ table: params.table, columns: params.columns, body });
-      return target.insert({ ...params, values: Readable.from([body], { objectMode: false }) });
+      const t = performance.now();
+      try {
+        return await target.insert({ ...params, values: Readable.from([body], { objectMode: false }) });
+      } finally {
+        insertWaitMs += performance.now() - t;
+      }
     };
   },
 });
@@ -130,6 +152,11 @@ const recorded = (stream: string, type: string, eventId: string, data: unknown):
 const scratch = join(dir, 'bench-scratch');
 mkdirSync(scratch);
 const baselineMs = { adapter: 0, inline: 0, 'infile-one': 0 };
+const baselineCpuMs = { adapter: 0, inline: 0, 'infile-one': 0 };
+const cpuMs = (since: NodeJS.CpuUsage): number => {
+  const u = process.cpuUsage(since);
+  return (u.user + u.system) / 1000;
+};
 type Baseline = keyof typeof baselineMs;
 for (const b of Object.keys(baselineMs)) {
   const db = `baseline_${b.replace('-', '_')}`;
@@ -164,7 +191,11 @@ const insertBody = async (how: Baseline, c: (typeof captured)[number], n: number
 
 const profiler = process.env.BENCH_PROFILE ? cpuProfiler(process.env.BENCH_PROFILE) : null;
 let projectMs = 0;
+/** CPU time of the whole process (every thread: JavaScript and chDB's) while projecting */
+let projectCpuMs = 0;
 let events = 0;
+// BENCH_STORE=0 leaves out the part through the event store (an SQLite store written with the same events)
+const store = process.env.BENCH_STORE === '0' ? null : new SqliteEventStore(join(dir, 'events.sqlite'));
 let prepareMs = 0;
 const all: typeof captured = [];
 for (let day = 0; day < DAYS; day++) {
@@ -204,12 +235,25 @@ for (let day = 0; day < DAYS; day++) {
         }),
       );
   prepareMs += performance.now() - t;
+  if (store) {
+    // into the event store as ingest and the replay would have put them: runs of one stream, in order
+    const parts: StreamAppend[] = [];
+    for (const e of batch) {
+      const last = parts.at(-1);
+      const event = { eventId: e.eventId, type: e.type, data: e.data };
+      if (last?.stream === e.stream) (last.events as EventData[]).push(event);
+      else parts.push({ stream: e.stream, events: [event] });
+    }
+    for (let i = 0; i < parts.length; i += 2_000) await store.appendMany!(parts.slice(i, i + 2_000));
+  }
 
   captured.length = 0;
   if (profiler) await profiler.start();
   t = performance.now();
+  const cpu = process.cpuUsage();
   for (let i = 0; i < batch.length; i += BATCH) await projector.handle(batch.slice(i, i + BATCH));
   projectMs += performance.now() - t;
+  projectCpuMs += cpuMs(cpu);
   if (profiler) await profiler.stop();
   events += batch.length;
   all.push(...captured);
@@ -217,13 +261,16 @@ for (let day = 0; day < DAYS; day++) {
   // the same batches, the two ways a client's insert can reach chDB, in turn so that load affects both alike
   for (const how of ['adapter', 'inline'] as const) {
     t = performance.now();
+    const cpu = process.cpuUsage();
     for (const [n, c] of captured.entries()) await insertBody(how, c, n);
     baselineMs[how] += performance.now() - t;
+    baselineCpuMs[how] += cpuMs(cpu);
   }
 }
 {
   // every table's rows of the whole run as one insert
   const t = performance.now();
+  const cpu = process.cpuUsage();
   const tables = [...new Set(all.map((c) => c.table))];
   for (const [n, table] of tables.entries()) {
     const parts = all.filter((c) => c.table === table);
@@ -234,6 +281,7 @@ for (let day = 0; day < DAYS; day++) {
     );
   }
   baselineMs['infile-one'] = performance.now() - t;
+  baselineCpuMs['infile-one'] = cpuMs(cpu);
 }
 
 const rows = Object.values(projector.stats.rows).reduce((a, b) => a + b, 0);
@@ -251,6 +299,12 @@ console.log(
   `projection into chDB, batches of ${BATCH.toLocaleString('en-US')} events: ${perSecond(rows, projectMs)} rows/s ` +
     `(${perSecond(events, projectMs)} events/s, ${(projectMs / 1000).toFixed(1)} s, ${projector.stats.lookups} lookups); target ≥ 100,000 rows/s`,
 );
+console.log(
+  `  where the time went: ${(insertWaitMs / 1000).toFixed(2)} s waiting for its inserts and ` +
+    `${(lookupWaitMs / 1000).toFixed(2)} s for its lookups (chDB), ` +
+    `${((projectMs - insertWaitMs - lookupWaitMs) / 1000).toFixed(2)} s in JavaScript (events to rows, TabSeparated text); ` +
+    `CPU time of the process meanwhile ${(projectCpuMs / 1000).toFixed(2)} s (all threads; ${perSecond(rows, projectCpuMs)} rows per CPU second)`,
+);
 const baselineNames: Record<Baseline, string> = {
   'infile-one': 'one INSERT … FROM INFILE per table for the whole run',
   adapter:
@@ -262,12 +316,49 @@ const fastest = rates.reduce((x, y) => (y.rate > x.rate ? y : x));
 console.log('  baselines, the same rows inserted without the projector, in the same run:');
 for (const { b, rate: r } of rates)
   console.log(
-    `    ${baselineNames[b]}: ${r.toLocaleString('en-US')} rows/s${b === fastest.b ? ' (the fastest this run)' : ''}`,
+    `    ${baselineNames[b]}: ${r.toLocaleString('en-US')} rows/s${b === fastest.b ? ' (the fastest this run)' : ''}` +
+      `, ${perSecond(rows, baselineCpuMs[b])} rows per CPU second`,
   );
 console.log(
   `  projector / fastest baseline: ${(rate(rows, projectMs) / fastest.rate).toFixed(2)} ` +
-    `(the projector also maps events to rows, looks up dealers and games, and its inserts into rounds feed two views)`,
+    `(the projector also maps events to rows, looks up dealers and games, and its inserts into rounds feed two views); ` +
+    `per CPU second: ${(rate(rows, projectCpuMs) / Math.max(...(Object.keys(baselineCpuMs) as Baseline[]).map((b) => rate(rows, baselineCpuMs[b])))).toFixed(2)} of the most frugal baseline`,
 );
+
+if (store) {
+  // 3. the same events through the event store: its raw read alone (batches of BATCH, as runProcessor reads), then
+  // the whole projection as `table-audit run` does it (runProcessor: read, filter, project), into emptied tables
+  let t = performance.now();
+  let read = 0;
+  let after: bigint | undefined;
+  for (;;) {
+    let n = 0;
+    for await (const e of store.readAll({
+      ...(after === undefined ? {} : { fromPosition: after }),
+      maxCount: BATCH,
+    })) {
+      n++;
+      after = e.position;
+    }
+    read += n;
+    if (n < BATCH) break;
+  }
+  const readMs = performance.now() - t;
+  for (const table of [...TABLE_NAMES, 'round_discrepancies', 'round_index'])
+    await client.command({ query: `TRUNCATE TABLE ${table}` });
+  const endToEnd = new AnalyticsProjector(client);
+  t = performance.now();
+  await runProcessor(store, endToEnd, { batchSize: BATCH });
+  const runMs = performance.now() - t;
+  const runRows = Object.values(endToEnd.stats.rows).reduce((a, b) => a + b, 0);
+  console.log(
+    `through the event store (SQLite, ${read.toLocaleString('en-US')} events): raw read alone ${perSecond(read, readMs)} events/s ` +
+      `(${(readMs / 1000).toFixed(1)} s); runProcessor + projector ${perSecond(runRows, runMs)} rows/s ` +
+      `(${perSecond(read, runMs)} events/s, ${(runMs / 1000).toFixed(1)} s: the read is ${((readMs / runMs) * 100).toFixed(0)}% of it); ` +
+      `/ fastest insert baseline ${(rate(runRows, runMs) / fastest.rate).toFixed(2)}`,
+  );
+  await store.close();
+}
 
 if (process.env.BENCH_PART === 'projection') {
   await analytics.close();

@@ -32,6 +32,7 @@ import {
   openAnalytics,
   PROJECTION_BATCH_SIZE,
 } from '@table-audit/analytics';
+import { recorder } from '@table-audit/analytics/testing';
 import {
   dashboards,
   expandMacros,
@@ -129,19 +130,7 @@ const projectingClient = new Proxy(client, {
 });
 const projector = new AnalyticsProjector(projectingClient);
 
-let position = 0n;
-const recorded = (stream: string, type: string, eventId: string, data: unknown): RecordedEvent => ({
-  stream,
-  type,
-  eventId,
-  data,
-  metadata: {},
-  revision: 0,
-  position: ++position,
-  recordedAt: 0,
-  hash: '',
-  previousHash: '',
-});
+const recorded = recorder();
 
 /**
  * The baselines: the same rows, inserted without the projector, each way into fresh copies of the tables.

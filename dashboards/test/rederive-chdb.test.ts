@@ -14,6 +14,7 @@ import {
   openAnalytics,
   type AnalyticsClient,
 } from '@table-audit/analytics';
+import { recorder } from '@table-audit/analytics/testing';
 import type { RecordedEvent } from '@table-audit/eventstore';
 import { replayEvents, ROUND_EVENT_TYPE } from '@table-audit/replay';
 import type { RoundDerived } from '@table-audit/schemas';
@@ -26,19 +27,10 @@ delete process.env.CLICKHOUSE_URL;
 const dir = mkdtempSync(join(tmpdir(), 'ta-dashboards-rederive-'));
 let analytics: AnalyticsClient;
 let rounds: RoundDerived[];
-let position = 0n;
-const recorded = (data: RoundDerived): RecordedEvent => ({
-  stream: roundStream(data.tableId),
-  type: ROUND_EVENT_TYPE,
-  eventId: `rec-${data.roundId}-${++position}`,
-  data,
-  metadata: {},
-  revision: 0,
-  position,
-  recordedAt: 0,
-  hash: '',
-  previousHash: '',
-});
+const record = recorder();
+let derivations = 0;
+const recorded = (data: RoundDerived): RecordedEvent =>
+  record(roundStream(data.tableId), ROUND_EVENT_TYPE, `rec-${data.roundId}-${++derivations}`, data);
 
 before(async () => {
   const session = simulateSession({ seed: 5, tables: 2, roundsPerTable: 30, faultRate: 0.3, handledRate: 0 });

@@ -4,27 +4,16 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { ClickHouseClient } from '@clickhouse/client';
-import type { RecordedEvent } from '@table-audit/eventstore';
 import { replayEvents, FINDING_EVENT_TYPE, ROUND_EVENT_TYPE } from '@table-audit/replay';
 import { findingStream, roundStream, tableStream } from '@table-audit/schemas/streams';
 import { simulateSession } from '@table-audit/simulator';
 import { AnalyticsProjector } from '../src/projector.ts';
+import { recorder } from '../src/testing.ts';
+import type { RecordedEvent } from '@table-audit/eventstore';
 
 const batch = (): RecordedEvent[] => {
   const session = simulateSession({ seed: 3, tables: 2, roundsPerTable: 10, faultRate: 0.5, handledRate: 0 });
-  let position = 0n;
-  const recorded = (stream: string, type: string, eventId: string, data: unknown): RecordedEvent => ({
-    stream,
-    type,
-    eventId,
-    data,
-    metadata: {},
-    revision: 0,
-    position: ++position,
-    recordedAt: 0,
-    hash: '',
-    previousHash: '',
-  });
+  const recorded = recorder();
   const events = session.events.map((e) =>
     recorded(tableStream(e.data.header.tableId), e.type, e.data.header.eventId, e.data),
   );

@@ -192,17 +192,17 @@ export class AnalyticsProjector implements Processor {
     // the inserts run one at a time in the order queued, each queued as soon as its rows are ready: chDB (its own
     // threads) inserts the rounds and bets, most of the rows, while JavaScript builds the other tables' rows
     const inserts = this.insertQueue();
-    inserts.add('rounds', rows.rounds.length, () => encodeTsv(rows.rounds));
-    inserts.add(
-      'bets',
-      betCounts.reduce((a, b) => a + b, 0),
-      () => ({
-        columns: BET_COLUMNS,
-        body: bets.join(''),
-      }),
-    );
-    inserts.add('tables', rows.tables.length, () => encodeTsv(rows.tables));
     try {
+      inserts.add('rounds', rows.rounds.length, () => encodeTsv(rows.rounds));
+      inserts.add(
+        'bets',
+        betCounts.reduce((a, b) => a + b, 0),
+        () => ({
+          columns: BET_COLUMNS,
+          body: bets.join(''),
+        }),
+      );
+      inserts.add('tables', rows.tables.length, () => encodeTsv(rows.tables));
       await this.buildRest(rows, tableEvents, tableIds, findings, alerts, inserts);
     } finally {
       // never return (nor throw) with an insert still running: a batch handed over again must not race it

@@ -2,10 +2,12 @@
  * Analytics figures (printed, not asserted), on chDB in a temporary directory.
  *
  * 1. Projection: rows/s the AnalyticsProjector writes (event → rows, dealer/game/alert lookups, one TabSeparated
- *    insert per table per batch of BENCH_BATCH events, default PROJECTION_BATCH_SIZE = 20,000), beside a baseline measured in the same run: a plain client.insert
- *    of the very same rows (the bodies the projector sent), in the same batches, into copies of the tables (database
- *    `baseline`). Events are handed over from memory, so the event-store read is not counted
- *    (bench/eventstore.bench.ts measures it). Data: BENCH_DAYS (default 5) days of simulated play at BENCH_TABLES
+ *    insert per table per batch of BENCH_BATCH events, default PROJECTION_BATCH_SIZE), where its time went (its
+ *    inserts, its lookups, JavaScript alone) and the process's CPU time, beside baselines measured in the same run:
+ *    the very same rows (the bodies the projector sent) inserted without it into copies of the tables, three ways
+ *    (see below), wall-clock and per CPU second. Events are handed over from memory, so the event-store read is not
+ *    counted here; part 3 (BENCH_STORE=0 leaves it out) writes the same events to an SQLite store and times its raw
+ *    read alone and the whole projection through runProcessor (read, filter, project) into emptied tables. Data: BENCH_DAYS (default 5) days of simulated play at BENCH_TABLES
  *    tables (default 50), BENCH_ROUNDS rounds per table per day (default 40), 10% of rounds with a labelled fault;
  *    each day simulated and replayed (findings, RoundDerived), its ids prefixed with the day. Target ≥ 100,000 rows/s.
  *    BENCH_PROFILE=FILE writes a CPU profile of the projection alone.
@@ -30,6 +32,7 @@ import {
   openAnalytics,
   PROJECTION_BATCH_SIZE,
 } from '@table-audit/analytics';
+import { recorder } from '@table-audit/analytics/testing';
 import {
   dashboards,
   expandMacros,
@@ -37,7 +40,8 @@ import {
   SCOPE_VARIABLES,
   type VariableSelection,
 } from '@table-audit/dashboards';
-import type { RecordedEvent } from '@table-audit/eventstore';
+import { runProcessor, type EventData, type RecordedEvent, type StreamAppend } from '@table-audit/eventstore';
+import { SqliteEventStore } from '@table-audit/eventstore/sqlite';
 import { replayEvents, FINDING_EVENT_TYPE, ROUND_EVENT_TYPE } from '@table-audit/replay';
 import { findingStream, roundStream, tableStream } from '@table-audit/schemas/streams';
 import { simulateSession } from '@table-audit/simulator';
@@ -88,33 +92,45 @@ const TABLE_NAMES = [
 // the projector's inserts are captured, to insert the very same rows again into copies of the tables (no views on
 // them: the projector's inserts into rounds also feed round_discrepancies and round_index)
 type InsertParams = Parameters<typeof client.insert>[0] & { columns: [string, ...string[]] };
-const captured: { table: string; columns: [string, ...string[]]; body: string }[] = [];
+// (as bytes, the chunks the projector's stream gives, never decoded: the capture's own cost stays small)
+const captured: { table: string; columns: [string, ...string[]]; body: Buffer }[] = [];
+/**
+ * The time the projector spent waiting for chDB, its inserts and its lookups (queries); the rest of its time is
+ * JavaScript: events to rows and TabSeparated text.
+ */
+let insertWaitMs = 0;
+let lookupWaitMs = 0;
 const projectingClient = new Proxy(client, {
   get(target, key, receiver) {
+    if (key === 'query')
+      return async (params: Parameters<typeof client.query>[0]) => {
+        const t = performance.now();
+        try {
+          // the projector reads every lookup's rows whole (json()): the wait is in the query
+          return await target.query(params);
+        } finally {
+          lookupWaitMs += performance.now() - t;
+        }
+      };
     if (key !== 'insert') return Reflect.get(target, key, receiver) as unknown;
     return async (params: InsertParams) => {
-      let body = '';
-      for await (const chunk of params.values as Readable) body += String(chunk);
+      const chunks: Buffer[] = [];
+      for await (const chunk of params.values as Readable)
+        chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer));
+      const body = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
       captured.push({ table: params.table, columns: params.columns, body });
-      return target.insert({ ...params, values: Readable.from([body], { objectMode: false }) });
+      const t = performance.now();
+      try {
+        return await target.insert({ ...params, values: Readable.from([body], { objectMode: false }) });
+      } finally {
+        insertWaitMs += performance.now() - t;
+      }
     };
   },
 });
 const projector = new AnalyticsProjector(projectingClient);
 
-let position = 0n;
-const recorded = (stream: string, type: string, eventId: string, data: unknown): RecordedEvent => ({
-  stream,
-  type,
-  eventId,
-  data,
-  metadata: {},
-  revision: 0,
-  position: ++position,
-  recordedAt: 0,
-  hash: '',
-  previousHash: '',
-});
+const recorded = recorder();
 
 /**
  * The baselines: the same rows, inserted without the projector, each way into fresh copies of the tables.
@@ -127,6 +143,11 @@ const recorded = (stream: string, type: string, eventId: string, data: unknown):
 const scratch = join(dir, 'bench-scratch');
 mkdirSync(scratch);
 const baselineMs = { adapter: 0, inline: 0, 'infile-one': 0 };
+const baselineCpuMs = { adapter: 0, inline: 0, 'infile-one': 0 };
+const cpuMs = (since: NodeJS.CpuUsage): number => {
+  const u = process.cpuUsage(since);
+  return (u.user + u.system) / 1000;
+};
 type Baseline = keyof typeof baselineMs;
 for (const b of Object.keys(baselineMs)) {
   const db = `baseline_${b.replace('-', '_')}`;
@@ -161,7 +182,11 @@ const insertBody = async (how: Baseline, c: (typeof captured)[number], n: number
 
 const profiler = process.env.BENCH_PROFILE ? cpuProfiler(process.env.BENCH_PROFILE) : null;
 let projectMs = 0;
+/** CPU time of the whole process (every thread: JavaScript and chDB's) while projecting */
+let projectCpuMs = 0;
 let events = 0;
+// BENCH_STORE=0 leaves out the part through the event store (an SQLite store written with the same events)
+const store = process.env.BENCH_STORE === '0' ? null : new SqliteEventStore(join(dir, 'events.sqlite'));
 let prepareMs = 0;
 const all: typeof captured = [];
 for (let day = 0; day < DAYS; day++) {
@@ -201,12 +226,25 @@ for (let day = 0; day < DAYS; day++) {
         }),
       );
   prepareMs += performance.now() - t;
+  if (store) {
+    // into the event store as ingest and the replay would have put them: runs of one stream, in order
+    const parts: StreamAppend[] = [];
+    for (const e of batch) {
+      const last = parts.at(-1);
+      const event = { eventId: e.eventId, type: e.type, data: e.data };
+      if (last?.stream === e.stream) (last.events as EventData[]).push(event);
+      else parts.push({ stream: e.stream, events: [event] });
+    }
+    for (let i = 0; i < parts.length; i += 2_000) await store.appendMany!(parts.slice(i, i + 2_000));
+  }
 
   captured.length = 0;
   if (profiler) await profiler.start();
   t = performance.now();
+  const cpu = process.cpuUsage();
   for (let i = 0; i < batch.length; i += BATCH) await projector.handle(batch.slice(i, i + BATCH));
   projectMs += performance.now() - t;
+  projectCpuMs += cpuMs(cpu);
   if (profiler) await profiler.stop();
   events += batch.length;
   all.push(...captured);
@@ -214,23 +252,27 @@ for (let day = 0; day < DAYS; day++) {
   // the same batches, the two ways a client's insert can reach chDB, in turn so that load affects both alike
   for (const how of ['adapter', 'inline'] as const) {
     t = performance.now();
+    const cpu = process.cpuUsage();
     for (const [n, c] of captured.entries()) await insertBody(how, c, n);
     baselineMs[how] += performance.now() - t;
+    baselineCpuMs[how] += cpuMs(cpu);
   }
 }
 {
   // every table's rows of the whole run as one insert
   const t = performance.now();
+  const cpu = process.cpuUsage();
   const tables = [...new Set(all.map((c) => c.table))];
   for (const [n, table] of tables.entries()) {
     const parts = all.filter((c) => c.table === table);
     await insertBody(
       'infile-one',
-      { table, columns: parts[0]!.columns, body: parts.map((c) => c.body).join('') },
+      { table, columns: parts[0]!.columns, body: Buffer.concat(parts.map((c) => c.body)) },
       n,
     );
   }
   baselineMs['infile-one'] = performance.now() - t;
+  baselineCpuMs['infile-one'] = cpuMs(cpu);
 }
 
 const rows = Object.values(projector.stats.rows).reduce((a, b) => a + b, 0);
@@ -248,6 +290,12 @@ console.log(
   `projection into chDB, batches of ${BATCH.toLocaleString('en-US')} events: ${perSecond(rows, projectMs)} rows/s ` +
     `(${perSecond(events, projectMs)} events/s, ${(projectMs / 1000).toFixed(1)} s, ${projector.stats.lookups} lookups); target ≥ 100,000 rows/s`,
 );
+console.log(
+  `  where the time went: its inserts took ${(insertWaitMs / 1000).toFixed(2)} s and its lookups ` +
+    `${(lookupWaitMs / 1000).toFixed(2)} s (chDB; the inserts run while JavaScript builds the next tables' rows), ` +
+    `the rest, ${((projectMs - insertWaitMs - lookupWaitMs) / 1000).toFixed(2)} s, JavaScript alone (events to rows, TabSeparated text); ` +
+    `CPU time of the process meanwhile ${(projectCpuMs / 1000).toFixed(2)} s (all threads; ${perSecond(rows, projectCpuMs)} rows per CPU second)`,
+);
 const baselineNames: Record<Baseline, string> = {
   'infile-one': 'one INSERT … FROM INFILE per table for the whole run',
   adapter:
@@ -259,12 +307,49 @@ const fastest = rates.reduce((x, y) => (y.rate > x.rate ? y : x));
 console.log('  baselines, the same rows inserted without the projector, in the same run:');
 for (const { b, rate: r } of rates)
   console.log(
-    `    ${baselineNames[b]}: ${r.toLocaleString('en-US')} rows/s${b === fastest.b ? ' (the fastest this run)' : ''}`,
+    `    ${baselineNames[b]}: ${r.toLocaleString('en-US')} rows/s${b === fastest.b ? ' (the fastest this run)' : ''}` +
+      `, ${perSecond(rows, baselineCpuMs[b])} rows per CPU second`,
   );
 console.log(
   `  projector / fastest baseline: ${(rate(rows, projectMs) / fastest.rate).toFixed(2)} ` +
-    `(the projector also maps events to rows, looks up dealers and games, and its inserts into rounds feed two views)`,
+    `(the projector also maps events to rows, looks up dealers and games, and its inserts into rounds feed two views); ` +
+    `per CPU second: ${(rate(rows, projectCpuMs) / Math.max(...(Object.keys(baselineCpuMs) as Baseline[]).map((b) => rate(rows, baselineCpuMs[b])))).toFixed(2)} of the most frugal baseline`,
 );
+
+if (store) {
+  // 3. the same events through the event store: its raw read alone (batches of BATCH, as runProcessor reads), then
+  // the whole projection as `table-audit run` does it (runProcessor: read, filter, project), into emptied tables
+  let t = performance.now();
+  let read = 0;
+  let after: bigint | undefined;
+  for (;;) {
+    let n = 0;
+    for await (const e of store.readAll({
+      ...(after === undefined ? {} : { fromPosition: after }),
+      maxCount: BATCH,
+    })) {
+      n++;
+      after = e.position;
+    }
+    read += n;
+    if (n < BATCH) break;
+  }
+  const readMs = performance.now() - t;
+  for (const table of [...TABLE_NAMES, 'round_discrepancies', 'round_index'])
+    await client.command({ query: `TRUNCATE TABLE ${table}` });
+  const endToEnd = new AnalyticsProjector(client);
+  t = performance.now();
+  await runProcessor(store, endToEnd, { batchSize: BATCH });
+  const runMs = performance.now() - t;
+  const runRows = Object.values(endToEnd.stats.rows).reduce((a, b) => a + b, 0);
+  console.log(
+    `through the event store (SQLite, ${read.toLocaleString('en-US')} events): raw read alone ${perSecond(read, readMs)} events/s ` +
+      `(${(readMs / 1000).toFixed(1)} s); runProcessor + projector ${perSecond(runRows, runMs)} rows/s ` +
+      `(${perSecond(read, runMs)} events/s, ${(runMs / 1000).toFixed(1)} s: the read is ${((readMs / runMs) * 100).toFixed(0)}% of it); ` +
+      `/ fastest insert baseline ${(rate(runRows, runMs) / fastest.rate).toFixed(2)}`,
+  );
+  await store.close();
+}
 
 if (process.env.BENCH_PART === 'projection') {
   await analytics.close();
@@ -430,6 +515,27 @@ async function timed(name: string, run: () => Promise<unknown>): Promise<number>
   return q(0.99);
 }
 
+{
+  // the generated month's parts are merged in the background for a while after the inserts; the queries are timed
+  // once that has settled (a month of production data is not one just written), waiting at most BENCH_SETTLE_S
+  const settle = Number(process.env.BENCH_SETTLE_S ?? 180) * 1000;
+  const t = performance.now();
+  let merging = 0;
+  for (;;) {
+    const [m] = await (
+      await client.query({ query: 'SELECT count() AS n FROM system.merges', format: 'JSONEachRow' })
+    ).json<{ n: string }>();
+    merging = Number(m?.n ?? 0);
+    if (merging === 0 || performance.now() - t > settle) break;
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+  }
+  console.log(
+    `background merges: ${merging === 0 ? 'none left' : `${merging} still running`} after ${((performance.now() - t) / 1000).toFixed(0)} s; ` +
+      `load average ${loadavg()
+        .map((l) => l.toFixed(1))
+        .join(' ')}`,
+  );
+}
 const range = { from: macauDayRange(monthDate(0)).from, to: macauDayRange(monthDate(MONTH_DAYS - 1)).to };
 const ALL: VariableSelection = { values: [], all: true };
 const [{ round_id: disputed } = { round_id: '' }] = await (
@@ -458,13 +564,25 @@ const baseline = await timed('baseline: SELECT count() FROM rounds', async () =>
   (await client.query({ query: 'SELECT count() FROM rounds', format: 'JSONCompact' })).json(),
 );
 const over: string[] = [];
+const panelCount = dashboards.reduce((n, d) => n + d.panels.length, 0);
 for (const d of dashboards)
   for (const panel of d.panels) {
     const sql = expandMacros(panel.sql, { ...range, intervalMs: 3_600_000, variables });
     const p99 = await timed(panel.id, async () =>
       (await client.query({ query: sql, format: 'JSONCompact' })).json(),
     );
-    if (p99 >= 500) over.push(panel.id);
+    if (p99 >= 500) {
+      over.push(panel.id);
+      // what it read: the parts and granules each table's indexes left (EXPLAIN indexes = 1)
+      const plan = await (
+        await client.query({ query: `EXPLAIN indexes = 1 ${sql}`, format: 'TabSeparatedRaw' })
+      ).text();
+      const read = plan
+        .split('\n')
+        .filter((l) => /ReadFromMergeTree|Parts: |Granules: /.test(l))
+        .map((l) => l.trim());
+      console.log(`    plan: ${read.join('; ')}`);
+    }
   }
 await timed('findings command: one casino, the month, latest 50', () =>
   listFindings(client, { casino, from: monthDate(0), to: monthDate(MONTH_DAYS - 1) }, 50),
@@ -474,8 +592,13 @@ await timed('findings command: high severity, one week', () =>
 );
 console.log(
   over.length
-    ? `panels over the 500 ms target at p99: ${over.join(', ')} (baseline p99 ${baseline.toFixed(1)} ms)`
-    : `every panel under the 500 ms target at p99 (baseline p99 ${baseline.toFixed(1)} ms)`,
+    ? `${over.length} of ${panelCount} panels over the 500 ms target at p99: ${over.join(', ')} (baseline p99 ${baseline.toFixed(1)} ms)`
+    : `every panel (${panelCount}) under the 500 ms target at p99 (baseline p99 ${baseline.toFixed(1)} ms)`,
+);
+console.log(
+  `load average at the end: ${loadavg()
+    .map((l) => l.toFixed(1))
+    .join(' ')}`,
 );
 await analytics.close();
 rmSync(dir, { recursive: true, force: true });

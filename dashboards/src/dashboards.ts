@@ -3,6 +3,7 @@
 import type { DashboardSpec } from './build.ts';
 import { types, type PanelQuery } from './panel.ts';
 import { scope, SCOPE_VARIABLES } from './scope.ts';
+import { currentBets } from '@table-audit/analytics';
 
 const SCOPE = [...SCOPE_VARIABLES];
 const panel = (p: Omit<PanelQuery, 'variables'> & { variables?: readonly string[] }): PanelQuery => ({
@@ -536,6 +537,7 @@ const roundBets = panel({
   difference_avos / 100 AS difference_mop
 FROM bets FINAL
 WHERE ${AT_ROUND('rounds', ROUND_KEY)}
+  AND ${currentBets(AT_ROUND('rounds', ROUND_KEY))}
 ORDER BY line_index`,
   columns: [
     { name: 'seat', type: types.integer },

@@ -172,7 +172,7 @@ describe('every dashboard panel on chDB, over a simulated session', () => {
         // the same SQL with the round looked up by id alone
         const plain = expandMacros(
           p.sql.replace(
-            /\(([^()]+)\) IN \(SELECT \1 FROM round_index WHERE [^)]*\)/,
+            /\(([^()]+)\) IN \(SELECT \1 FROM round_index WHERE [^)]*\)/g,
             'round_id = ${round:singlequote}',
           ),
           { ...sim.range, intervalMs: 3_600_000, variables: round },

@@ -132,8 +132,10 @@ function scratchFileInserts(Base: ChdbConnectionClass, scratch: string): ChdbCon
       const m = INSERT_QUERY.exec(params.query.trim());
       if (!m) return super.insert(params);
       const body =
-        typeof params.values === 'string' ? params.values : await readAll(params.values as Readable);
-      if (body.trim().length === 0) return super.insert({ ...params, values: body });
+        typeof params.values === 'string'
+          ? Buffer.from(params.values)
+          : await readAll(params.values as Readable);
+      if (blank(body)) return super.insert({ ...params, values: body.toString() });
       const file = join(scratch, `insert-${process.pid}-${++seq}.${m[2]!}`);
       await writeFile(file, body);
       try {
@@ -155,11 +157,21 @@ function scratchFileInserts(Base: ChdbConnectionClass, scratch: string): ChdbCon
   } as ChdbConnectionClass;
 }
 
-/** A body stream as one string: text chunks joined, byte chunks decoded together (a character may span two). */
-async function readAll(stream: Readable): Promise<string> {
-  const chunks: (string | Uint8Array)[] = [];
-  for await (const chunk of stream) chunks.push(chunk as string | Uint8Array);
-  return chunks.every((c) => typeof c === 'string')
-    ? chunks.join('')
-    : Buffer.concat(chunks.map((c) => (typeof c === 'string' ? Buffer.from(c) : c))).toString('utf8');
+/**
+ * A body stream as bytes, written to the scratch file as they came: text chunks encoded once, byte chunks as they
+ * are (never decoded to a string and encoded again; a body is megabytes).
+ */
+async function readAll(stream: Readable): Promise<Buffer> {
+  const chunks: Uint8Array[] = [];
+  for await (const chunk of stream)
+    chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Uint8Array));
+  return chunks.length === 1
+    ? Buffer.from(chunks[0]!.buffer, chunks[0]!.byteOffset, chunks[0]!.byteLength)
+    : Buffer.concat(chunks);
+}
+
+/** Whether a body holds nothing but white space (ClickHouse refuses an INFILE insert of no rows less plainly). */
+function blank(body: Buffer): boolean {
+  for (const b of body) if (b !== 0x20 && b !== 0x0a && b !== 0x0d && b !== 0x09) return false;
+  return true;
 }

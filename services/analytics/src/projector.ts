@@ -62,7 +62,10 @@ export const PROJECTION_BATCH_SIZE = 100_000;
 /** The processor's checkpoint name in the event store. */
 export const PROJECTOR_NAME = 'analytics';
 
-/** The tables a batch inserts into, in this order: what findings look up is inserted before them. */
+/**
+ * The tables a batch inserts into. handle inserts rounds, bets and tables first (ready after one pass over the
+ * batch), then the rest as their rows are built; what findings look up (tables, round_starts) is inserted before them.
+ */
 const TABLES = [
   'tables',
   'round_starts',
@@ -102,8 +105,15 @@ export interface ProjectorOptions {
   roundCache?: number;
 }
 
+/** The table events that make rows (tables, round_starts, table_health); the others (cards, bets, …) make none. */
+const ROW_TABLE_EVENTS: ReadonlySet<string> = new Set(['TableOpened', 'RoundStarted', ...TABLE_HEALTH_TYPES]);
+
+/**
+ * The events the projector is handed (runProcessor's filter): only those that make rows. Most of a table's events
+ * (cards dealt, bets placed, payouts) do not, and are left out before the handler sees them.
+ */
 const relevant = (e: RecordedEvent): boolean =>
-  isTableStream(e.stream) ||
+  (ROW_TABLE_EVENTS.has(e.type) && isTableStream(e.stream)) ||
   (e.type === FINDING_EVENT_TYPE && e.stream.startsWith(FINDINGS_PREFIX)) ||
   (e.type === ROUND_EVENT_TYPE && e.stream.startsWith(ROUNDS_PREFIX)) ||
   (e.type === REJECT_EVENT_TYPE && e.stream === REJECTS_STREAM) ||
@@ -140,13 +150,17 @@ export class AnalyticsProjector implements Processor {
     const tableEvents: RecordedEvent[] = [];
     const tableIds = new Set<string>();
     const alerts: { e: RecordedEvent; a: AlertEvent }[] = [];
-    // bets, the bulk of the rows, are written as TabSeparated text straight away (betsTsv): no object per bet line
+    // bets, the bulk of the rows, are written as TabSeparated text straight away (betsTsv): no object per bet line;
+    // bets[i] and betCounts[i] are the lines of rows.rounds[i]
     const bets: string[] = [];
-    let betCount = 0;
-    // one derivation of a round per insert, the latest: round_discrepancies_mv (migration 5) looks up a round's
-    // earlier derivations in what was inserted before; the older row would lose to it under FINAL anyway
+    const betCounts: number[] = [];
+    // one derivation of a round per insert, the latest, with its bet lines only: round_discrepancies_mv (migration 5)
+    // looks up a round's earlier derivations in what was inserted before; the older rows would lose to it under
+    // FINAL anyway, or (bet lines the latest derivation no longer has) be left out by CURRENT_BETS
     const roundAt = new Map<string, number>();
     for (const e of batch) {
+      // runProcessor hands over only these; a caller handing over anything else (a test, the bench) has it skipped
+      if (!relevant(e)) continue;
       if (isTableStream(e.stream)) {
         // a RecordedEvent is a TableEvent ({ type, data }) and more: no copy of the hundreds of thousands a batch has
         const t = e as unknown as TableEvent;
@@ -167,14 +181,81 @@ export class AnalyticsProjector implements Processor {
         const r = e.data as RoundDerived;
         const row = roundRows(e, r, { bets: false }).round;
         const key = `${r.casino}\u0000${r.tableId}\u0000${r.roundId}`;
-        const at = roundAt.get(key);
-        if (at === undefined) roundAt.set(key, rows.rounds.push(row) - 1);
+        let at = roundAt.get(key);
+        if (at === undefined) roundAt.set(key, (at = rows.rounds.push(row) - 1));
         else rows.rounds[at] = row;
-        bets.push(betsTsv(e, r));
-        betCount += r.lines.length;
+        bets[at] = betsTsv(e, r);
+        betCounts[at] = r.lines.length;
       } else if (e.type === REJECT_EVENT_TYPE) rows.ingest_rejects.push(rejectRow(e, e.data as RejectData));
       else alerts.push({ e, a: { type: e.type, data: e.data } as AlertEvent });
     }
+    // the inserts run one at a time in the order queued, each queued as soon as its rows are ready: chDB (its own
+    // threads) inserts the rounds and bets, most of the rows, while JavaScript builds the other tables' rows
+    const inserts = this.insertQueue();
+    try {
+      inserts.add('rounds', rows.rounds.length, () => encodeTsv(rows.rounds));
+      inserts.add(
+        'bets',
+        betCounts.reduce((a, b) => a + b, 0),
+        () => ({
+          columns: BET_COLUMNS,
+          body: bets.join(''),
+        }),
+      );
+      inserts.add('tables', rows.tables.length, () => encodeTsv(rows.tables));
+      await this.buildRest(rows, tableEvents, tableIds, findings, alerts, inserts);
+    } finally {
+      // never return (nor throw) with an insert still running: a batch handed over again must not race it
+      await inserts.settled();
+    }
+    this.stats.batches++;
+    this.stats.events += batch.length;
+  }
+
+  /** Inserts run in turn, each started once the one before it finished; the first failure stops the rest. */
+  private insertQueue() {
+    let queue: Promise<void> = Promise.resolve();
+    let failure: { error: unknown } | null = null;
+    return {
+      add: (
+        table: ProjectedTable,
+        count: number,
+        encode: () => { columns: readonly string[]; body: string },
+      ): void => {
+        if (count === 0 || failure) return;
+        const { columns, body } = encode();
+        queue = queue.then(async () => {
+          if (failure) return;
+          try {
+            await this.client.insert({
+              table,
+              values: Readable.from([body], { objectMode: false }),
+              format: 'TabSeparated',
+              columns: columns as [string, ...string[]],
+            });
+            this.stats.rows[table] += count;
+          } catch (error) {
+            failure = { error };
+          }
+        });
+      },
+      /** Resolves once every queued insert finished; rejects with the first failure. */
+      settled: async (): Promise<void> => {
+        await queue;
+        if (failure) throw failure.error;
+      },
+    };
+  }
+
+  /** The rows of the table events, findings and alerts of a batch (after looking up what they need), queued. */
+  private async buildRest(
+    rows: Record<ProjectedTable, Row[]>,
+    tableEvents: readonly RecordedEvent[],
+    tableIds: ReadonlySet<string>,
+    findings: readonly { e: RecordedEvent; f: Finding }[],
+    alerts: readonly { e: RecordedEvent; a: AlertEvent }[],
+    inserts: ReturnType<AnalyticsProjector['insertQueue']>,
+  ): Promise<void> {
     await this.lookUp(
       [...tableIds],
       findings.flatMap(({ f }) => (f.roundId === null ? [] : [f.roundId])),
@@ -195,7 +276,7 @@ export class AnalyticsProjector implements Processor {
       rows.findings.push(row);
       this.alertFindings.set(f.findingId, alertFindingOf(row));
     }
-    // the alert workflow, folded in store order; the states are kept only once their rows are inserted
+    // the alert workflow, folded in store order
     const states = alerts.length ? await this.alertStatesBefore(alerts) : new Map<string, AlertStateRow>();
     for (const { e, a } of alerts) {
       const id = a.data.alertId;
@@ -205,22 +286,15 @@ export class AnalyticsProjector implements Processor {
       rows.alert_states.push(state as unknown as Row);
       rows.alert_state_changes.push(alertChangeRow(e, state));
     }
-    for (const table of TABLES) {
-      const count = table === 'bets' ? betCount : rows[table].length;
-      if (count === 0) continue;
-      const { columns, body } =
-        table === 'bets' ? { columns: [...BET_COLUMNS], body: bets.join('') } : encodeTsv(rows[table]);
-      await this.client.insert({
-        table,
-        values: Readable.from([body], { objectMode: false }),
-        format: 'TabSeparated',
-        columns: columns as [string, ...string[]],
-      });
-      this.stats.rows[table] += count;
-    }
+    for (const table of ['round_starts', 'table_health', 'ingest_rejects', 'findings'] as const)
+      inserts.add(table, rows[table].length, () => encodeTsv(rows[table]));
+    inserts.add('alert_states', rows.alert_states.length, () => encodeTsv(rows.alert_states));
+    inserts.add('alert_state_changes', rows.alert_state_changes.length, () =>
+      encodeTsv(rows.alert_state_changes),
+    );
+    // the states are kept in memory only once their rows are inserted
+    await inserts.settled();
     for (const [id, state] of states) this.alertStates.set(id, state);
-    this.stats.batches++;
-    this.stats.events += batch.length;
   }
 
   /**

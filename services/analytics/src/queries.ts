@@ -7,6 +7,18 @@ import type { Severity } from '@table-audit/rules';
 
 export const SEVERITIES: readonly Severity[] = ['critical', 'high', 'medium', 'low'];
 
+/**
+ * The condition that keeps, of `bets`, the lines of each round's latest derivation only. A round derived again (the
+ * replay appends a new RoundDerived when the rules code changed) writes its lines again, keyed by line position, and
+ * `FINAL` keeps the newer of each; but a derivation with FEWER lines leaves the old lines past its last one in the
+ * table, and only this condition hides them: a bet line is current when its `position` (the store position of the
+ * RoundDerived it came from) is the round's latest, which is the `position` of the round's row in `rounds`.
+ * `roundsWhere` narrows the rounds looked at (ideally by their sorting key: casino, macau_date, table_id) to those
+ * the query reads bets of. Every query over `bets` needs it; `rounds` needs nothing (one row per round).
+ */
+export const currentBets = (roundsWhere: string): string =>
+  `(round_id, position) IN (SELECT round_id, max(position) FROM rounds WHERE ${roundsWhere} GROUP BY round_id)`;
+
 export interface FindingFilter {
   casino?: string;
   tableId?: string;
@@ -97,6 +109,7 @@ export const DASHBOARD_QUERIES: Record<string, string> = {
   'discrepancy sums by casino and day': `SELECT casino, macau_date, sum(difference_avos) AS net_difference_avos,
       sumIf(difference_avos, difference_avos > 0) AS overpaid_avos, countIf(difference_avos != 0) AS bets_off
     FROM bets FINAL WHERE macau_date BETWEEN {from:Date} AND {to:Date}
+      AND ${currentBets('macau_date BETWEEN {from:Date} AND {to:Date}')}
     GROUP BY casino, macau_date ORDER BY macau_date, casino`,
   'top tables by findings': `SELECT casino, table_id, count() AS findings, sum(abs(discrepancy_avos)) AS total_discrepancy_avos
     FROM findings FINAL WHERE macau_date BETWEEN {from:Date} AND {to:Date}

@@ -259,6 +259,46 @@ export function rejectRow(e: RecordedEvent, r: RejectData): Row {
   };
 }
 
+type RoundLine = RoundDerived['lines'][number];
+
+/**
+ * What a round's row and each of its bet lines share, in column order, from the record: said once here for
+ * `rounds` (roundRows), `bets` rows (roundRows) and the bets' TabSeparated text (betsTsv).
+ */
+const ROUND_SCOPE: readonly (readonly [column: string, value: (r: RoundDerived) => unknown])[] = [
+  ['round_id', (r) => r.roundId],
+  ['table_id', (r) => r.tableId],
+  ['casino', (r) => r.casino],
+  ['concessionaire', (r) => r.concessionaire],
+  ['game', (r) => r.game],
+  ['rule_set', (r) => r.ruleSetId],
+  ['macau_date', (r) => r.macauDate],
+  ['round_start', (r) => r.roundStartTime],
+  ['dealer_id', (r) => r.dealerId],
+];
+
+/** A bet line's own columns, after the round's scope; `line_index` is its position in the round (the key). */
+const BET_LINE: readonly (readonly [column: string, value: (l: RoundLine, index: number) => unknown])[] = [
+  ['line_index', (_, i) => i],
+  ['seat', (l) => l.seat],
+  ['bet_type', (l) => l.betType],
+  ['bet_id', (l) => l.betId],
+  ['stake_avos', (l) => l.stakeAvos],
+  ['expected_outcome', (l) => l.expectedOutcome],
+  ['expected_payout_avos', (l) => l.expectedPayoutAvos],
+  ['expected_net_avos', (l) => l.expectedNetAvos],
+  ['declared_payout_avos', (l) => l.declaredPayoutAvos],
+  ['declared_net_avos', (l) => l.declaredNetAvos],
+  ['difference_avos', (l) => l.differenceAvos],
+];
+
+/** The columns of `bets`, in the order roundRows writes them and betsTsv encodes them. */
+export const BET_COLUMNS: readonly string[] = [
+  ...ROUND_SCOPE.map(([c]) => c),
+  ...BET_LINE.map(([c]) => c),
+  'position',
+];
+
 /**
  * A derived round: its row in `rounds` and one row per bet line in `bets` (none with `bets: false`: the projector
  * writes them with betsTsv).
@@ -276,20 +316,11 @@ export function roundRows(
       if (l.differenceAvos > 0) over += l.differenceAvos;
       else under -= l.differenceAvos;
     }
-  const shared = {
-    round_id: r.roundId,
-    table_id: r.tableId,
-    casino: r.casino,
-    concessionaire: r.concessionaire,
-    game: r.game,
-    rule_set: r.ruleSetId,
-    macau_date: r.macauDate,
-    round_start: r.roundStartTime,
-    dealer_id: r.dealerId,
-  };
+  const round: Row = {};
+  for (const [column, value] of ROUND_SCOPE) round[column] = value(r);
+  const shared = options.bets ? { ...round } : round;
   return {
-    round: {
-      ...shared,
+    round: Object.assign(round, {
       status: r.status,
       status_reason: r.statusReason,
       total_staked_avos: r.totalStakedAvos,
@@ -304,61 +335,18 @@ export function roundRows(
       finding_ids: r.findingIds,
       interpretation_ids: r.interpretationIds,
       store_event_id: e.eventId,
-      position: version(e),
-    },
-    // every property written out (no spread per line): a month projects millions of these
+      position,
+    }),
     bets: !options.bets
       ? []
-      : r.lines.map((l, i) => ({
-          round_id: r.roundId,
-          table_id: r.tableId,
-          casino: r.casino,
-          concessionaire: r.concessionaire,
-          game: r.game,
-          rule_set: r.ruleSetId,
-          macau_date: r.macauDate,
-          round_start: r.roundStartTime,
-          dealer_id: r.dealerId,
-          line_index: i,
-          seat: l.seat,
-          bet_type: l.betType,
-          bet_id: l.betId,
-          stake_avos: l.stakeAvos,
-          expected_outcome: l.expectedOutcome,
-          expected_payout_avos: l.expectedPayoutAvos,
-          expected_net_avos: l.expectedNetAvos,
-          declared_payout_avos: l.declaredPayoutAvos,
-          declared_net_avos: l.declaredNetAvos,
-          difference_avos: l.differenceAvos,
-          position,
-        })),
+      : r.lines.map((l, i) => {
+          const row: Row = { ...shared };
+          for (const [column, value] of BET_LINE) row[column] = value(l, i);
+          row.position = position;
+          return row;
+        }),
   };
 }
-
-/** The columns of `bets`, in the order roundRows writes them and betsTsv encodes them. */
-export const BET_COLUMNS = [
-  'round_id',
-  'table_id',
-  'casino',
-  'concessionaire',
-  'game',
-  'rule_set',
-  'macau_date',
-  'round_start',
-  'dealer_id',
-  'line_index',
-  'seat',
-  'bet_type',
-  'bet_id',
-  'stake_avos',
-  'expected_outcome',
-  'expected_payout_avos',
-  'expected_net_avos',
-  'declared_payout_avos',
-  'declared_net_avos',
-  'difference_avos',
-  'position',
-] as const;
 
 /**
  * A round's `bets` rows as TabSeparated lines (BET_COLUMNS), written straight from the record: the same text as
@@ -368,21 +356,15 @@ export const BET_COLUMNS = [
 export function betsTsv(e: RecordedEvent, r: RoundDerived): string {
   const lines = r.lines;
   if (lines.length === 0) return '';
-  const shared =
-    `${tsvValue('round_id', r.roundId)}\t${tsvValue('table_id', r.tableId)}\t${tsvValue('casino', r.casino)}\t` +
-    `${tsvValue('concessionaire', r.concessionaire)}\t${tsvValue('game', r.game)}\t` +
-    `${tsvValue('rule_set', r.ruleSetId)}\t${tsvValue('macau_date', r.macauDate)}\t` +
-    `${tsvValue('round_start', r.roundStartTime)}\t${tsvValue('dealer_id', r.dealerId)}\t`;
-  const position = version(e);
+  let shared = '';
+  for (const [column, value] of ROUND_SCOPE) shared += `${tsvValue(column, value(r))}\t`;
+  const end = `${version(e)}\n`;
   let out = '';
   for (let i = 0; i < lines.length; i++) {
     const l = lines[i]!;
-    out +=
-      `${shared}${i}\t${tsvValue('seat', l.seat)}\t${tsvValue('bet_type', l.betType)}\t${tsvValue('bet_id', l.betId)}\t` +
-      `${tsvValue('stake_avos', l.stakeAvos)}\t${tsvValue('expected_outcome', l.expectedOutcome)}\t` +
-      `${tsvValue('expected_payout_avos', l.expectedPayoutAvos)}\t${tsvValue('expected_net_avos', l.expectedNetAvos)}\t` +
-      `${tsvValue('declared_payout_avos', l.declaredPayoutAvos)}\t${tsvValue('declared_net_avos', l.declaredNetAvos)}\t` +
-      `${tsvValue('difference_avos', l.differenceAvos)}\t${position}\n`;
+    out += shared;
+    for (const [column, value] of BET_LINE) out += `${tsvValue(column, value(l, i))}\t`;
+    out += end;
   }
   return out;
 }

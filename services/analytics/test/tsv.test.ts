@@ -6,6 +6,7 @@ import type { RoundDerived } from '@table-audit/schemas';
 import { roundStream } from '@table-audit/schemas/streams';
 import { simulateSession } from '@table-audit/simulator';
 import { BET_COLUMNS, betsTsv, roundRows } from '../src/rows.ts';
+import { recordedEvent } from '../src/testing.ts';
 import { encodeTsv, msToDateTime, tsvValue } from '../src/tsv.ts';
 
 describe('TabSeparated rows', () => {
@@ -44,18 +45,8 @@ describe('TabSeparated rows', () => {
 });
 
 describe('bets written straight to TabSeparated (betsTsv)', () => {
-  const recorded = (data: RoundDerived, position: bigint): RecordedEvent => ({
-    stream: roundStream(data.tableId),
-    type: ROUND_EVENT_TYPE,
-    eventId: `rec-${data.roundId}`,
-    data,
-    metadata: {},
-    revision: 0,
-    position,
-    recordedAt: 0,
-    hash: '',
-    previousHash: '',
-  });
+  const recorded = (data: RoundDerived, position: bigint): RecordedEvent =>
+    recordedEvent(roundStream(data.tableId), ROUND_EVENT_TYPE, `rec-${data.roundId}`, data, position);
 
   it('is the text encodeTsv gives for roundRows’ bet rows, for every round of a simulated session', () => {
     const session = simulateSession({

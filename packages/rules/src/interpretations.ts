@@ -533,7 +533,6 @@ export type WhatIfStatus =
 
 const YES: WhatIfStatus = Object.freeze({ status: 'implemented', variants: 1 });
 const YES2: WhatIfStatus = Object.freeze({ status: 'implemented', variants: 2 });
-const notYet = (reason: string): WhatIfStatus => Object.freeze({ status: 'not-implemented', reason });
 const cannot = (reason: string): WhatIfStatus => Object.freeze({ status: 'not-implementable', reason });
 
 export const WHAT_IF: Readonly<Record<string, WhatIfStatus>> = Object.freeze({

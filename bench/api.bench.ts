@@ -214,17 +214,33 @@ if (process.argv[2] === '--serve') {
     const c = (e as { cause?: { code?: string } }).cause;
     return c?.code ?? (e as Error).message;
   };
-  const summary = (latencies: number[], errors: number, seconds: number) => {
+  interface Figures {
+    readonly text: string;
+    readonly rate: number;
+    readonly p99: number;
+  }
+  const summary = (latencies: number[], errors: number, seconds: number): Figures => {
     const s = [...latencies].sort((a, b) => a - b);
     const why = [...failures].map(([k, n]) => `${k}: ${n}`).join(', ');
     failures.clear();
     const errorText = `errors ${errors}${why ? ` (${why})` : ''}`;
-    if (!s.length) return `no answer   ${errorText}`;
-    return `${(latencies.length / seconds).toFixed(0).padStart(5)} req/s   p50 ${percentile(s, 0.5).toFixed(1).padStart(6)} ms   p99 ${percentile(s, 0.99).toFixed(1).padStart(7)} ms   max ${s.at(-1)!.toFixed(1).padStart(7)} ms   ${errorText}`;
+    if (!s.length) return { text: `no answer   ${errorText}`, rate: 0, p99: Infinity };
+    const rate = latencies.length / seconds;
+    const p99 = percentile(s, 0.99);
+    return {
+      text: `${rate.toFixed(0).padStart(5)} req/s   p50 ${percentile(s, 0.5).toFixed(1).padStart(6)} ms   p99 ${p99.toFixed(1).padStart(7)} ms   max ${s.at(-1)!.toFixed(1).padStart(7)} ms   ${errorText}`,
+      rate,
+      p99,
+    };
   };
+  /** A route's figures beside the baseline's of the same loop: its share of the baseline's req/s, its p99 over the baseline's. */
+  const beside = (f: Figures, base: Figures | undefined): string =>
+    base === undefined || base === f
+      ? f.text
+      : `${f.text}   vs baseline: ${((100 * f.rate) / base.rate).toFixed(0)}% of its req/s, p99 ×${(f.p99 / base.p99).toFixed(1)}`;
 
   /** Open loop: request i is due at i/RATE s; its latency counts from then. A non-200 answer is an error. */
-  async function atRate(url: (i: number) => string): Promise<string> {
+  async function atRate(url: (i: number) => string): Promise<Figures> {
     const n = RATE * SECONDS;
     const latencies: number[] = [];
     let errors = 0;
@@ -253,7 +269,7 @@ if (process.argv[2] === '--serve') {
   }
 
   /** Closed loop: CONCURRENCY requests in flight for SECONDS/2 s. */
-  async function flatOut(url: (i: number) => string): Promise<string> {
+  async function flatOut(url: (i: number) => string): Promise<Figures> {
     const latencies: number[] = [];
     let errors = 0;
     let i = 0;
@@ -381,10 +397,21 @@ if (process.argv[2] === '--serve') {
   ];
   // warm up (JIT)
   for (let i = 0; i < 20; i++) await get('/health/live');
+  // each route beside the first baseline of the same loop (the last baseline shows how the load moved meanwhile)
   console.log(`open loop at ${RATE} req/s for ${SECONDS} s (latency from when each request was due):`);
-  for (const [name, url] of routes) console.log(`  ${name.padEnd(34)} ${await atRate(url)}`);
+  let baseline: Figures | undefined;
+  for (const [name, url] of routes) {
+    const f = await atRate(url);
+    baseline ??= f;
+    console.log(`  ${name.padEnd(34)} ${beside(f, baseline)}`);
+  }
   console.log(`closed loop, ${CONCURRENCY} connections for ${SECONDS / 2} s:`);
-  for (const [name, url] of routes) console.log(`  ${name.padEnd(34)} ${await flatOut(url)}`);
+  baseline = undefined;
+  for (const [name, url] of routes) {
+    const f = await flatOut(url);
+    baseline ??= f;
+    console.log(`  ${name.padEnd(34)} ${beside(f, baseline)}`);
+  }
   console.log(
     `load average at the end ${loadavg()
       .map((x) => x.toFixed(1))

@@ -9,10 +9,12 @@
  * then as fast as BENCH_API_CONCURRENCY connections allow (closed loop), with the same client for every route.
  *
  * Baseline in the same run, first and last: GET /health/live (no token, no store) — what Fastify and the client
- * cost on this loopback, so each route's figures can be read against it. Then the incident list (GET
+ * cost on this loopback, so each route's figures can be read against it; each route's line ends with its share of
+ * the first baseline's req/s and its p99 over the baseline's, both of the same loop. Then the incident list (GET
  * /v1/findings, 50 a page: no filter, a casino, a Macau day, a check, and pages deep in the list by their
- * cursors), the disputed-hand replay (GET /v1/rounds/:id/replay over every round of the month, in a shuffled
- * order: the first request of a table folds it), and the cold cost of a round's first replay. Target: p99 < 100 ms
+ * cursors; and a filter never asked before, each time), the disputed-hand replay (GET /v1/rounds/:id/replay over
+ * the rounds of BENCH_API_WARM_TABLES tables folded just before, then over every round of the month, in a shuffled
+ * order: the first request of a table folds it), the findings chart, and the cold cost of a round's first replay. Target: p99 < 100 ms
  * at 500 requests/s.
  *
  * BENCH_API_DIR=DIR keeps the store (and the server's chDB directory) in DIR and uses it again on the next run
@@ -39,6 +41,8 @@ const RATE = Number(process.env.BENCH_API_RATE ?? 500);
 const SECONDS = Number(process.env.BENCH_API_SECONDS ?? 10);
 const CONCURRENCY = Number(process.env.BENCH_API_CONCURRENCY ?? 16);
 const COLD = Number(process.env.BENCH_API_COLD ?? 40);
+/** tables whose rounds the "(folded)" replay line asks for, each folded first */
+const WARM = Number(process.env.BENCH_API_WARM_TABLES ?? 150);
 /** rounds of one more table, played in one long session: the cold replay of a late round of a long table */
 const LONG = Number(process.env.BENCH_API_LONG_ROUNDS ?? 800);
 const FIRST_DAY = Date.parse('2025-12-01T02:00:00Z'); // 10:00 in Macau
@@ -381,6 +385,23 @@ if (process.argv[2] === '--serve') {
   };
   console.log(`a round's first replay, its table not folded yet:      ${line(cold)}`);
   console.log(`a round's first replay, another round of its table folded: ${line(warmTable)}`);
+  // WARM tables (default 150, 900 rounds: within the 5,000 rounds and 1,000 answers the server keeps) of the
+  // shuffled order
+  const warmTables = new Set<string>();
+  for (const roundId of allRounds) {
+    const t = rounds.get(roundId)!;
+    if (warmTables.size < WARM && !t.startsWith('long-')) warmTables.add(t);
+  }
+  const warmRounds = allRounds.filter((r) => warmTables.has(rounds.get(r)!));
+  const foldWarmTables = async () => {
+    const asked = new Set<string>();
+    for (const r of warmRounds)
+      if (!asked.has(rounds.get(r)!)) {
+        asked.add(rounds.get(r)!);
+        const a = await get(replayUrl(r));
+        if (a.status !== 200) throw new Error(`replay of ${r} answered ${a.status}: ${a.body}`);
+      }
+  };
   let uniq = 0;
   const routes: [string, (i: number) => string][] = [
     ['baseline GET /health/live', () => '/health/live'],
@@ -391,6 +412,9 @@ if (process.argv[2] === '--serve') {
       () =>
         `/v1/findings?limit=50&from=${new Date(FIRST_DAY + 8 * 3_600_000 + ((uniq++ * 60_000) % (DAYS * 86_400_000))).toISOString().slice(0, 16)}`,
     ],
+    // the rounds of WARM tables, each table folded just before (one round of it asked): what a replay costs once
+    // its table is derived, below the bound on rounds kept
+    ['GET /v1/rounds/:id/replay (folded)', (i) => replayUrl(warmRounds[i % warmRounds.length]!)],
     ['GET /v1/rounds/:id/replay', (i) => replayUrl(allRounds[i % allRounds.length]!)],
     ['GET /v1/charts/findings-over-time', () => '/v1/charts/findings-over-time'],
     ['baseline GET /health/live (again)', () => '/health/live'],
@@ -401,6 +425,7 @@ if (process.argv[2] === '--serve') {
   console.log(`open loop at ${RATE} req/s for ${SECONDS} s (latency from when each request was due):`);
   let baseline: Figures | undefined;
   for (const [name, url] of routes) {
+    if (name.includes('(folded)')) await foldWarmTables();
     const f = await atRate(url);
     baseline ??= f;
     console.log(`  ${name.padEnd(34)} ${beside(f, baseline)}`);
@@ -408,6 +433,7 @@ if (process.argv[2] === '--serve') {
   console.log(`closed loop, ${CONCURRENCY} connections for ${SECONDS / 2} s:`);
   baseline = undefined;
   for (const [name, url] of routes) {
+    if (name.includes('(folded)')) await foldWarmTables();
     const f = await flatOut(url);
     baseline ??= f;
     console.log(`  ${name.padEnd(34)} ${beside(f, baseline)}`);

@@ -144,7 +144,7 @@ export interface ClickHouseFindingsOptions extends KeptAnswersOptions {
   readonly answers?: number;
   /**
    * findings (and count rows) the kept answers may hold in all (default 20,000): a big page costs its size; and
-   * as many findings are kept by (id, position) for the pages of other filters
+   * as many findings are kept by where they are stored (part, offset, id, position) for the pages of other filters
    */
   readonly rows?: number;
 }
@@ -156,7 +156,7 @@ const rowsOf = (value: unknown): number =>
 export class ClickHouseFindings implements FindingsQuery {
   readonly #kept: KeptAnswers;
   readonly #queries = { n: 0 };
-  /** findings read for earlier pages, by (position, id): a row's content is fixed by them (see list) */
+  /** findings read for earlier pages, by (part, offset in it, position, id): a row's stored copy (see list) */
   readonly #rowsKept = new Map<string, FindingView>();
   readonly #maxRowsKept: number;
 
@@ -199,13 +199,14 @@ export class ClickHouseFindings implements FindingsQuery {
 
   /**
    * A page in two steps, each a query with FINAL (the table is a ReplacingMergeTree: only each finding's last
-   * version counts). First the page's keys — finding id and `position` (the store position the row was projected
-   * from, the table's version column) — after the cursor, newest first then id descending (a total order), with
+   * version counts). First the page's keys — where each row is stored (its part and offset in it: a part is never
+   * changed once written; a merge or a mutation writes a new one), its finding id and `position` (the store position
+   * the row was projected from, the table's version column) — after the cursor, newest first then id descending (a total order), with
    * the filter's count beside them on a first page (a window over the filtered rows, before the LIMIT). Reading
    * only the sorting columns is what makes this cheap: ClickHouse reads every selected column of every row the
    * filter keeps before it sorts and cuts, and a finding's texts are most of its bytes. Then the rows themselves,
-   * each looked up by (id, position) among the rows kept from earlier pages, the rest read by id; a row is
-   * projected once from one stored event, so its (id, position) names its content. A deep page's count is the
+   * each looked up by those keys among the rows kept from earlier pages, the rest read by id (every stored version,
+   * the one the keys name picked). A row kept is the very stored row the keys name. A deep page's count is the
    * filter's, kept by filter with the table's version. If a row of the first step is gone by the second (merged
    * into a newer version meanwhile), the page is made again by one query that reads everything.
    */
@@ -237,15 +238,18 @@ export class ClickHouseFindings implements FindingsQuery {
       params['afterId'] = page.after.findingId;
     }
     const first = page.after === null;
-    const keys = await this.#compact<[string, string, string?]>(
-      `SELECT finding_id, toString(position)${first ? ', toString(count() OVER ())' : ''} FROM findings FINAL ${sql}
+    const keys = await this.#compact<[string, string, string, string, string?]>(
+      `SELECT finding_id, toString(position), _part, toString(_part_offset)${first ? ', toString(count() OVER ())' : ''}
+       FROM findings FINAL ${sql}
        ORDER BY event_time DESC, finding_id DESC LIMIT {limit:UInt32}`,
       params,
     );
     // a first page: the window's count (none when nothing matches); a deep page: the filter's, kept
-    const total = first ? Number(keys[0]?.[2] ?? 0) : await this.#total(filter);
+    const total = first ? Number(keys[0]?.[4] ?? 0) : await this.#total(filter);
     const items = await this.#byKey(
-      keys.slice(0, page.limit).map(([id, position]) => [id, position] as const),
+      keys
+        .slice(0, page.limit)
+        .map(([id, position, part, offset]) => `${part}\u0000${offset}\u0000${position}\u0000${id}`),
     );
     if (items === null) return this.#listInOneQuery(filter, page); // a row changed between the two queries
     const last = items.at(-1);
@@ -257,22 +261,24 @@ export class ClickHouseFindings implements FindingsQuery {
     };
   }
 
-  /** The rows of these (finding id, position) keys, in their order: kept rows, the rest read; null if one is gone. */
-  async #byKey(keys: readonly (readonly [string, string])[]): Promise<FindingView[] | null> {
-    const key = (id: string, position: string) => `${position}\u0000${id}`;
-    const missing = keys.filter(([id, position]) => !this.#rowsKept.has(key(id, position))).map(([id]) => id);
+  /** The rows of these keys (part, offset, position, id), in their order: kept rows, the rest read; null if one is gone. */
+  async #byKey(keys: readonly string[]): Promise<FindingView[] | null> {
+    const missing = keys
+      .filter((k) => !this.#rowsKept.has(k))
+      .map((k) => k.slice(k.lastIndexOf('\u0000') + 1));
     const read = new Map<string, FindingView>();
     if (missing.length) {
       // no FINAL: the exact version named by the first query, whichever versions are still unmerged
-      const rows = await this.#rows<Row & { position: string }>(
-        `${SELECT_COLUMNS}, toString(position) AS position FROM findings PREWHERE finding_id IN {ids:Array(String)}`,
+      const rows = await this.#rows<Row & { position: string; part: string; offset: string }>(
+        `${SELECT_COLUMNS}, toString(position) AS position, _part AS part, toString(_part_offset) AS offset
+         FROM findings PREWHERE finding_id IN {ids:Array(String)}`,
         { ids: missing },
       );
-      for (const r of rows) read.set(key(r.finding_id, r.position), view(r));
+      for (const r of rows)
+        read.set(`${r.part}\u0000${r.offset}\u0000${r.position}\u0000${r.finding_id}`, view(r));
     }
     const out: FindingView[] = [];
-    for (const [id, position] of keys) {
-      const k = key(id, position);
+    for (const k of keys) {
       const row = this.#rowsKept.get(k) ?? read.get(k);
       if (!row) return null;
       this.#rowsKept.delete(k);

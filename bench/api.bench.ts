@@ -9,10 +9,12 @@
  * then as fast as BENCH_API_CONCURRENCY connections allow (closed loop), with the same client for every route.
  *
  * Baseline in the same run, first and last: GET /health/live (no token, no store) — what Fastify and the client
- * cost on this loopback, so each route's figures can be read against it. Then the incident list (GET
+ * cost on this loopback, so each route's figures can be read against it; each route's line ends with its share of
+ * the first baseline's req/s and its p99 over the baseline's, both of the same loop. Then the incident list (GET
  * /v1/findings, 50 a page: no filter, a casino, a Macau day, a check, and pages deep in the list by their
- * cursors), the disputed-hand replay (GET /v1/rounds/:id/replay over every round of the month, in a shuffled
- * order: the first request of a table folds it), and the cold cost of a round's first replay. Target: p99 < 100 ms
+ * cursors; and a filter never asked before, each time), the disputed-hand replay (GET /v1/rounds/:id/replay over
+ * the rounds of BENCH_API_WARM_TABLES tables folded just before, then over every round of the month, in a shuffled
+ * order: the first request of a table folds it), the findings chart, and the cold cost of a round's first replay. Target: p99 < 100 ms
  * at 500 requests/s.
  *
  * BENCH_API_DIR=DIR keeps the store (and the server's chDB directory) in DIR and uses it again on the next run
@@ -39,6 +41,8 @@ const RATE = Number(process.env.BENCH_API_RATE ?? 500);
 const SECONDS = Number(process.env.BENCH_API_SECONDS ?? 10);
 const CONCURRENCY = Number(process.env.BENCH_API_CONCURRENCY ?? 16);
 const COLD = Number(process.env.BENCH_API_COLD ?? 40);
+/** tables whose rounds the "(folded)" replay line asks for, each folded first */
+const WARM = Number(process.env.BENCH_API_WARM_TABLES ?? 150);
 /** rounds of one more table, played in one long session: the cold replay of a late round of a long table */
 const LONG = Number(process.env.BENCH_API_LONG_ROUNDS ?? 800);
 const FIRST_DAY = Date.parse('2025-12-01T02:00:00Z'); // 10:00 in Macau
@@ -214,17 +218,33 @@ if (process.argv[2] === '--serve') {
     const c = (e as { cause?: { code?: string } }).cause;
     return c?.code ?? (e as Error).message;
   };
-  const summary = (latencies: number[], errors: number, seconds: number) => {
+  interface Figures {
+    readonly text: string;
+    readonly rate: number;
+    readonly p99: number;
+  }
+  const summary = (latencies: number[], errors: number, seconds: number): Figures => {
     const s = [...latencies].sort((a, b) => a - b);
     const why = [...failures].map(([k, n]) => `${k}: ${n}`).join(', ');
     failures.clear();
     const errorText = `errors ${errors}${why ? ` (${why})` : ''}`;
-    if (!s.length) return `no answer   ${errorText}`;
-    return `${(latencies.length / seconds).toFixed(0).padStart(5)} req/s   p50 ${percentile(s, 0.5).toFixed(1).padStart(6)} ms   p99 ${percentile(s, 0.99).toFixed(1).padStart(7)} ms   max ${s.at(-1)!.toFixed(1).padStart(7)} ms   ${errorText}`;
+    if (!s.length) return { text: `no answer   ${errorText}`, rate: 0, p99: Infinity };
+    const rate = latencies.length / seconds;
+    const p99 = percentile(s, 0.99);
+    return {
+      text: `${rate.toFixed(0).padStart(5)} req/s   p50 ${percentile(s, 0.5).toFixed(1).padStart(6)} ms   p99 ${p99.toFixed(1).padStart(7)} ms   max ${s.at(-1)!.toFixed(1).padStart(7)} ms   ${errorText}`,
+      rate,
+      p99,
+    };
   };
+  /** A route's figures beside the baseline's of the same loop: its share of the baseline's req/s, its p99 over the baseline's. */
+  const beside = (f: Figures, base: Figures | undefined): string =>
+    base === undefined || base === f
+      ? f.text
+      : `${f.text}   vs baseline: ${((100 * f.rate) / base.rate).toFixed(0)}% of its req/s, p99 ×${(f.p99 / base.p99).toFixed(1)}`;
 
   /** Open loop: request i is due at i/RATE s; its latency counts from then. A non-200 answer is an error. */
-  async function atRate(url: (i: number) => string): Promise<string> {
+  async function atRate(url: (i: number) => string): Promise<Figures> {
     const n = RATE * SECONDS;
     const latencies: number[] = [];
     let errors = 0;
@@ -253,7 +273,7 @@ if (process.argv[2] === '--serve') {
   }
 
   /** Closed loop: CONCURRENCY requests in flight for SECONDS/2 s. */
-  async function flatOut(url: (i: number) => string): Promise<string> {
+  async function flatOut(url: (i: number) => string): Promise<Figures> {
     const latencies: number[] = [];
     let errors = 0;
     let i = 0;
@@ -365,6 +385,23 @@ if (process.argv[2] === '--serve') {
   };
   console.log(`a round's first replay, its table not folded yet:      ${line(cold)}`);
   console.log(`a round's first replay, another round of its table folded: ${line(warmTable)}`);
+  // WARM tables (default 150, 900 rounds: within the 5,000 rounds and 1,000 answers the server keeps) of the
+  // shuffled order
+  const warmTables = new Set<string>();
+  for (const roundId of allRounds) {
+    const t = rounds.get(roundId)!;
+    if (warmTables.size < WARM && !t.startsWith('long-')) warmTables.add(t);
+  }
+  const warmRounds = allRounds.filter((r) => warmTables.has(rounds.get(r)!));
+  const foldWarmTables = async () => {
+    const asked = new Set<string>();
+    for (const r of warmRounds)
+      if (!asked.has(rounds.get(r)!)) {
+        asked.add(rounds.get(r)!);
+        const a = await get(replayUrl(r));
+        if (a.status !== 200) throw new Error(`replay of ${r} answered ${a.status}: ${a.body}`);
+      }
+  };
   let uniq = 0;
   const routes: [string, (i: number) => string][] = [
     ['baseline GET /health/live', () => '/health/live'],
@@ -375,16 +412,32 @@ if (process.argv[2] === '--serve') {
       () =>
         `/v1/findings?limit=50&from=${new Date(FIRST_DAY + 8 * 3_600_000 + ((uniq++ * 60_000) % (DAYS * 86_400_000))).toISOString().slice(0, 16)}`,
     ],
+    // the rounds of WARM tables, each table folded just before (one round of it asked): what a replay costs once
+    // its table is derived, below the bound on rounds kept
+    ['GET /v1/rounds/:id/replay (folded)', (i) => replayUrl(warmRounds[i % warmRounds.length]!)],
     ['GET /v1/rounds/:id/replay', (i) => replayUrl(allRounds[i % allRounds.length]!)],
     ['GET /v1/charts/findings-over-time', () => '/v1/charts/findings-over-time'],
     ['baseline GET /health/live (again)', () => '/health/live'],
   ];
   // warm up (JIT)
   for (let i = 0; i < 20; i++) await get('/health/live');
+  // each route beside the first baseline of the same loop (the last baseline shows how the load moved meanwhile)
   console.log(`open loop at ${RATE} req/s for ${SECONDS} s (latency from when each request was due):`);
-  for (const [name, url] of routes) console.log(`  ${name.padEnd(34)} ${await atRate(url)}`);
+  let baseline: Figures | undefined;
+  for (const [name, url] of routes) {
+    if (name.includes('(folded)')) await foldWarmTables();
+    const f = await atRate(url);
+    baseline ??= f;
+    console.log(`  ${name.padEnd(34)} ${beside(f, baseline)}`);
+  }
   console.log(`closed loop, ${CONCURRENCY} connections for ${SECONDS / 2} s:`);
-  for (const [name, url] of routes) console.log(`  ${name.padEnd(34)} ${await flatOut(url)}`);
+  baseline = undefined;
+  for (const [name, url] of routes) {
+    if (name.includes('(folded)')) await foldWarmTables();
+    const f = await flatOut(url);
+    baseline ??= f;
+    console.log(`  ${name.padEnd(34)} ${beside(f, baseline)}`);
+  }
   console.log(
     `load average at the end ${loadavg()
       .map((x) => x.toFixed(1))

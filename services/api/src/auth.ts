@@ -36,6 +36,13 @@ export interface AuthOptions {
   readonly apiKeys?: readonly ApiKey[];
   /** seconds of clock skew tolerated on exp/nbf; default 30 */
   readonly clockToleranceSeconds?: number;
+  /**
+   * tokens kept verified (default 10,000; 0: none): a token whose signature and claims were checked once is not
+   * checked again while it has not expired — its expiry is still checked on every request
+   */
+  readonly verifiedTokens?: number;
+  /** the clock, UTC ms (tests) */
+  readonly now?: () => number;
 }
 
 /** The caller could not be identified: 401, with why (never which part of a key matched). */
@@ -60,6 +67,14 @@ export const sha256Hex = (text: string): string => createHash('sha256').update(t
 export class Authenticator {
   readonly #keys: { key: ApiKey; digest: Buffer }[];
   readonly #publicKey: KeyObject;
+  /**
+   * Tokens verified, by their whole text (the signature covers every byte before it, so the same text is the same
+   * verified claims under this API's one key), with their expiry, seconds since 1970. Least recently used dropped
+   * first. Only a token that passed every check is kept; a refused one is checked again each time.
+   */
+  readonly #verified = new Map<string, { principal: Principal; exp: number }>();
+  readonly #maxVerified: number;
+  readonly #now: () => number;
 
   constructor(private readonly o: AuthOptions) {
     if (o.tokenKey.asymmetricKeyType !== 'ed25519')
@@ -72,6 +87,13 @@ export class Authenticator {
       if (problem) throw new Error(`API key "${key.name}": ${problem}`);
       return { key, digest: Buffer.from(key.sha256, 'hex') };
     });
+    this.#maxVerified = o.verifiedTokens ?? 10_000;
+    this.#now = o.now ?? Date.now;
+  }
+
+  /** how many verified tokens are kept (tests of the bound) */
+  get verifiedCount(): number {
+    return this.#verified.size;
   }
 
   /** The principal of a request's Authorization / X-API-Key headers. */
@@ -102,6 +124,25 @@ export class Authenticator {
   }
 
   async #byToken(token: string): Promise<Principal> {
+    const tolerance = this.o.clockToleranceSeconds ?? 30;
+    const kept = this.#verified.get(token);
+    if (kept) {
+      this.#verified.delete(token);
+      // as jose checks it: expired once exp <= now - tolerance (whole seconds)
+      if (kept.exp <= Math.floor(this.#now() / 1000) - tolerance)
+        throw new Unauthenticated('the token has expired');
+      this.#verified.set(token, kept); // most recently used last
+      return kept.principal;
+    }
+    const principal = await this.#verify(token, tolerance);
+    if (this.#maxVerified > 0) {
+      this.#verified.set(token, principal);
+      if (this.#verified.size > this.#maxVerified) this.#verified.delete(this.#verified.keys().next().value!);
+    }
+    return principal.principal;
+  }
+
+  async #verify(token: string, tolerance: number): Promise<{ principal: Principal; exp: number }> {
     let payload;
     try {
       ({ payload } = await jwtVerify(token, this.#publicKey, {
@@ -109,7 +150,8 @@ export class Authenticator {
         issuer: TOKEN_ISSUER,
         audience: TOKEN_AUDIENCE,
         requiredClaims: ['sub', 'exp', 'role'],
-        clockTolerance: this.o.clockToleranceSeconds ?? 30,
+        clockTolerance: tolerance,
+        currentDate: new Date(this.#now()),
       }));
     } catch (e) {
       if (e instanceof joseErrors.JWTExpired) throw new Unauthenticated('the token has expired');
@@ -132,7 +174,7 @@ export class Authenticator {
     if (problem) throw new Unauthenticated(`the token's claims do not go together: ${problem}`);
     if (!payload.sub || payload.sub.length > 200)
       throw new Unauthenticated('the token\'s "sub" claim must name the caller (1 to 200 characters)');
-    return { subject: payload.sub, role, concessionaire };
+    return { principal: { subject: payload.sub, role, concessionaire }, exp: payload.exp! };
   }
 }
 

@@ -14,6 +14,7 @@ import {
   type VariableSelection,
 } from '@table-audit/dashboards';
 import { SCOPE_VARIABLES } from '@table-audit/dashboards';
+import { KeptAnswers, type KeptAnswersOptions } from './kept-answers.ts';
 
 type Client = Pick<AnalyticsClient['client'], 'query'>;
 
@@ -96,15 +97,49 @@ export function chartSql(
   return { sql, params: scope === null ? {} : { scope } };
 }
 
+/** The tables the charts' panels read (FROM and JOIN of their SQL): their parts are the charts' version. */
+export function chartTables(): string[] {
+  const tables = new Set<string>();
+  for (const c of CHART_NAMES)
+    for (const m of chartPanel(c).sql.matchAll(/\b(?:FROM|JOIN)\s+(\w+)/gi)) tables.add(m[1]!);
+  return [...tables].sort();
+}
+
+export interface ClickHouseChartsOptions extends KeptAnswersOptions {
+  /** chart answers kept, by (chart, scope, range), until a table they read changes (default 500; 0: none) */
+  readonly answers?: number;
+  /** points the kept answers may hold in all (default 200,000) */
+  readonly rows?: number;
+}
+
+const pointsOf = (value: unknown): number =>
+  (value as ChartSeries).series.reduce((n, s) => n + s.points.length, 0);
+
 export class ClickHouseCharts implements ChartsQuery {
+  readonly #kept: KeptAnswers;
+  /** queries run, for tests and the benchmark */
+  readonly stats = { queries: 0 };
+
   constructor(
     private readonly client: Client,
     readonly description: string,
+    options: ClickHouseChartsOptions = {},
   ) {
     for (const c of CHART_NAMES) chartPanel(c);
+    this.#kept = new KeptAnswers(client, chartTables(), pointsOf, {
+      ...options,
+      answers: options.answers ?? 500,
+      rows: options.rows ?? 200_000,
+    });
+  }
+
+  /** answers kept now and the points they hold; how many were served as kept */
+  get kept(): { answers: number; rows: number; served: number } {
+    return { ...this.#kept.size, served: this.#kept.stats.kept };
   }
 
   async #rows<T>(query: string, params: Record<string, unknown>): Promise<T[]> {
+    this.stats.queries++;
     const result = await this.client.query({
       query,
       query_params: params,
@@ -124,7 +159,7 @@ export class ClickHouseCharts implements ChartsQuery {
    * itself a finding, and would leave the chart empty), at most 31 days, at least an hour (the last 31 days when
    * there is none). The range is given with the series, so a chart says what it covers.
    */
-  async #defaultRange(scope: string | null): Promise<{ from: number; to: number }> {
+  async #defaultRange(scope: string | null): Promise<{ from: number; to: number; clock?: true }> {
     const [row] = await this.#rows<{
       first: string | number;
       middle: string | number;
@@ -138,7 +173,7 @@ export class ClickHouseCharts implements ChartsQuery {
     );
     if (!row || Number(row.n) === 0) {
       const to = Date.now();
-      return { from: to - DEFAULT_DAYS * 86_400_000, to };
+      return { from: to - DEFAULT_DAYS * 86_400_000, to, clock: true };
     }
     // centred on the median finding: a few clocks a year off do not pull the month away from the bulk
     const to = Math.min(Number(row.last), Number(row.middle) + (DEFAULT_DAYS / 2) * 86_400_000) + 1_000;
@@ -146,11 +181,29 @@ export class ClickHouseCharts implements ChartsQuery {
     return { from, to };
   }
 
-  async series(chart: ChartName, request: ChartRequest): Promise<ChartSeries> {
+  /**
+   * The chart for a scope and range, kept by (chart, scope, range) while the tables it reads are unchanged (a
+   * default range that fell back on the clock, with no finding in scope, is made anew each time).
+   */
+  series(chart: ChartName, request: ChartRequest): Promise<ChartSeries> {
+    const key = JSON.stringify([chart, request.scope, request.from ?? null, request.to ?? null]);
+    let clock = false;
+    return this.#kept.get(
+      key,
+      async () => {
+        const s = await this.#series(chart, request);
+        clock = s.clock;
+        return s.series;
+      },
+      () => !clock,
+    );
+  }
+
+  async #series(chart: ChartName, request: ChartRequest): Promise<{ series: ChartSeries; clock: boolean }> {
     const panel = chartPanel(chart);
-    const { from, to } =
+    const { from, to, clock } =
       request.from !== undefined && request.to !== undefined
-        ? { from: request.from, to: request.to }
+        ? { from: request.from, to: request.to, clock: undefined }
         : await this.#defaultRange(request.scope);
     const intervalSeconds = chartInterval(from, to);
     const { sql, params } = chartSql(panel, request.scope, from, to, intervalSeconds);
@@ -180,13 +233,16 @@ export class ClickHouseCharts implements ChartsQuery {
       }
     }
     return {
-      chart,
-      panel: { id: panel.id, title: panel.title, description: panel.description },
-      unit: money ? 'avos' : 'findings',
-      from,
-      to,
-      intervalSeconds,
-      series: [...series].map(([name, points]) => ({ name, points })),
+      series: {
+        chart,
+        panel: { id: panel.id, title: panel.title, description: panel.description },
+        unit: money ? 'avos' : 'findings',
+        from,
+        to,
+        intervalSeconds,
+        series: [...series].map(([name, points]) => ({ name, points })),
+      },
+      clock: clock === true,
     };
   }
 }

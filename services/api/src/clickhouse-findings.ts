@@ -13,6 +13,7 @@ import type {
   FindingsQuery,
   FindingView,
 } from './findings-query.ts';
+import { KeptAnswers, type KeptAnswersOptions } from './kept-answers.ts';
 
 type Client = AnalyticsClient['client'];
 
@@ -138,119 +139,91 @@ const view = (r: Row): FindingView => ({
   ...(r.details === null ? {} : { details: JSON.parse(r.details) as Record<string, unknown> }),
 });
 
-export interface ClickHouseFindingsOptions {
+export interface ClickHouseFindingsOptions extends KeptAnswersOptions {
   /** answers kept (pages and counts), least recently used dropped first; 0: none (default 2,000) */
   readonly answers?: number;
-  /** findings (and count rows) the kept answers may hold in all (default 20,000): a big page costs its size */
-  readonly rows?: number;
   /**
-   * how long the findings table's version, read from system.parts, is taken as current before it is read again,
-   * ms (default 250): a kept answer is served only while the version it was made at is current, so a page can lag
-   * the table by at most this long (the projection into ClickHouse lags the store by more)
+   * findings (and count rows) the kept answers may hold in all (default 20,000): a big page costs its size; and
+   * as many findings are kept by where they are stored (part, offset, id, position) for the pages of other filters
    */
-  readonly versionEveryMs?: number;
-  readonly now?: () => number;
+  readonly rows?: number;
 }
 
 /** How many rows an answer holds: a page's findings, or a count's lines. */
 const rowsOf = (value: unknown): number =>
   Array.isArray(value) ? value.length : ((value as FindingsPage | null)?.items?.length ?? 0);
 
-/** What changes when anything is inserted into, merged in or removed from the findings table. */
-const VERSION = `SELECT count() AS parts, sum(rows) AS rows, max(max_block_number) AS block,
-  toString(max(modification_time)) AS changed FROM system.parts
-  WHERE database = currentDatabase() AND table = 'findings' AND active`;
-
 export class ClickHouseFindings implements FindingsQuery {
-  readonly #answers = new Map<string, { version: string; answer: Promise<unknown>; rows: number }>();
-  #rowsKept = 0;
-  readonly #maxRows: number;
-  #version: { value: string; at: number } | null = null;
-  #reading: Promise<string> | null = null;
-  readonly #capacity: number;
-  readonly #every: number;
-  readonly #now: () => number;
-  /** how the answers were made, for tests and the benchmark */
-  readonly stats = { queries: 0, kept: 0, versionReads: 0 };
+  readonly #kept: KeptAnswers;
+  readonly #queries = { n: 0 };
+  /** findings read for earlier pages, by (part, offset in it, position, id): a row's stored copy (see list) */
+  readonly #rowsKept = new Map<string, FindingView>();
+  readonly #maxRowsKept: number;
 
   constructor(
     private readonly client: Client,
     readonly description: string,
     options: ClickHouseFindingsOptions = {},
   ) {
-    this.#capacity = options.answers ?? 2_000;
-    this.#maxRows = options.rows ?? 20_000;
-    this.#every = options.versionEveryMs ?? 250;
-    this.#now = options.now ?? Date.now;
+    this.#kept = new KeptAnswers(client, ['findings'], rowsOf, {
+      ...options,
+      answers: options.answers ?? 2_000,
+      rows: options.rows ?? 20_000,
+    });
+    this.#maxRowsKept = options.rows ?? 20_000;
+  }
+
+  /** how the answers were made, for tests and the benchmark: queries run, answers served as kept */
+  get stats(): { queries: number; kept: number; versionReads: number } {
+    const k = this.#kept.stats;
+    return { queries: this.#queries.n, kept: k.kept, versionReads: k.versionReads };
+  }
+
+  /** answers kept now and the rows they hold */
+  get kept(): { answers: number; rows: number } {
+    return this.#kept.size;
   }
 
   async #rows<T>(query: string, params: Record<string, unknown>): Promise<T[]> {
-    this.stats.queries++;
+    this.#queries.n++;
     const result = await this.client.query({ query, query_params: params, format: 'JSONEachRow' });
     return result.json<T>();
   }
 
-  /** The findings table's version: read at most once per `versionEveryMs`, concurrent callers sharing the read. */
-  #currentVersion(): Promise<string> {
-    const v = this.#version;
-    if (v && this.#now() - v.at < this.#every) return Promise.resolve(v.value);
-    this.#reading ??= this.#rows<Record<string, string>>(VERSION, {})
-      .then(([row]) => {
-        this.stats.versionReads++;
-        const value = JSON.stringify(row ?? null);
-        this.#version = { value, at: this.#now() };
-        return value;
-      })
-      .finally(() => (this.#reading = null));
-    return this.#reading;
-  }
-
-  /** Drops the least recently used answers until both bounds hold. */
-  #bound(): void {
-    for (const [key, entry] of this.#answers) {
-      if (this.#answers.size <= this.#capacity && this.#rowsKept <= this.#maxRows) return;
-      this.#answers.delete(key);
-      this.#rowsKept -= entry.rows;
-    }
-  }
-
-  /** The answer to `key` made at the table's current version, kept (bounded) until the table changes. */
-  async #kept<T>(key: string, make: () => Promise<T>): Promise<T> {
-    if (this.#capacity === 0) return make();
-    const version = await this.#currentVersion();
-    const known = this.#answers.get(key);
-    this.#answers.delete(key);
-    if (known && known.version === version) {
-      this.#answers.set(key, known); // most recently used last
-      this.stats.kept++;
-      return known.answer as Promise<T>;
-    }
-    const answer = make();
-    const entry = { version, answer: answer as Promise<unknown>, rows: 0 };
-    if (known) this.#rowsKept -= known.rows;
-    this.#answers.set(key, entry);
-    answer.then(
-      (value) => {
-        if (this.#answers.get(key) !== entry) return; // replaced or dropped meanwhile
-        entry.rows = rowsOf(value);
-        this.#rowsKept += entry.rows;
-        this.#bound();
-      },
-      () => {
-        if (this.#answers.get(key) === entry) this.#answers.delete(key); // a failure is not kept
-      },
-    );
-    this.#bound();
-    return answer;
+  /** Rows as arrays (JSONCompactEachRow: no column names repeated on every row). */
+  async #compact<T extends unknown[]>(query: string, params: Record<string, unknown>): Promise<T[]> {
+    this.#queries.n++;
+    const result = await this.client.query({ query, query_params: params, format: 'JSONCompactEachRow' });
+    return result.json<T>();
   }
 
   /**
-   * One query per page: the page (after the cursor, newest first then id descending, a total order) with the
-   * filter's count beside it as a scalar subquery, so ClickHouse answers both in one round trip. Only a page that
-   * comes back empty (past the last finding) asks for the count on its own.
+   * A page in two steps, each a query with FINAL (the table is a ReplacingMergeTree: only each finding's last
+   * version counts). First the page's keys — where each row is stored (its part and offset in it: a part is never
+   * changed once written; a merge or a mutation writes a new one), its finding id and `position` (the store position
+   * the row was projected from, the table's version column) — after the cursor, newest first then id descending (a total order), with
+   * the filter's count beside them on a first page (a window over the filtered rows, before the LIMIT). Reading
+   * only the sorting columns is what makes this cheap: ClickHouse reads every selected column of every row the
+   * filter keeps before it sorts and cuts, and a finding's texts are most of its bytes. Then the rows themselves,
+   * each looked up by those keys among the rows kept from earlier pages, the rest read by id (every stored version,
+   * the one the keys name picked). A row kept is the very stored row the keys name. A deep page's count is the
+   * filter's, kept by filter with the table's version. If a row of the first step is gone by the second (merged
+   * into a newer version meanwhile), the page is made again by one query that reads everything.
    */
   list(filter: FindingFilter, page: { limit: number; after: Cursor | null }): Promise<FindingsPage> {
-    return this.#kept(JSON.stringify(['list', filter, page]), () => this.#list(filter, page));
+    return this.#kept.get(JSON.stringify(['list', filter, page]), () => this.#list(filter, page));
+  }
+
+  /** How many findings match a filter, kept by filter until the table changes (a deep page's total). */
+  #total(filter: FindingFilter): Promise<number> {
+    return this.#kept.get(JSON.stringify(['total', filter]), async () => {
+      const w = where(filter);
+      const [count] = await this.#rows<{ total: string }>(
+        `SELECT count() AS total FROM findings FINAL ${w.sql}`,
+        w.params,
+      );
+      return Number(count?.total ?? 0);
+    });
   }
 
   async #list(filter: FindingFilter, page: { limit: number; after: Cursor | null }): Promise<FindingsPage> {
@@ -264,20 +237,79 @@ export class ClickHouseFindings implements FindingsQuery {
       params['afterTime'] = page.after.eventTime;
       params['afterId'] = page.after.findingId;
     }
+    const first = page.after === null;
+    const keys = await this.#compact<[string, string, string, string, string?]>(
+      `SELECT finding_id, toString(position), _part, toString(_part_offset)${first ? ', toString(count() OVER ())' : ''}
+       FROM findings FINAL ${sql}
+       ORDER BY event_time DESC, finding_id DESC LIMIT {limit:UInt32}`,
+      params,
+    );
+    // a first page: the window's count (none when nothing matches); a deep page: the filter's, kept
+    const total = first ? Number(keys[0]?.[4] ?? 0) : await this.#total(filter);
+    const items = await this.#byKey(
+      keys
+        .slice(0, page.limit)
+        .map(([id, position, part, offset]) => `${part}\u0000${offset}\u0000${position}\u0000${id}`),
+    );
+    if (items === null) return this.#listInOneQuery(filter, page); // a row changed between the two queries
+    const last = items.at(-1);
+    return {
+      items,
+      total,
+      next:
+        keys.length > page.limit && last ? { eventTime: last.eventTime, findingId: last.findingId } : null,
+    };
+  }
+
+  /** The rows of these keys (part, offset, position, id), in their order: kept rows, the rest read; null if one is gone. */
+  async #byKey(keys: readonly string[]): Promise<FindingView[] | null> {
+    const missing = keys
+      .filter((k) => !this.#rowsKept.has(k))
+      .map((k) => k.slice(k.lastIndexOf('\u0000') + 1));
+    const read = new Map<string, FindingView>();
+    if (missing.length) {
+      // no FINAL: the exact version named by the first query, whichever versions are still unmerged
+      const rows = await this.#rows<Row & { position: string; part: string; offset: string }>(
+        `${SELECT_COLUMNS}, toString(position) AS position, _part AS part, toString(_part_offset) AS offset
+         FROM findings PREWHERE finding_id IN {ids:Array(String)}`,
+        { ids: missing },
+      );
+      for (const r of rows)
+        read.set(`${r.part}\u0000${r.offset}\u0000${r.position}\u0000${r.finding_id}`, view(r));
+    }
+    const out: FindingView[] = [];
+    for (const k of keys) {
+      const row = this.#rowsKept.get(k) ?? read.get(k);
+      if (!row) return null;
+      this.#rowsKept.delete(k);
+      this.#rowsKept.set(k, row); // most recently used last
+      out.push(row);
+    }
+    while (this.#rowsKept.size > this.#maxRowsKept)
+      this.#rowsKept.delete(this.#rowsKept.keys().next().value!);
+    return out;
+  }
+
+  /** The page and the filter's count in one query that reads every column (the fallback of list). */
+  async #listInOneQuery(
+    filter: FindingFilter,
+    page: { limit: number; after: Cursor | null },
+  ): Promise<FindingsPage> {
+    const w = where(filter);
+    let sql = w.sql;
+    const params: Record<string, unknown> = { ...w.params, limit: page.limit + 1 };
+    if (page.after !== null) {
+      const after = `(event_time, finding_id) < (fromUnixTimestamp64Milli({afterTime:Int64}, 'UTC'), {afterId:String})`;
+      sql = sql ? `${sql} AND ${after}` : `WHERE ${after}`;
+      params['afterTime'] = page.after.eventTime;
+      params['afterId'] = page.after.findingId;
+    }
     const rows = await this.#rows<Row & { total: string }>(
       `${SELECT_COLUMNS}, (SELECT count() FROM findings FINAL ${w.sql}) AS total FROM findings FINAL ${sql}
        ORDER BY event_time DESC, finding_id DESC LIMIT {limit:UInt32}`,
       params,
     );
-    let total: number;
-    if (rows.length) total = Number(rows[0]!.total);
-    else {
-      const [count] = await this.#rows<{ total: string }>(
-        `SELECT count() AS total FROM findings FINAL ${w.sql}`,
-        w.params,
-      );
-      total = Number(count?.total ?? 0);
-    }
+    const total = rows.length ? Number(rows[0]!.total) : await this.#total(filter);
     const items = rows.slice(0, page.limit).map(view);
     const last = items.at(-1);
     return {
@@ -296,7 +328,7 @@ export class ClickHouseFindings implements FindingsQuery {
   }
 
   count(filter: FindingFilter, by: CountDimension): Promise<{ value: string | null; count: number }[]> {
-    return this.#kept(JSON.stringify(['count', filter, by]), () => this.#count(filter, by));
+    return this.#kept.get(JSON.stringify(['count', filter, by]), () => this.#count(filter, by));
   }
 
   async #count(

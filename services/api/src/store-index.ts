@@ -129,9 +129,15 @@ export class StoreIndex implements FindingsQuery {
     return this.#alerts.get(alertId) ?? initialAlertState;
   }
 
-  /** Where a round was played, within the caller's scope (undefined: no such round, or not theirs). */
+  /**
+   * Where a round was played, within the caller's scope (undefined: no such round, or not theirs). A round whose
+   * place is final — known with its RoundStarted's dealer, after which #table never changes it — is answered
+   * without reading the store first: what was stored since cannot change it. Any other round reads what was
+   * stored since the last refresh first.
+   */
   async round(roundId: string, scope: string | null): Promise<RoundPlace | undefined> {
-    await this.refresh();
+    const final = this.#rounds.get(roundId);
+    if (final === undefined || final.dealerId === null) await this.refresh();
     const r = this.#rounds.get(roundId);
     return r && (scope === null || r.concessionaire === scope) ? r : undefined;
   }

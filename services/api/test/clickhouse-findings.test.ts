@@ -69,13 +69,141 @@ describe('FindingsQuery conformance: ClickHouse (chDB)', () => {
     const made = small.stats.queries;
     await small.list({ scope: null, severity: 'high' }, { limit: 5, after: null });
     assert.equal(small.stats.queries, made, 'the newer page is kept');
+    assert.equal(small.stats.kept, 1);
     await small.list({ scope: null }, { limit: 5, after: null });
-    assert.equal(small.stats.queries, made + 1, 'the older page was dropped');
+    assert.ok(small.stats.queries > made, 'the older page was dropped');
+    assert.equal(small.stats.kept, 1);
+    assert.ok(small.kept.rows <= 6, `${small.kept.rows} rows kept over a budget of 6`);
     const counts = await kept.count({ scope: null }, 'severity');
     assert.equal(
       counts.reduce((n, c) => n + c.count, 0),
       first.total + 1,
     );
+  });
+
+  it('serves a finding replaced by a newer version (same id, later position) as the newer one, never the kept row', async () => {
+    let now = 0;
+    const q = new ClickHouseFindings(analytics.client, analytics.description, { now: () => now });
+    const before = await q.list({ scope: null }, { limit: 20, after: null });
+    const target = before.items[3]!;
+    // a page of another filter reads the same rows again from what was kept: no query for them
+    const queries = q.stats.queries;
+    // (findings at or after the 11th's time: all among the 20 of the first page)
+    const since = { scope: null, from: before.items[10]!.eventTime };
+    const other = await q.list(since, { limit: 20, after: null });
+    assert.ok(other.items.some((f) => f.findingId === target.findingId));
+    assert.ok(other.items.every((f) => before.items.some((b) => b.findingId === f.findingId)));
+    assert.equal(q.stats.queries, queries + 1, 'one query: the keys, the rows came from those kept');
+    await analytics.client.command({
+      query: `INSERT INTO findings SELECT * REPLACE ('replaced in the test' AS summary, position + 2000000000 AS position)
+        FROM findings FINAL WHERE finding_id = {id:String}`,
+      query_params: { id: target.findingId },
+    });
+    now += 250;
+    const after = await q.list({ scope: null }, { limit: 20, after: null });
+    assert.equal(after.total, before.total, 'a replaced finding is still one finding');
+    const replaced = after.items.find((f) => f.findingId === target.findingId);
+    assert.equal(replaced?.summary, 'replaced in the test');
+    const again = await q.list(since, { limit: 20, after: null });
+    assert.equal(again.items.find((f) => f.findingId === target.findingId)?.summary, 'replaced in the test');
+    assert.deepEqual(
+      after.items.filter((f) => f.findingId !== target.findingId),
+      before.items.filter((f) => f.findingId !== target.findingId),
+    );
+  });
+
+  it('makes a page again in one query when a row of its keys is merged away before the rows are read', async () => {
+    const real = analytics.client;
+    let merge = true;
+    let target = '';
+    // a client that, right after the first page's keys query, replaces the newest finding and merges the old
+    // version away — what a concurrent projection and a background merge could do between the two queries
+    const racing = {
+      ...real,
+      query: async (p: Parameters<typeof real.query>[0]) => {
+        const r = await real.query(p);
+        if (merge && p.query.includes('count() OVER ()')) {
+          merge = false;
+          const [row] = (await r.json()) as [string, string, string][];
+          target = row![0];
+          await real.command({
+            query: `INSERT INTO findings SELECT * REPLACE ('raced' AS summary, position + 3000000000 AS position)
+              FROM findings FINAL WHERE finding_id = {id:String}`,
+            query_params: { id: target },
+          });
+          await real.command({ query: 'OPTIMIZE TABLE findings FINAL' });
+          return real.query(p); // the keys as read before the race
+        }
+        return r;
+      },
+    } as typeof real;
+    const keysBefore = await (
+      await real.query({
+        query: `SELECT finding_id, toString(position) FROM findings FINAL ORDER BY event_time DESC, finding_id DESC LIMIT 3`,
+        format: 'JSONCompactEachRow',
+      })
+    ).json();
+    assert.equal((keysBefore as unknown[]).length, 3);
+    const q = new ClickHouseFindings(racing, analytics.description, { rows: 0 });
+    const page = await q.list({ scope: null }, { limit: 3, after: null });
+    assert.ok(target !== '');
+    // the raced row: the re-made page shows the version that is there now
+    const raced = page.items.find((f) => f.findingId === target);
+    assert.ok(raced, 'the raced finding is on the page');
+    assert.equal(raced.summary, 'raced');
+    assert.equal(page.items.length, 3);
+  });
+
+  it('keeps charts by scope and range until a table they read changes, within its bounds', async () => {
+    let now = 0;
+    const charts = new ClickHouseCharts(analytics.client, analytics.description, {
+      answers: 2,
+      now: () => now,
+    });
+    const range = { from: Date.parse('2025-11-01T00:00:00Z'), to: Date.parse('2026-01-31T00:00:00Z') };
+    const sum = (s: { series: { points: { value: number }[] }[] }) =>
+      s.series.reduce((n, x) => n + x.points.reduce((m, p) => m + p.value, 0), 0);
+    const all = await charts.series('findings-over-time', { scope: null, ...range });
+    const queries = charts.stats.queries;
+    assert.equal(await charts.series('findings-over-time', { scope: null, ...range }), all, 'kept');
+    assert.equal(charts.stats.queries, queries);
+    // a compliance officer's chart is never the one kept for all
+    const mine = await charts.series('findings-over-time', { scope: 'SJM Resorts', ...range });
+    assert.notEqual(mine, all);
+    assert.deepEqual(
+      mine.series.map((x) => x.name),
+      ['Casino Lisboa'],
+    );
+    assert.ok(sum(mine) < sum(all));
+    assert.equal(charts.stats.queries, queries + 1);
+    // bounded: a third answer pushes the least recently used (all's) out
+    await charts.series('payout-discrepancies', { scope: null, ...range });
+    assert.equal(charts.kept.answers, 2);
+    await charts.series('findings-over-time', { scope: null, ...range });
+    assert.equal(charts.stats.queries, queries + 3, 'the dropped answer was made again');
+    // a finding inserted into the table the chart reads: once the version is read again, the chart shows it
+    const kept = await charts.series('findings-over-time', { scope: null, ...range });
+    await analytics.client.command({
+      query: `INSERT INTO findings SELECT * REPLACE (concat(finding_id, '-chart') AS finding_id,
+        position + 4000000000 AS position) FROM findings FINAL
+        WHERE event_time >= '2025-12-01 00:00:00' AND event_time < '2026-01-01 00:00:00'
+        ORDER BY event_time DESC LIMIT 1`,
+    });
+    assert.equal(await charts.series('findings-over-time', { scope: null, ...range }), kept, 'within 250 ms');
+    now += 250;
+    const changed = await charts.series('findings-over-time', { scope: null, ...range });
+    assert.equal(sum(changed), sum(kept) + 1);
+    // and the other table a chart reads (round_discrepancies) is part of the version too
+    const payouts = await charts.series('payout-discrepancies', { scope: null, ...range });
+    await analytics.client.command({
+      query: `INSERT INTO round_discrepancies SELECT * FROM round_discrepancies FINAL LIMIT 0`,
+    });
+    await analytics.client.command({ query: 'OPTIMIZE TABLE round_discrepancies FINAL' });
+    now += 250;
+    const made = charts.stats.queries;
+    const payoutsAgain = await charts.series('payout-discrepancies', { scope: null, ...range });
+    assert.deepEqual(payoutsAgain, payouts, 'the same data');
+    assert.equal(charts.stats.queries, made + 1, 'made again: its table changed');
   });
 
   it('scopes the list, the counts and the charts served from ClickHouse to a compliance officer’s concessionaire', async () => {
@@ -100,6 +228,23 @@ describe('FindingsQuery conformance: ClickHouse (chDB)', () => {
       });
       const get = (url: string, token: string) =>
         app.inject({ url, headers: { authorization: `Bearer ${token}` } });
+      // the inspector first, so that their pages, counts and chart are kept answers when the officer asks the same
+      // URLs: the officer must still get only theirs
+      let inspectorCursor: string | null = null;
+      let others = 0;
+      do {
+        const r = await get(
+          `/v1/findings?limit=9${inspectorCursor ? `&cursor=${inspectorCursor}` : ''}`,
+          inspector,
+        );
+        others += (r.json().items as { concessionaire: string }[]).filter(
+          (i) => i.concessionaire !== mine,
+        ).length;
+        inspectorCursor = r.json().nextCursor;
+      } while (inspectorCursor);
+      assert.ok(others > 0, "the inspector's pages hold other concessionaires' findings");
+      await get('/v1/findings/counts?by=concessionaire', inspector);
+      await get('/v1/charts/findings-over-time?from=2025-11-01&to=2026-01-31', inspector);
       // every page of the list
       let cursor: string | null = null;
       let seen = 0;

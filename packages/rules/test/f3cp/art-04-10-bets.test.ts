@@ -55,6 +55,34 @@ describe('arts. 3.º–5.º and 10.º: bets', () => {
     assert.ok(f.interpretations.includes('J12'));
   });
 
+  // seats 3 and 5 with nobody the seat sensors identify; their bets carry the player id the table gave them
+  const unseatedBets = (player3: string, player5: string) =>
+    change(
+      cleanRound({
+        ...THREE_HANDS,
+        seats: THREE_HANDS.seats.map((s) => (s.seat === 1 ? s : { ...s, player: null })),
+      }),
+      'BetPlaced',
+      (b) => b.seat === 3 || b.seat === 5,
+      (b) => (b.playerId = b.seat === 3 ? player3 : player5),
+    );
+
+  it('art. 10.º 2): a player the sensors seat nowhere bets on seats 3 and 5 → BET.OTHER_HAND on each (J12)', () => {
+    const t = given(unseatedBets('PX', 'PX'))
+      .when(replayTable)
+      .then(['F3CP.BET.OTHER_HAND'])
+      .positive('F3CP.BET.OTHER_HAND');
+    const found = t.of('F3CP.BET.OTHER_HAND');
+    // seat 3's Ante (its hand folds); seat 5's Ante, Six Card Bonus and Play: every bet of the joint play
+    assert.deepEqual(found.map((f) => f.seats[0]).sort(), [3, 5, 5, 5]);
+    assert.deepEqual(found[0]!.expected, { hands: 1 });
+    assert.ok(found.every((f) => f.interpretations.includes('J12')));
+  });
+
+  it('art. 10.º 2): two players the sensors seat nowhere, each on one hand → nothing', () => {
+    given(unseatedBets('PX', 'PY')).when(replayTable).then([]).negative('F3CP.BET.OTHER_HAND');
+  });
+
   it('art. 10.º 2): a player who moved from seat 1 to seat 4 bets on seat 4 → nothing', () => {
     const t = new TableBuilder();
     t.round(THREE_HANDS);

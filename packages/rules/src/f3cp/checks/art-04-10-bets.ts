@@ -72,31 +72,56 @@ export function checkBetLimits(r: JudgedRound): FindingInput[] {
   return out;
 }
 
-/** Art. 10.º 2) (and J12): a player bets only on the hand of the seat they occupy. */
+/**
+ * Art. 10.º 2) (and J12): a player bets only on the hand of the seat they occupy, and never on several hands. A
+ * player the seat sensors place at no seat has no seat to compare with; their bets on several hands are still joint.
+ */
 export function checkBetOtherHand(r: JudgedRound): FindingInput[] {
   if (r.ruleSet.alternatives.length && r.ruleSet.alternatives.includes('J12')) return checkBetOtherHandPt(r);
   const occupants = r.view.context.occupants;
   let seatOfPlayer: ReadonlyMap<string, number> | null = null;
+  let handsOf: ReadonlyMap<string, ReadonlySet<number>> | null = null;
   const out: FindingInput[] = [];
   for (const b of r.view.betEvents) {
     if (!b.playerId) continue;
     const occupant = occupants.get(b.seat);
     seatOfPlayer ??= seatsOfPlayers(occupants);
     const seatOf = seatOfPlayer.get(b.playerId);
-    if ((occupant === undefined || occupant === b.playerId) && (seatOf === undefined || seatOf === b.seat))
-      continue;
+    const ownHand =
+      (occupant === undefined || occupant === b.playerId) && (seatOf === undefined || seatOf === b.seat);
+    let jointHands = 0;
+    if (ownHand) {
+      if (seatOf !== undefined) continue;
+      handsOf ??= handsOfPlayers(r);
+      jointHands = handsOf.get(b.playerId)!.size;
+      if (jointHands < 2) continue;
+    }
     out.push({
       check: betOtherHand,
       discriminator: `${b.seat}:${b.betType}:${b.playerId}`,
       seats: [b.seat, ...(seatOf !== undefined ? [seatOf] : [])],
       players: [b.playerId, occupant ?? null],
-      summary: `player ${b.playerId}${seatOf !== undefined ? ` seated at seat ${seatOf}` : ''} bet on seat ${b.seat}${occupant ? `, occupied by ${occupant}` : ''}`,
-      expected: { seat: seatOf ?? null },
-      declared: { seat: b.seat },
+      summary: jointHands
+        ? `player ${b.playerId}, seated at no seat, bet on ${jointHands} hands (seats ${[...handsOf!.get(b.playerId)!].sort((x, y) => x - y).join(', ')}) jointly`
+        : `player ${b.playerId}${seatOf !== undefined ? ` seated at seat ${seatOf}` : ''} bet on seat ${b.seat}${occupant ? `, occupied by ${occupant}` : ''}`,
+      expected: jointHands ? { hands: 1 } : { seat: seatOf ?? null },
+      declared: jointHands ? { seat: b.seat, hands: jointHands } : { seat: b.seat },
       evidence: [evidenceOf(b)],
     });
   }
   return out;
+}
+
+/** player → the hands (seats) they bet on in the round */
+function handsOfPlayers(r: JudgedRound): Map<string, Set<number>> {
+  const hands = new Map<string, Set<number>>();
+  for (const x of r.view.betEvents)
+    if (x.playerId) {
+      const set = hands.get(x.playerId) ?? new Set<number>();
+      set.add(x.seat);
+      hands.set(x.playerId, set);
+    }
+  return hands;
 }
 
 /**
@@ -115,15 +140,7 @@ export function checkBetOtherHandPt(r: JudgedRound): FindingInput[] {
     const seatOf = seatsOfPlayers(occupants).get(b.playerId);
     if ((occupant === undefined || occupant === b.playerId) && (seatOf === undefined || seatOf === b.seat))
       continue;
-    if (!handsOf) {
-      handsOf = new Map();
-      for (const x of r.view.betEvents)
-        if (x.playerId) {
-          const set = handsOf.get(x.playerId) ?? new Set<number>();
-          set.add(x.seat);
-          handsOf.set(x.playerId, set);
-        }
-    }
+    handsOf ??= handsOfPlayers(r);
     const hands = handsOf.get(b.playerId)!;
     const othersHand = occupant !== undefined && occupant !== b.playerId;
     if (!othersHand && hands.size < 2) continue;

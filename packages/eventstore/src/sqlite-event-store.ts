@@ -498,26 +498,40 @@ class StoredRow implements StoredForm {
     readonly type: string,
   ) {}
 
-  hashForm(previousHash: Uint8Array): Uint8Array {
-    const [, , revision, eventId, , data, metadata, recordedAt] = this.row;
-    const w = expandWriter;
+  /**
+   * Writes the hash form into the shared writer from the stored bytes: with `previousHash`, all of it; without, up
+   * to the previous hash, with the names' forms from the dictionary's cache (as writeHeaderAndPrevious spells them).
+   * False for bytes that are not one value: they have no hash form, and a form no hash matches stands for them
+   * (verify then says why).
+   */
+  private writeForm(w: FormWriter, previousHash: Uint8Array | null): boolean {
+    const [, streamId, revision, eventId, typeId, data, metadata, recordedAt] = this.row;
     w.at = 0;
     w.byte(HASH_FORM_VERSION);
     try {
       expandToHashForm(data, this.dict, eventId, w);
       if (metadata === null) w.byte(FORM_TAG.null);
       else expandToHashForm(metadata, this.dict, eventId, w);
-      writeHeaderAndPrevious(
-        w,
-        { stream: this.stream, revision, recordedAt, eventId, type: this.type },
-        previousHash,
-      );
+      if (previousHash) {
+        const header = { stream: this.stream, revision, recordedAt, eventId, type: this.type };
+        writeHeaderAndPrevious(w, header, previousHash);
+      } else {
+        w.bytes(this.dict.nameForm(streamId, DICTIONARY_KIND.stream));
+        w.int(revision);
+        w.int(recordedAt);
+        w.string(eventId);
+        w.bytes(this.dict.nameForm(typeId, DICTIONARY_KIND.type));
+      }
+      return true;
     } catch (err) {
-      // bytes that are not one value have no hash form: a form no hash matches (verify then says why)
       if (!(err instanceof CompactFormatError) && err !== NOT_IN_FORM) throw err;
-      return Buffer.from('undecodable');
+      return false;
     }
-    return w.buf.subarray(0, w.at);
+  }
+
+  hashForm(previousHash: Uint8Array): Uint8Array {
+    const w = expandWriter;
+    return this.writeForm(w, previousHash) ? w.buf.subarray(0, w.at) : UNDECODABLE_FORM;
   }
 
   /**
@@ -525,23 +539,8 @@ class StoredRow implements StoredForm {
    * dictionary's cache and the previous hash is written from its hex, so nothing is allocated but the result.
    */
   hashHex(previousHash: string): string {
-    const [, streamId, revision, eventId, typeId, data, metadata, recordedAt] = this.row;
     const w = expandWriter;
-    w.at = 0;
-    w.byte(HASH_FORM_VERSION);
-    try {
-      expandToHashForm(data, this.dict, eventId, w);
-      if (metadata === null) w.byte(FORM_TAG.null);
-      else expandToHashForm(metadata, this.dict, eventId, w);
-      w.bytes(this.dict.nameForm(streamId, DICTIONARY_KIND.stream));
-      w.int(revision);
-      w.int(recordedAt);
-      w.string(eventId);
-      w.bytes(this.dict.nameForm(typeId, DICTIONARY_KIND.type));
-    } catch (err) {
-      if (!(err instanceof CompactFormatError) && err !== NOT_IN_FORM) throw err;
-      return sha256Hex(UNDECODABLE_FORM);
-    }
+    if (!this.writeForm(w, null)) return sha256Hex(UNDECODABLE_FORM);
     // as hashBytes: 64 lower-case hex digits, or 32 bytes of 0xff (a hash no form has)
     w.room(32);
     if (HEX_HASH.test(previousHash)) w.buf.write(previousHash, w.at, 32, 'hex');

@@ -38,6 +38,20 @@ function dayOf(utcMs: number): string | null {
 }
 
 /** The filter as a WHERE clause and its parameters. */
+/** The filter's WHERE, and a page's: at most limit + 1 rows after the cursor (newest first, then id descending). */
+function pageWhere(filter: FindingFilter, page: { limit: number; after: Cursor | null }) {
+  const w = where(filter);
+  let sql = w.sql;
+  const params: Record<string, unknown> = { ...w.params, limit: page.limit + 1 };
+  if (page.after !== null) {
+    const after = `(event_time, finding_id) < (fromUnixTimestamp64Milli({afterTime:Int64}, 'UTC'), {afterId:String})`;
+    sql = sql ? `${sql} AND ${after}` : `WHERE ${after}`;
+    params['afterTime'] = page.after.eventTime;
+    params['afterId'] = page.after.findingId;
+  }
+  return { w, sql, params };
+}
+
 function where(q: FindingFilter): { sql: string; params: Record<string, unknown> } {
   const terms: string[] = [];
   const params: Record<string, unknown> = {};
@@ -227,16 +241,7 @@ export class ClickHouseFindings implements FindingsQuery {
   }
 
   async #list(filter: FindingFilter, page: { limit: number; after: Cursor | null }): Promise<FindingsPage> {
-    const w = where(filter);
-    let sql = w.sql;
-    const params: Record<string, unknown> = { ...w.params, limit: page.limit + 1 };
-    if (page.after !== null) {
-      // after the cursor in the order newest first, then id descending
-      const after = `(event_time, finding_id) < (fromUnixTimestamp64Milli({afterTime:Int64}, 'UTC'), {afterId:String})`;
-      sql = sql ? `${sql} AND ${after}` : `WHERE ${after}`;
-      params['afterTime'] = page.after.eventTime;
-      params['afterId'] = page.after.findingId;
-    }
+    const { sql, params } = pageWhere(filter, page);
     const first = page.after === null;
     const keys = await this.#compact<[string, string, string, string, string?]>(
       `SELECT finding_id, toString(position), _part, toString(_part_offset)${first ? ', toString(count() OVER ())' : ''}
@@ -295,15 +300,7 @@ export class ClickHouseFindings implements FindingsQuery {
     filter: FindingFilter,
     page: { limit: number; after: Cursor | null },
   ): Promise<FindingsPage> {
-    const w = where(filter);
-    let sql = w.sql;
-    const params: Record<string, unknown> = { ...w.params, limit: page.limit + 1 };
-    if (page.after !== null) {
-      const after = `(event_time, finding_id) < (fromUnixTimestamp64Milli({afterTime:Int64}, 'UTC'), {afterId:String})`;
-      sql = sql ? `${sql} AND ${after}` : `WHERE ${after}`;
-      params['afterTime'] = page.after.eventTime;
-      params['afterId'] = page.after.findingId;
-    }
+    const { w, sql, params } = pageWhere(filter, page);
     const rows = await this.#rows<Row & { total: string }>(
       `${SELECT_COLUMNS}, (SELECT count() FROM findings FINAL ${w.sql}) AS total FROM findings FINAL ${sql}
        ORDER BY event_time DESC, finding_id DESC LIMIT {limit:UInt32}`,

@@ -24,25 +24,15 @@
 import {
   definedKeys,
   explainProblem,
+  FORM_TAG,
   FormWriter,
   isPlainObject,
   NOT_IN_FORM,
   wellFormed,
 } from './hash-form.ts';
 
-export const TAG = {
-  null: 0,
-  false: 1,
-  true: 2,
-  uint: 3,
-  nint: 4,
-  string: 5,
-  stringRef: 6,
-  array: 7,
-  object: 8,
-  eventId: 9,
-  prefixed: 10,
-} as const;
+/** The hash form's tags, and the compact form's own: a dictionary string, the event's id, a prefixed string. */
+export const TAG = { ...FORM_TAG, stringRef: 6, eventId: 9, prefixed: 10 } as const;
 
 /** What the encoder needs from the store's dictionary. */
 export interface EncodeDictionary {

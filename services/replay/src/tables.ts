@@ -1,5 +1,6 @@
 import {
   DEFAULT_REPLAY_OPTIONS,
+  findingsUnderReadings,
   gameModuleFor,
   type DerivedUnit,
   type GameModule,
@@ -60,7 +61,7 @@ export class TableFolds {
       this.unjudged.set(tableId, u);
       return null;
     }
-    const fold = module.newTable(tableId, this.options);
+    const fold = readFindingsUnder(module.newTable(tableId, this.options), this.options.alternatives ?? []);
     this.folds.set(tableId, fold);
     return fold;
   }
@@ -71,6 +72,30 @@ export class TableFolds {
     const fold = this.folds.get(tableId) ?? this.open(tableId, declaredGame(e));
     return fold ? applySafely(fold, e) : null;
   }
+}
+
+/**
+ * The fold as the finding-level alternatives (J19, H8, J20) read it: those readings decide which findings a breach
+ * raises, not what is derived, so they act on what the game's fold returns — its units' findings, its table-level
+ * findings and the later findings an explanation lists. Done here once, so that the period what-if, a round
+ * explained under an alternative and the API's derivations all read them alike. The fold itself when no
+ * alternative is selected (and its findings as they are when none of the three is).
+ */
+function readFindingsUnder(fold: TableFold, alternatives: readonly string[]): TableFold {
+  if (!alternatives.length) return fold;
+  const unit = (u: DerivedUnit): DerivedUnit => {
+    const findings = findingsUnderReadings(u.findings, alternatives);
+    return findings === u.findings ? u : { ...u, findings };
+  };
+  return {
+    tableId: fold.tableId,
+    apply: (e) => fold.apply(e).map(unit),
+    finish: () => {
+      const { units, findings } = fold.finish();
+      return { units: units.map(unit), findings: [...findingsUnderReadings(findings, alternatives)] };
+    },
+    explain: (u, later) => fold.explain(unit(u), findingsUnderReadings(later, alternatives)),
+  };
 }
 
 /**

@@ -7,7 +7,6 @@
  */
 import {
   DEFAULT_REPLAY_OPTIONS,
-  findingsUnderReadings,
   type DerivedUnit,
   type Finding,
   type ReplayOptions,
@@ -208,7 +207,7 @@ export class WhatIfComparer {
     const aNotDerived = a.notDerived && a.notDerived.code !== 'voided' ? 1 : 0;
     res.notDerivedChosen += cNotDerived;
     res.notDerivedAlternative += aNotDerived;
-    const altFindings = findingsUnderReadings(a.findings, this.alternatives);
+    const altFindings = a.findings; // the alternative's folds read J19, H8 and J20 themselves (tables.ts)
     res.findingsChosen += c.findings.length;
     res.findingsAlternative += altFindings.length;
     const cIds = countBy(c.findings.map((f) => f.checkId));
@@ -335,7 +334,7 @@ export class WhatIfComparer {
       if (!this.tablesInScope.has(t.tableId)) continue;
       const first = ce.findings[0] ?? ae.findings[0];
       if (!first) continue;
-      const altFindings = findingsUnderReadings(ae.findings, this.alternatives);
+      const altFindings = ae.findings;
       const cIds = countBy(ce.findings.map((f: Finding) => f.checkId));
       const aIds = countBy(altFindings.map((f) => f.checkId));
       this.result.findingsChosen += ce.findings.length;

@@ -146,6 +146,34 @@ describe('what-if replay', () => {
     }
   });
 
+  it('J19 (a breach handled by voiding raises no finding): a round explained under it lists the handled finding on the chosen side only; a round without one reads the same', async () => {
+    const s = simulateSession({ seed: 2, tables: 2, roundsPerTable: 20, faultRate: 0.3, handledRate: 0.5 });
+    const r = compareInMemory(s.events, ['J19']);
+    const changed = r.changed.find((c) => c.findingsDisappeared.length > 0);
+    assert.ok(changed, 'the simulation holds a breach the table handled');
+    const unchanged = r.changed.length
+      ? s.events.find(
+          (e) => e.data.header.roundId && !r.changed.some((c) => c.roundId === e.data.header.roundId),
+        )
+      : undefined;
+    const path = await storeOf(s.events);
+    const store = new SqliteEventStore(path, { readOnly: true });
+    try {
+      const checks = (x: { json: object }) =>
+        ((x.json as { findings: { checkId: string }[] }).findings ?? []).map((f) => f.checkId);
+      const x = await explainRoundWhatIf(store, changed.roundId, ['J19']);
+      const gone = changed.findingsDisappeared[0]!;
+      assert.ok(checks(x.chosen).includes(gone), `${gone} is raised under the chosen reading`);
+      assert.ok(!checks(x.alternative).includes(gone), `${gone} is not raised under J19's alternative`);
+      assert.notEqual(x.alternative.text, x.chosen.text);
+      const same = await explainRoundWhatIf(store, unchanged!.data.header.roundId!, ['J19']);
+      assert.deepEqual(checks(same.alternative), checks(same.chosen));
+      assert.equal(same.alternative.text, same.chosen.text);
+    } finally {
+      await store.close();
+    }
+  });
+
   it('refuses an impossible or too long period and an empty selection, naming the field', async () => {
     assert.throws(() => periodDays('2025-02-30', '2025-03-01'), /from: "2025-02-30" is not a date/);
     assert.throws(() => periodDays('2025-03-02', '2025-03-01'), /to \(2025-03-01\) is before from/);

@@ -1,7 +1,7 @@
 /**
  * Not a benchmark (run-bench picks only *.bench.ts): replays the labelled detection session in memory and digests
- * every finding (sorted by id, the whole finding: ids, check ids, citations, expected/declared, evidence ids) and
- * the rounds not derived, so that a change meant to be speed only can be shown to find exactly what it found
+ * every finding (sorted by id, the whole finding: ids, check ids, citations, expected/declared, evidence ids), the
+ * rounds not derived and every round's record (the lines, totals and interpretations the replay writes), so that a change meant to be speed only can be shown to find exactly what it found
  * before (findings-digest.test.ts holds the digest recorded before the replay was optimised):
  *   node --import ./apps/cli/bin/register-ts.mjs bench/findings-digest.ts [OUT.json]
  * OUT.json receives the sorted findings in full, for a diff.
@@ -22,6 +22,8 @@ export interface FindingsDigest {
   idsAndSummariesSha256: string;
   inReplayOrderSha256: string;
   wholeFindingsSha256: string;
+  /** every round's record (what the replay appends to `rounds-<table>`), as JSON in replay order */
+  roundRecordsSha256: string;
 }
 
 /** The labelled session of services/replay/test/detection.test.ts, replayed; `text` is the sorted findings. */
@@ -50,6 +52,7 @@ export function labelledSessionDigest(): { digest: FindingsDigest; text: string 
     idsAndSummariesSha256: sha256(findings.map((f) => `${f.findingId} ${f.summary}`).join('\n')),
     inReplayOrderSha256: sha256(result.findings.map((f) => JSON.stringify(f)).join('\n')),
     wholeFindingsSha256: sha256(text),
+    roundRecordsSha256: sha256(result.rounds.map((r) => JSON.stringify(r.record)).join('\n')),
   };
   return { digest, text };
 }

@@ -114,7 +114,11 @@ const SETTLED_TYPES = ['ANTE', 'PLAY', 'PAIR_PLUS', 'SIX_CARD_BONUS', 'PROGRESSI
 const seatSettled = (v: RoundView, seat: number): boolean =>
   SETTLED_TYPES.some((t) => v.declared.has(declaredKey(seat, t)));
 
-/** Sorts a round's events; `poolAt(i)` gives the table's jackpot pool after the round's i-th event. */
+/**
+ * Sorts a round's events; `poolAt(i)` gives the table's jackpot pool after the round's i-th event. One walk over
+ * the events: whether the round started and whether its times are in line (roundTime's common case) are followed
+ * in the same loop as the sorting.
+ */
 export function buildRoundView(
   roundId: string,
   events: readonly F3cpEvent[],
@@ -122,14 +126,13 @@ export function buildRoundView(
   pools: readonly (number | null)[],
   endedBy: string | null = null,
 ): RoundView {
-  const { time, outliers } = roundTime(events);
-  const v: RoundView = {
+  const v: { -readonly [K in keyof RoundView]: RoundView[K] } = {
     roundId,
     events,
-    started: events.some((e) => e.type === 'RoundStarted'),
+    started: false,
     endedBy,
-    time,
-    timeOutliers: outliers,
+    time: 0,
+    timeOutliers: NO_OUTLIERS,
     context,
     bets: new Map(),
     betEvents: [],
@@ -166,13 +169,20 @@ export function buildRoundView(
     seenAmount[seenCount] = amount;
     seenId[seenCount++] = e.data.header.eventId;
   };
+  // roundTime's common case, followed as the events go: every time within the span of the first one
+  const firstTime = events.length ? events[0]!.data.header.eventTime : 0;
+  let inLine = true;
   for (let i = 0; i < events.length; i++) {
     const e = events[i]!;
+    if (Math.abs(e.data.header.eventTime - firstTime) > ROUND_TIME_SPAN_MS) inLine = false;
     if (!settlementStarted && SETTLEMENT_PHASE.has(e.type)) {
       settlementStarted = true;
       v.poolAtSettlement = i === 0 ? (pools[0] ?? null) : pools[i - 1]!;
     }
     switch (e.type) {
+      case 'RoundStarted':
+        v.started = true;
+        break;
       case 'BetPlaced': {
         const b = e.data;
         v.betEvents.push(b);
@@ -250,8 +260,23 @@ export function buildRoundView(
     }
   }
   if (v.poolAtSettlement === null && pools.length) v.poolAtSettlement = pools[pools.length - 1]!;
+  if (
+    events.length &&
+    inLine &&
+    Math.abs(events[events.length - 1]!.data.header.eventTime - firstTime) <= ROUND_TIME_SPAN_MS
+  ) {
+    v.time = firstTime;
+    v.timeOutliers = [];
+  } else {
+    const { time, outliers } = roundTime(events);
+    v.time = time;
+    v.timeOutliers = outliers;
+  }
   return v;
 }
+
+/** the view's outliers until the walk has decided them (never handed out) */
+const NO_OUTLIERS: readonly F3cpEvent[] = Object.freeze([]);
 
 // Settlement events already seen in the round being built, as parallel columns (buildRoundView is synchronous and
 // resets them per call): kind, seat, bet type or jackpot hand, amount, event id.

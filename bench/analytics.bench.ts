@@ -10,7 +10,8 @@
  *    read alone and the whole projection through runProcessor (read, filter, project) into emptied tables. Data: BENCH_DAYS (default 5) days of simulated play at BENCH_TABLES
  *    tables (default 50), BENCH_ROUNDS rounds per table per day (default 40), 10% of rounds with a labelled fault;
  *    each day simulated and replayed (findings, RoundDerived), its ids prefixed with the day. Target ≥ 100,000 rows/s.
- *    BENCH_PROFILE=FILE writes a CPU profile of the projection alone.
+ *    BENCH_PROFILE=FILE writes a CPU profile of the projection from memory, and FILE with .store.cpuprofile one of
+ *    the projection through the store (runProcessor + projector).
  * 2. Queries: p50/p99 of every dashboard panel's own SQL (@table-audit/dashboards, macros expanded as Grafana's
  *    ClickHouse data source expands them, every scope variable on All, the month as the time range, a 1 h interval)
  *    and of the findings command, beside a baseline `SELECT count() FROM rounds` timed the same way in the same run.
@@ -338,9 +339,14 @@ if (store) {
   for (const table of [...TABLE_NAMES, 'round_discrepancies', 'round_index'])
     await client.command({ query: `TRUNCATE TABLE ${table}` });
   const endToEnd = new AnalyticsProjector(client);
+  const storeProfiler = process.env.BENCH_PROFILE
+    ? cpuProfiler(process.env.BENCH_PROFILE.replace(/(\.cpuprofile)?$/, '.store.cpuprofile'))
+    : null;
+  if (storeProfiler) await storeProfiler.start();
   t = performance.now();
   await runProcessor(store, endToEnd, { batchSize: BATCH });
   const runMs = performance.now() - t;
+  if (storeProfiler) await storeProfiler.stop();
   const runRows = Object.values(endToEnd.stats.rows).reduce((a, b) => a + b, 0);
   console.log(
     `through the event store (SQLite, ${read.toLocaleString('en-US')} events): raw read alone ${perSecond(read, readMs)} events/s ` +

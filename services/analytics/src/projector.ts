@@ -119,9 +119,22 @@ const relevant = (e: RecordedEvent): boolean =>
   (e.type === REJECT_EVENT_TYPE && e.stream === REJECTS_STREAM) ||
   (ALERT_EVENT_TYPES.has(e.type) && e.stream.startsWith(ALERT_STREAM_PREFIX));
 
+/**
+ * Every type `relevant` accepts (each of its conditions is on one of these): runProcessor asks the store for these
+ * only (readEventTypes), and the SQLite store leaves the cards, bets and payouts, most of a table's events, unread.
+ */
+const PROJECTED_EVENT_TYPES: readonly string[] = [
+  ...ROW_TABLE_EVENTS,
+  FINDING_EVENT_TYPE,
+  ROUND_EVENT_TYPE,
+  REJECT_EVENT_TYPE,
+  ...ALERT_EVENT_TYPES,
+];
+
 export class AnalyticsProjector implements Processor {
   readonly name: string;
   readonly filter = relevant;
+  readonly readEventTypes = PROJECTED_EVENT_TYPES;
   readonly stats: ProjectionStats = {
     batches: 0,
     events: 0,

@@ -60,8 +60,8 @@ export interface Processor {
   readonly name: string;
   readonly filter?: EventFilter;
   /**
-   * The only event types the handler can use, whatever its filter: when every processor of a run names them, the
-   * catch-up asks the store for these types only (readAll's `eventTypes`: the SQLite store skips the others inside
+   * The only event types the handler can use, whatever its filter: in a run with `readByType` where every processor
+   * names them, the catch-up asks the store for these types only (readAll's `eventTypes`: the SQLite store skips the others inside
    * SQLite, unread and undecoded), then, once that read comes back short, reads the rest of every type, so that the
    * checkpoint still reaches the store's last event. The filter still applies to what is read. Events of other types
    * are then neither handed over nor counted in `BatchContext.read`; live, the subscription reads every type.
@@ -108,6 +108,11 @@ export interface ProcessorRunOptions {
   batchSize?: number;
   /** Live: a batch is handled at most this long after its first event arrived. Default 50. */
   flushMs?: number;
+  /**
+   * Catch-up reads only the event types the processors name (`readEventTypes`, when every one of them does), so
+   * `batchSize` counts events of those types: a batch then spans more of the store. Default false: every type.
+   */
+  readByType?: boolean;
 }
 
 export interface ProcessorRunReport {
@@ -284,10 +289,10 @@ export async function runProcessors(
   const flushAll = async () => {
     for (const r of running) await flushOne(r.processor);
   };
-  // when every processor names the event types it reads, the store is asked for those types only (the others are
+  // readByType, and every processor names the event types it reads: the store is asked for those types only (the others are
   // skipped inside it); once such a read comes back short, one read of every type takes what is left, so that the
   // checkpoints reach the store's last event and not only the last event of those types
-  const types = readTypes(running);
+  const types = options.readByType ? readTypes(running) : undefined;
   let typed = types !== undefined;
   for (;;) {
     if (signal?.aborted) {

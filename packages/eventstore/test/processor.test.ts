@@ -555,7 +555,7 @@ function processorSuite(label: string, makeStore: () => Promise<EventStore>, liv
         });
       }));
 
-    it('readEventTypes: the catch-up reads only those types, then the rest once, and the checkpoint reaches the last event', () =>
+    it('readByType: the catch-up reads only the readEventTypes, then the rest once, and the checkpoint reaches the last event', () =>
       withStore(async (base) => {
         const reads: (readonly string[] | undefined)[] = [];
         const store = wrap(base, {
@@ -576,7 +576,7 @@ function processorSuite(label: string, makeStore: () => Promise<EventStore>, liv
         const tail = await appendEvents(store, s, 3, 'Other');
         const filter = (e: { stream: string; type: string }) => e.stream === s && e.type === 'Wanted';
         const typed = recorder(name, { filter, readEventTypes: ['Wanted'] });
-        const report = await runProcessor(store, typed.processor, { batchSize: 2 });
+        const report = await runProcessor(store, typed.processor, { batchSize: 2, readByType: true });
         assert.deepEqual(typed.handled(), wanted);
         assert.equal(
           await store.loadCheckpoint(name),
@@ -592,22 +592,21 @@ function processorSuite(label: string, makeStore: () => Promise<EventStore>, liv
           'batches of the size asked for',
         );
 
-        // the same events for a processor without readEventTypes, and for one on a store that ignores the option:
-        // the same handled
-        for (const [label, on, readEventTypes] of [
-          ['every type', store, undefined],
-          [
-            'a store ignoring eventTypes',
-            wrap(base, { readAll: ({ eventTypes: _, ...o } = {}) => base.readAll(o) }),
-            ['Wanted'],
-          ],
+        // the same handled: with readByType on a processor without readEventTypes and without readByType on one
+        // with them (both read every type), and on a store that ignores the option
+        const ignoring = wrap(base, { readAll: ({ eventTypes: _, ...o } = {}) => base.readAll(o) });
+        for (const [label, on, readEventTypes, readByType] of [
+          ['no readEventTypes', store, undefined, true],
+          ['no readByType', store, ['Wanted'], false],
+          ['a store ignoring eventTypes', ignoring, ['Wanted'], true],
         ] as const) {
           const other = unique('p');
           await base.saveCheckpoint(other, start);
           const r = recorder(other, { filter, ...(readEventTypes ? { readEventTypes } : {}) });
           const before = reads.length;
-          await runProcessor(on, r.processor, { batchSize: 2 });
+          await runProcessor(on, r.processor, { batchSize: 2, readByType });
           assert.deepEqual(r.handled(), wanted, label);
+          assert.equal(await base.loadCheckpoint(other), tail.at(-1)!.position, label);
           if (on === store)
             assert.ok(
               reads.slice(before).every((t) => t === undefined),

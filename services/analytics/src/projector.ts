@@ -36,7 +36,6 @@ import {
   type AlertFinding,
   type AlertStateRow,
   BET_COLUMNS,
-  betsTsv,
   TABLE_HEALTH_TYPES,
   rejectRow,
   roundRows,
@@ -44,8 +43,9 @@ import {
   tableHealthRow,
   tableRow,
   type Row,
+  writeBetsTsv,
 } from './rows.ts';
-import { encodeTsv } from './tsv.ts';
+import { encodeTsv, TsvWriter } from './tsv.ts';
 
 const FINDINGS_PREFIX = findingStream('');
 const ROUNDS_PREFIX = roundStream('');
@@ -215,17 +215,17 @@ export class AnalyticsProjector implements Processor {
     const inserts = this.insertQueue();
     try {
       inserts.add('rounds', rows.rounds.length, () => encodeTsv(rows.rounds));
-      // bets, the bulk of the rows, are written as TabSeparated text straight away (betsTsv): no object per bet
-      // line; in slices, between which the queued insert goes on (its file written, its query started)
-      const bets = new Array<string>(derived.length);
+      // bets, the bulk of the rows, are written as TabSeparated bytes straight into the insert body (writeBetsTsv):
+      // no object nor string per bet line; in slices, between which the queued insert goes on (its file written,
+      // its query started)
+      const bets = new TsvWriter(derived.length * 12 * 200);
       let betCount = 0;
       for (let i = 0; i < derived.length; i++) {
         if (i > 0 && i % BETS_SLICE === 0) await new Promise<void>((resolve) => setImmediate(resolve));
         const { e, r } = derived[i]!;
-        bets[i] = betsTsv(e, r);
-        betCount += r.lines.length;
+        betCount += writeBetsTsv(bets, e, r);
       }
-      inserts.add('bets', betCount, () => ({ columns: BET_COLUMNS, body: bets.join('') }));
+      inserts.add('bets', betCount, () => ({ columns: BET_COLUMNS, body: bets.bytes() }));
       inserts.add('tables', rows.tables.length, () => encodeTsv(rows.tables));
       await this.buildRest(rows, tableEvents, tableIds, findings, alerts, inserts);
     } finally {
@@ -244,7 +244,7 @@ export class AnalyticsProjector implements Processor {
       add: (
         table: ProjectedTable,
         count: number,
-        encode: () => { columns: readonly string[]; body: string },
+        encode: () => { columns: readonly string[]; body: string | Buffer },
       ): void => {
         if (count === 0 || failure) return;
         const { columns, body } = encode();

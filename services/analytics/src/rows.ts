@@ -4,7 +4,7 @@
  * the Macau local date as YYYY-MM-DD, money integer avos.
  */
 import type { RecordedEvent } from '@table-audit/eventstore';
-import { TsvWriter, tsvValue } from './tsv.ts';
+import { TsvWriter } from './tsv.ts';
 import type { RejectData } from '@table-audit/ingest';
 import { macauDate, type Finding } from '@table-audit/rules';
 import type { RoundDerived, TableEvent } from '@table-audit/schemas';

@@ -393,7 +393,18 @@ if (store) {
       batches: report.batches,
     };
     if (profiler) await profiler.stop();
-    return { ...result, rows: Object.values(p.stats.rows).reduce((a, b) => a + b, 0) };
+    // every projected table's rows under FINAL, as a count and an order-free hash of every row
+    const tables: Record<string, string> = {};
+    for (const table of [...TABLE_NAMES, 'round_discrepancies', 'round_index']) {
+      const [row] = await (
+        await client.query({
+          query: `SELECT count() AS n, groupBitXor(cityHash64(*)) AS h FROM ${table} FINAL`,
+          format: 'JSONEachRow',
+        })
+      ).json<{ n: string; h: string }>();
+      tables[table] = `${row!.n}/${row!.h}`;
+    }
+    return { ...result, rows: Object.values(p.stats.rows).reduce((a, b) => a + b, 0), tables };
   };
   const whole = await rawRead(undefined, PROJECTION_BATCH_SIZE);
   const ofTypes = await rawRead(projector.readEventTypes);
@@ -417,6 +428,16 @@ if (store) {
   );
   if (byType.rows !== everyType.rows)
     throw new Error(`the two projections wrote ${byType.rows} and ${everyType.rows} rows`);
+  const differ = Object.keys(byType.tables).filter((t) => byType.tables[t] !== everyType.tables[t]);
+  if (differ.length > 0)
+    throw new Error(`the two projections left different rows under FINAL in ${differ.join(', ')}`);
+  console.log(
+    `  both left the same rows under FINAL in every projected table (count and a hash of every row): ${Object.entries(
+      byType.tables,
+    )
+      .map(([t, v]) => `${t} ${v.split('/')[0]}`)
+      .join(', ')}`,
+  );
   await store.close();
 }
 

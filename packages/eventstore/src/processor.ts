@@ -61,10 +61,11 @@ export interface Processor {
   readonly filter?: EventFilter;
   /**
    * The only event types the handler can use, whatever its filter: in a run with `readByType` where every processor
-   * names them, the catch-up asks the store for these types only (readAll's `eventTypes`: the SQLite store skips the others inside
-   * SQLite, unread and undecoded), then, once that read comes back short, reads the rest of every type, so that the
-   * checkpoint still reaches the store's last event. The filter still applies to what is read. Events of other types
-   * are then neither handed over nor counted in `BatchContext.read`; live, the subscription reads every type.
+   * names them, the catch-up asks the store for these types only (readAll's `eventTypes`: the SQLite store skips the
+   * others inside SQLite, unread and undecoded), then, once that read comes back short, reads the rest of every type,
+   * so that the checkpoint still reaches the store's last event. The filter still applies to what is read. Events of
+   * other types are then neither handed over nor counted in `BatchContext.read`; live, the subscription reads every
+   * type.
    */
   readonly readEventTypes?: readonly string[];
   /**
@@ -289,9 +290,9 @@ export async function runProcessors(
   const flushAll = async () => {
     for (const r of running) await flushOne(r.processor);
   };
-  // readByType, and every processor names the event types it reads: the store is asked for those types only (the others are
-  // skipped inside it); once such a read comes back short, one read of every type takes what is left, so that the
-  // checkpoints reach the store's last event and not only the last event of those types
+  // readByType, and every processor names the event types it reads: the store is asked for those types only (the
+  // others are skipped inside it); once such a read comes back short, one read of every type takes what is left, so
+  // that the checkpoints reach the store's last event and not only the last event of those types
   const types = options.readByType ? readTypes(running) : undefined;
   let typed = types !== undefined;
   for (;;) {

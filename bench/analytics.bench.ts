@@ -2,15 +2,19 @@
  * Analytics figures (printed, not asserted), on chDB in a temporary directory.
  *
  * 1. Projection: rows/s the AnalyticsProjector writes (event → rows, dealer/game/alert lookups, one TabSeparated
- *    insert per table per batch of BENCH_BATCH events, default PROJECTION_BATCH_SIZE), where its time went (its
- *    inserts, its lookups, JavaScript alone) and the process's CPU time, beside baselines measured in the same run:
- *    the very same rows (the bodies the projector sent) inserted without it into copies of the tables, three ways
- *    (see below), wall-clock and per CPU second. Events are handed over from memory, so the event-store read is not
- *    counted here; part 3 (BENCH_STORE=0 leaves it out) writes the same events to an SQLite store and times its raw
- *    read alone and the whole projection through runProcessor (read, filter, project) into emptied tables. Data: BENCH_DAYS (default 5) days of simulated play at BENCH_TABLES
+ *    insert per table per batch of BENCH_BATCH events of its types, default PROJECTION_RUN_OPTIONS.batchSize, as
+ *    runProcessor reading by type hands them), where its time went (its inserts, its lookups, JavaScript alone) and
+ *    the process's CPU time, beside baselines measured in the same run: the very same rows (the bodies the projector
+ *    sent) inserted without it into copies of the tables, three ways (see below), wall-clock and per CPU second.
+ *    Events are handed over from memory, so the event-store read is not counted here; part 3 (BENCH_STORE=0 leaves
+ *    it out) writes the same events to an SQLite store and times its raw read alone (every type, and the projector's
+ *    types) and the whole projection through runProcessor (read by type, filter, project) into emptied tables, and
+ *    the same reading every type in batches of PROJECTION_BATCH_SIZE (as before the read by type), with the garbage
+ *    collector's pauses (the runtime's gc entries). Data: BENCH_DAYS (default 5) days of simulated play at BENCH_TABLES
  *    tables (default 50), BENCH_ROUNDS rounds per table per day (default 40), 10% of rounds with a labelled fault;
  *    each day simulated and replayed (findings, RoundDerived), its ids prefixed with the day. Target ≥ 100,000 rows/s.
- *    BENCH_PROFILE=FILE writes a CPU profile of the projection alone.
+ *    BENCH_PROFILE=FILE.cpuprofile writes a CPU profile of the projection from memory (the last day's), and
+ *    FILE.store.cpuprofile and FILE.store-every-type.cpuprofile of the projections through the store.
  * 2. Queries: p50/p99 of every dashboard panel's own SQL (@table-audit/dashboards, macros expanded as Grafana's
  *    ClickHouse data source expands them, every scope variable on All, the month as the time range, a 1 h interval)
  *    and of the findings command, beside a baseline `SELECT count() FROM rounds` timed the same way in the same run.
@@ -23,6 +27,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { rm, writeFile } from 'node:fs/promises';
 import { Session } from 'node:inspector/promises';
 import { loadavg, tmpdir } from 'node:os';
+import { PerformanceObserver } from 'node:perf_hooks';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import {
@@ -31,6 +36,7 @@ import {
   migrate,
   openAnalytics,
   PROJECTION_BATCH_SIZE,
+  PROJECTION_RUN_OPTIONS,
 } from '@table-audit/analytics';
 import { recorder } from '@table-audit/analytics/testing';
 import {
@@ -54,7 +60,8 @@ const MONTH_DAYS = Number(process.env.BENCH_MONTH_DAYS ?? 30);
 const MONTH_TABLES = Number(process.env.BENCH_MONTH_TABLES ?? 50);
 const MONTH_ROUNDS = Number(process.env.BENCH_MONTH_ROUNDS ?? 1_000);
 const LINES = 12; // bet lines per round: what the simulated F3CP sessions average
-const BATCH = Number(process.env.BENCH_BATCH ?? PROJECTION_BATCH_SIZE);
+/** events of the projector's types per batch (runProcessor reading by type: PROJECTION_RUN_OPTIONS) */
+const BATCH = Number(process.env.BENCH_BATCH ?? PROJECTION_RUN_OPTIONS.batchSize);
 const START = Date.parse('2025-12-01T04:00:00Z');
 const DAY_MS = 86_400_000;
 
@@ -129,6 +136,19 @@ const projectingClient = new Proxy(client, {
   },
 });
 const projector = new AnalyticsProjector(projectingClient);
+const projectorTypes = new Set(projector.readEventTypes);
+/**
+ * Garbage collection's pauses (ms) since the start, from the runtime's own entries: they are delivered on a later
+ * turn of the event loop (a read of sync pages gives none), so gcSoFar waits two turns before it answers.
+ */
+let gcMs = 0;
+new PerformanceObserver((list) => {
+  for (const entry of list.getEntries()) gcMs += entry.duration;
+}).observe({ entryTypes: ['gc'] });
+const gcSoFar = async (): Promise<number> => {
+  for (let i = 0; i < 2; i++) await new Promise((resolve) => setImmediate(resolve));
+  return gcMs;
+};
 
 const recorded = recorder();
 
@@ -185,6 +205,8 @@ let projectMs = 0;
 /** CPU time of the whole process (every thread: JavaScript and chDB's) while projecting */
 let projectCpuMs = 0;
 let events = 0;
+/** the events of the projector's types, handed over */
+let handed = 0;
 // BENCH_STORE=0 leaves out the part through the event store (an SQLite store written with the same events)
 const store = process.env.BENCH_STORE === '0' ? null : new SqliteEventStore(join(dir, 'events.sqlite'));
 let prepareMs = 0;
@@ -242,11 +264,16 @@ for (let day = 0; day < DAYS; day++) {
   if (profiler) await profiler.start();
   t = performance.now();
   const cpu = process.cpuUsage();
-  for (let i = 0; i < batch.length; i += BATCH) await projector.handle(batch.slice(i, i + BATCH));
+  // handed over as runProcessor does: the events of the projector's readEventTypes (the store's read by type), in
+  // batches of BATCH, each filtered by the projector's own filter
+  const typed = batch.filter((e) => projectorTypes.has(e.type));
+  for (let i = 0; i < typed.length; i += BATCH)
+    await projector.handle(typed.slice(i, i + BATCH).filter(projector.filter));
   projectMs += performance.now() - t;
   projectCpuMs += cpuMs(cpu);
   if (profiler) await profiler.stop();
   events += batch.length;
+  handed += typed.length;
   all.push(...captured);
 
   // the same batches, the two ways a client's insert can reach chDB, in turn so that load affects both alike
@@ -287,8 +314,8 @@ console.log(
       .join(' ')}`,
 );
 console.log(
-  `projection into chDB, batches of ${BATCH.toLocaleString('en-US')} events: ${perSecond(rows, projectMs)} rows/s ` +
-    `(${perSecond(events, projectMs)} events/s, ${(projectMs / 1000).toFixed(1)} s, ${projector.stats.lookups} lookups); target ≥ 100,000 rows/s`,
+  `projection into chDB from memory, the ${handed.toLocaleString('en-US')} events of its types in batches of ${BATCH.toLocaleString('en-US')} (as runProcessor hands them): ` +
+    `${perSecond(rows, projectMs)} rows/s (${perSecond(events, projectMs)} events of the store/s, ${(projectMs / 1000).toFixed(1)} s, ${projector.stats.lookups} lookups); target ≥ 100,000 rows/s`,
 );
 console.log(
   `  where the time went: its inserts took ${(insertWaitMs / 1000).toFixed(2)} s and its lookups ` +
@@ -317,36 +344,99 @@ console.log(
 );
 
 if (store) {
-  // 3. the same events through the event store: its raw read alone (batches of BATCH, as runProcessor reads), then
-  // the whole projection as `table-audit run` does it (runProcessor: read, filter, project), into emptied tables
-  let t = performance.now();
-  let read = 0;
-  let after: bigint | undefined;
-  for (;;) {
-    let n = 0;
-    for await (const e of store.readAll({
-      ...(after === undefined ? {} : { fromPosition: after }),
-      maxCount: BATCH,
-    })) {
-      n++;
-      after = e.position;
+  // 3. the same events through the event store: its raw read alone, of every type and of the projector's types
+  // (batches as runProcessor reads them), then the whole projection as `table-audit analytics` does it
+  // (runProcessor: read by type, filter, project) into emptied tables, and the same reading every type (as before
+  // the store had a read by type: a projector that names no types)
+  const rawRead = async (eventTypes: readonly string[] | undefined, batch = BATCH) => {
+    const gc = await gcSoFar();
+    const t = performance.now();
+    let read = 0;
+    let after: bigint | undefined;
+    for (;;) {
+      let n = 0;
+      for await (const e of store.readAll({
+        ...(after === undefined ? {} : { fromPosition: after }),
+        maxCount: batch,
+        ...(eventTypes ? { eventTypes } : {}),
+      })) {
+        n++;
+        after = e.position;
+      }
+      read += n;
+      if (n < batch) break;
     }
-    read += n;
-    if (n < BATCH) break;
-  }
-  const readMs = performance.now() - t;
-  for (const table of [...TABLE_NAMES, 'round_discrepancies', 'round_index'])
-    await client.command({ query: `TRUNCATE TABLE ${table}` });
-  const endToEnd = new AnalyticsProjector(client);
-  t = performance.now();
-  await runProcessor(store, endToEnd, { batchSize: BATCH });
-  const runMs = performance.now() - t;
-  const runRows = Object.values(endToEnd.stats.rows).reduce((a, b) => a + b, 0);
+    const ms = performance.now() - t;
+    return { read, ms, gcMs: (await gcSoFar()) - gc };
+  };
+  const project = async (everyType: boolean, profile: string | null) => {
+    for (const table of [...TABLE_NAMES, 'round_discrepancies', 'round_index'])
+      await client.command({ query: `TRUNCATE TABLE ${table}` });
+    const p = new AnalyticsProjector(client, { name: everyType ? 'analytics-every-type' : 'analytics' });
+    const profiler = profile ? cpuProfiler(profile) : null;
+    if (profiler) await profiler.start();
+    const gc = await gcSoFar();
+    const cpu = process.cpuUsage();
+    const t = performance.now();
+    const report = await runProcessor(
+      store,
+      p,
+      everyType ? { batchSize: PROJECTION_BATCH_SIZE } : { batchSize: BATCH, readByType: true },
+    );
+    const ms = performance.now() - t;
+    const cpuUsed = cpuMs(cpu);
+    const result = {
+      ms,
+      cpuMs: cpuUsed,
+      gcMs: (await gcSoFar()) - gc,
+      read: report.read,
+      batches: report.batches,
+    };
+    if (profiler) await profiler.stop();
+    // every projected table's rows under FINAL, as a count and an order-free hash of every row
+    const tables: Record<string, string> = {};
+    for (const table of [...TABLE_NAMES, 'round_discrepancies', 'round_index']) {
+      const [row] = await (
+        await client.query({
+          query: `SELECT count() AS n, groupBitXor(cityHash64(*)) AS h FROM ${table} FINAL`,
+          format: 'JSONEachRow',
+        })
+      ).json<{ n: string; h: string }>();
+      tables[table] = `${row!.n}/${row!.h}`;
+    }
+    return { ...result, rows: Object.values(p.stats.rows).reduce((a, b) => a + b, 0), tables };
+  };
+  const whole = await rawRead(undefined, PROJECTION_BATCH_SIZE);
+  const ofTypes = await rawRead(projector.readEventTypes);
+  const profile = process.env.BENCH_PROFILE?.replace(/(\.cpuprofile)?$/, '.store') ?? null;
+  const byType = await project(false, profile && `${profile}.cpuprofile`);
+  const everyType = await project(true, profile && `${profile}-every-type.cpuprofile`);
+  const s = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
   console.log(
-    `through the event store (SQLite, ${read.toLocaleString('en-US')} events): raw read alone ${perSecond(read, readMs)} events/s ` +
-      `(${(readMs / 1000).toFixed(1)} s); runProcessor + projector ${perSecond(runRows, runMs)} rows/s ` +
-      `(${perSecond(read, runMs)} events/s, ${(runMs / 1000).toFixed(1)} s: the read is ${((readMs / runMs) * 100).toFixed(0)}% of it); ` +
-      `/ fastest insert baseline ${(rate(runRows, runMs) / fastest.rate).toFixed(2)}`,
+    `through the event store (SQLite, ${whole.read.toLocaleString('en-US')} events, ${ofTypes.read.toLocaleString('en-US')} of the projector's types), ` +
+      `in the same run:\n` +
+      `  raw read alone, every type (batches of ${PROJECTION_BATCH_SIZE.toLocaleString('en-US')}): ${perSecond(whole.read, whole.ms)} events/s (${s(whole.ms)}, GC ${s(whole.gcMs)}); ` +
+      `of the projector's types: ${perSecond(ofTypes.read, ofTypes.ms)} events/s (${s(ofTypes.ms)}, GC ${s(ofTypes.gcMs)})\n` +
+      `  runProcessor + projector, reading by type: ${perSecond(byType.rows, byType.ms)} rows/s (${s(byType.ms)}: ` +
+      `${byType.read.toLocaleString('en-US')} events read in ${byType.batches} batches, GC ${s(byType.gcMs)}, CPU ${s(byType.cpuMs)}; ` +
+      `${perSecond(byType.rows, byType.cpuMs)} rows per CPU second); target ≥ 100,000 rows/s\n` +
+      `    / fastest insert baseline ${(rate(byType.rows, byType.ms) / fastest.rate).toFixed(2)}; ` +
+      `its read by type is ${((ofTypes.ms / byType.ms) * 100).toFixed(0)}% of it\n` +
+      `  runProcessor + projector, reading every type in batches of ${PROJECTION_BATCH_SIZE.toLocaleString('en-US')} (as before the read by type): ${perSecond(everyType.rows, everyType.ms)} rows/s ` +
+      `(${s(everyType.ms)}: ${everyType.read.toLocaleString('en-US')} events read in ${everyType.batches} batches, GC ${s(everyType.gcMs)}, ` +
+      `CPU ${s(everyType.cpuMs)}); reading by type is ${(everyType.ms / byType.ms).toFixed(1)}× as fast`,
+  );
+  if (byType.rows !== everyType.rows)
+    throw new Error(`the two projections wrote ${byType.rows} and ${everyType.rows} rows`);
+  const differ = Object.keys(byType.tables).filter((t) => byType.tables[t] !== everyType.tables[t]);
+  if (differ.length > 0)
+    throw new Error(`the two projections left different rows under FINAL in ${differ.join(', ')}`);
+  console.log(
+    `  both left the same rows under FINAL in every projected table (count and a hash of every row): ${Object.entries(
+      byType.tables,
+    )
+      .map(([t, v]) => `${t} ${v.split('/')[0]}`)
+      .join(', ')}`,
   );
   await store.close();
 }

@@ -166,6 +166,16 @@ export function streamPredicate(streams: unknown): ((stream: string) => boolean)
   throw new InvalidArgument('streams must be an array of stream names or a predicate on a stream name');
 }
 
+/** Checks an eventTypes option and returns it as a set (undefined: every type). */
+export function eventTypeSet(eventTypes: unknown): ReadonlySet<string> | undefined {
+  if (eventTypes === undefined) return undefined;
+  if (Array.isArray(eventTypes) && eventTypes.every((t) => typeof t === 'string'))
+    return new Set<string>(eventTypes);
+  throw new InvalidArgument(
+    `eventTypes must be an array of event type names, got ${typeof eventTypes === 'string' ? JSON.stringify(eventTypes) : typeof eventTypes}`,
+  );
+}
+
 export function checkCheckpointName(name: unknown): asserts name is string {
   if (typeof name !== 'string' || name.length === 0)
     throw new InvalidArgument(`checkpoint name must be a non-empty string, got ${JSON.stringify(name)}`);

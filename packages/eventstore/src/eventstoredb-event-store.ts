@@ -60,6 +60,7 @@ import {
   checkStreamName,
   prepareEvents,
   withoutRepeatsInCall,
+  eventTypeSet,
   streamPredicate,
   type PreparedEvent,
 } from './append-input.ts';
@@ -472,7 +473,10 @@ export class EventStoreDbEventStore implements EventStore {
     checkCount('maxCount', maxCount);
     const client = this.#client;
     const selected = selection(options.streams);
+    const types = eventTypeSet(options.eventTypes);
     // the server has no list of streams to read in global order: the selection is applied here, as events arrive
+    // (and so is a selection of types: the server filters by type or by stream name, not both, and the stream-name
+    // filter keeps its own streams out)
     const hidden = (s: string) => this.#hidden(s) || !selected(s);
     const checkOpen = () => this.#checkOpen('readAll');
     return {
@@ -493,6 +497,7 @@ export class EventStoreDbEventStore implements EventStore {
               if (event?.position === undefined) continue;
               last = event.position;
               if (event.position.commit <= skipThrough || hidden(event.streamId)) continue;
+              if (types !== undefined && !types.has(event.type)) continue;
               yield toRecordedEvent(event);
               if (--remaining === 0) return;
             }
@@ -512,6 +517,7 @@ export class EventStoreDbEventStore implements EventStore {
     const { fromPosition = -1n } = options;
     checkPosition('fromPosition', fromPosition);
     const selected = selection(options.streams);
+    const types = eventTypeSet(options.eventTypes);
     const server = this.#client.subscribeToAll({
       fromPosition: fromPosition < 0n ? START : { commit: fromPosition, prepare: fromPosition },
       filter: streamNameFilter({ regex: '^[^$]' }), // the server's own streams stay on the server
@@ -521,6 +527,7 @@ export class EventStoreDbEventStore implements EventStore {
       fromPosition,
       (s) => this.#hidden(s) || !selected(s),
       (s) => this.#subscriptions.delete(s),
+      types,
     );
     this.#subscriptions.add(subscription);
     return subscription;
@@ -590,6 +597,8 @@ class EventStoreDbSubscription implements Subscription {
     private readonly fromPosition: bigint,
     private readonly hidden: (stream: string) => boolean,
     private readonly onClose: (s: EventStoreDbSubscription) => void,
+    /** Only events of these types (the eventTypes option), left out here as they arrive; undefined: every type. */
+    private readonly types?: ReadonlySet<string>,
   ) {}
 
   async close(): Promise<void> {
@@ -614,6 +623,7 @@ class EventStoreDbSubscription implements Subscription {
         const event = next.value.event as ServerEvent | undefined;
         if (event?.position === undefined || this.hidden(event.streamId)) continue;
         if (event.position.commit <= this.fromPosition) continue; // the port's start is exclusive
+        if (this.types !== undefined && !this.types.has(event.type)) continue;
         yield toRecordedEvent(event);
       }
     } finally {

@@ -94,13 +94,28 @@ export interface ReadAllOptions {
   maxCount?: number;
   /** Only these streams' events. Default: every stream. */
   streams?: StreamSelection;
+  /** Only events of these types (see EventTypeSelection). Default: every type. */
+  eventTypes?: EventTypeSelection;
 }
+
+/**
+ * Which event types a read of the global log yields: exact type names. With `streams`, an event must be of a
+ * selected stream and of a selected type. The events yielded keep their global positions and order, and their
+ * `previousHash` is still the stored hash of the revision before them in their stream, whether that event was
+ * yielded or not; maxCount counts only the events yielded. The SQLite store selects by type inside SQLite (the type
+ * is a column: the skipped events are neither read into JavaScript nor decoded); EventStoreDB's adapter drops them
+ * as they arrive. A reader that checks links can check each yielded event's own hash against its previous hash, but
+ * not the links of the events it skipped: the whole chain is `verify`'s to check (docs/integrity.md).
+ */
+export type EventTypeSelection = readonly string[];
 
 export interface SubscribeToAllOptions {
   /** Exclusive, as for readAll: typically a saved checkpoint. Default: from the beginning. */
   fromPosition?: bigint;
   /** Only these streams' events, as for readAll. Default: every stream. */
   streams?: StreamSelection;
+  /** Only events of these types, as for readAll. Default: every type. */
+  eventTypes?: EventTypeSelection;
 }
 
 /** Catch-up subscription: yields every stored event after the start position, then each new one as it lands. */

@@ -37,7 +37,10 @@ export interface BatchContext {
   mode: 'catch-up' | 'live';
   /** The position the checkpoint will be saved at once the handler resolves: the batch's last event read, filtered or not. */
   position: bigint;
-  /** Events read for this batch, including those the filter left out. */
+  /**
+   * Events read for this batch, including those the filter left out (in a catch-up read by type — every
+   * processor names its `readEventTypes` — only the events of those types, and at the end the rest).
+   */
   read: number;
   /**
    * Catch-up only: the read was full, so the loop will hand the next batch at once. A processor with
@@ -56,6 +59,15 @@ export interface Processor {
   /** The checkpoint's name: a processor resumes after the last batch it completed under this name. */
   readonly name: string;
   readonly filter?: EventFilter;
+  /**
+   * The only event types the handler can use, whatever its filter: in a run with `readByType` where every processor
+   * names them, the catch-up asks the store for these types only (readAll's `eventTypes`: the SQLite store skips the
+   * others inside SQLite, unread and undecoded), then, once that read comes back short, reads the rest of every type,
+   * so that the checkpoint still reaches the store's last event. The filter still applies to what is read. Events of
+   * other types are then neither handed over nor counted in `BatchContext.read`; live, the subscription reads every
+   * type.
+   */
+  readonly readEventTypes?: readonly string[];
   /**
    * The handler saves `context.checkpoint` itself, inside its own batch write (appendMany's `checkpoint`), even when
    * it has nothing else to write; the loop saves it only for batches it did not hand over (all filtered out).
@@ -97,6 +109,11 @@ export interface ProcessorRunOptions {
   batchSize?: number;
   /** Live: a batch is handled at most this long after its first event arrived. Default 50. */
   flushMs?: number;
+  /**
+   * Catch-up reads only the event types the processors name (`readEventTypes`, when every one of them does), so
+   * `batchSize` counts events of those types: a batch then spans more of the store. Default false: every type.
+   */
+  readByType?: boolean;
 }
 
 export interface ProcessorRunReport {
@@ -152,6 +169,20 @@ function matcher(filter: EventFilter | undefined): (e: RecordedEvent) => boolean
   return (e) =>
     (prefixes === null || prefixes.some((p) => e.stream.startsWith(p))) &&
     (types === null || types.has(e.type));
+}
+
+/**
+ * The event types a catch-up may ask the store for: the union of the processors' `readEventTypes` when every one
+ * of them names them (undefined: every type). The loop still applies each filter itself, so a store that ignores
+ * the option (a decorator written before it) changes nothing.
+ */
+function readTypes(running: readonly Running[]): string[] | undefined {
+  const types = new Set<string>();
+  for (const { processor } of running) {
+    if (processor.readEventTypes === undefined) return undefined;
+    for (const t of processor.readEventTypes) types.add(t);
+  }
+  return [...types];
 }
 
 /** A processor's `flush`, its failure named. */
@@ -259,6 +290,11 @@ export async function runProcessors(
   const flushAll = async () => {
     for (const r of running) await flushOne(r.processor);
   };
+  // readByType, and every processor names the event types it reads: the store is asked for those types only (the
+  // others are skipped inside it); once such a read comes back short, one read of every type takes what is left, so
+  // that the checkpoints reach the store's last event and not only the last event of those types
+  const types = options.readByType ? readTypes(running) : undefined;
+  let typed = types !== undefined;
   for (;;) {
     if (signal?.aborted) {
       await flushAll();
@@ -269,11 +305,14 @@ export async function runProcessors(
     for await (const e of store.readAll({
       ...(after === null ? {} : { fromPosition: after }),
       maxCount: batchSize,
+      ...(typed ? { eventTypes: types } : {}),
     }))
       batch.push(e);
     await deliver(batch, 'catch-up', batch.length === batchSize);
     if (batch.length > 0) after = batch.at(-1)!.position;
-    if (batch.length < batchSize) break;
+    if (batch.length === batchSize) typed = types !== undefined;
+    else if (typed) typed = false;
+    else break;
   }
   await flushAll();
   for (const r of running) await r.processor.onCaughtUp?.({ position: r.checkpoint });

@@ -555,6 +555,66 @@ function processorSuite(label: string, makeStore: () => Promise<EventStore>, liv
         });
       }));
 
+    it('readByType: the catch-up reads only the readEventTypes, then the rest once, and the checkpoint reaches the last event', () =>
+      withStore(async (base) => {
+        const reads: (readonly string[] | undefined)[] = [];
+        const store = wrap(base, {
+          readAll: (o) => {
+            reads.push(o?.eventTypes);
+            return base.readAll(o);
+          },
+        });
+        const s = unique('typed');
+        const name = unique('p');
+        const start = await startHere(store, name);
+        const wanted: string[] = [];
+        for (let i = 0; i < 3; i++) {
+          wanted.push(...(await appendEvents(store, s, 1, 'Wanted')).map((e) => e.id));
+          await appendEvents(store, s, 2, 'Other');
+          await appendEvents(store, unique('elsewhere'), 1, 'Wanted'); // the filter leaves it out
+        }
+        const tail = await appendEvents(store, s, 3, 'Other');
+        const filter = (e: { stream: string; type: string }) => e.stream === s && e.type === 'Wanted';
+        const typed = recorder(name, { filter, readEventTypes: ['Wanted'] });
+        const report = await runProcessor(store, typed.processor, { batchSize: 2, readByType: true });
+        assert.deepEqual(typed.handled(), wanted);
+        assert.equal(
+          await store.loadCheckpoint(name),
+          tail.at(-1)!.position,
+          'past the events of other types',
+        );
+        // three full reads of its type, a short one, then every type: a full read (back to its type: none), the rest
+        const W = ['Wanted'];
+        assert.deepEqual(reads, [W, W, W, W, undefined, W, undefined]);
+        assert.equal(report.read, 6 + 3, 'the six of its type, then the three left after the last of them');
+        assert.ok(
+          typed.batches.every((b) => b.context.read <= 2),
+          'batches of the size asked for',
+        );
+
+        // the same handled: with readByType on a processor without readEventTypes and without readByType on one
+        // with them (both read every type), and on a store that ignores the option
+        const ignoring = wrap(base, { readAll: ({ eventTypes: _, ...o } = {}) => base.readAll(o) });
+        for (const [label, on, readEventTypes, readByType] of [
+          ['no readEventTypes', store, undefined, true],
+          ['no readByType', store, ['Wanted'], false],
+          ['a store ignoring eventTypes', ignoring, ['Wanted'], true],
+        ] as const) {
+          const other = unique('p');
+          await base.saveCheckpoint(other, start);
+          const r = recorder(other, { filter, ...(readEventTypes ? { readEventTypes } : {}) });
+          const before = reads.length;
+          await runProcessor(on, r.processor, { batchSize: 2, readByType });
+          assert.deepEqual(r.handled(), wanted, label);
+          assert.equal(await base.loadCheckpoint(other), tail.at(-1)!.position, label);
+          if (on === store)
+            assert.ok(
+              reads.slice(before).every((t) => t === undefined),
+              label,
+            );
+        }
+      }));
+
     it('refuses a bad batch size or flush interval, and two processors with one name', () =>
       withStore(async (store) => {
         const p = recorder(unique('p')).processor;

@@ -4,7 +4,7 @@
  * the Macau local date as YYYY-MM-DD, money integer avos.
  */
 import type { RecordedEvent } from '@table-audit/eventstore';
-import { tsvValue } from './tsv.ts';
+import { TsvWriter } from './tsv.ts';
 import type { RejectData } from '@table-audit/ingest';
 import { macauDate, type Finding } from '@table-audit/rules';
 import type { RoundDerived, TableEvent } from '@table-audit/schemas';
@@ -20,6 +20,8 @@ export type Row = Record<string, unknown>;
 
 /** The event-store position as the rows' version: UInt64 as decimal text (JSON numbers stop at 2^53). */
 const version = (e: RecordedEvent): string => e.position.toString();
+const TAB = 9;
+const NEWLINE = 10;
 
 const DAY_MS = 86_400_000;
 const MACAU_OFFSET_MS = 8 * 3_600_000;
@@ -354,19 +356,36 @@ export function roundRows(
  * the projection writes (a dozen a round), and these objects were most of its garbage.
  */
 export function betsTsv(e: RecordedEvent, r: RoundDerived): string {
+  const w = new TsvWriter(r.lines.length * 256);
+  writeBetsTsv(w, e, r);
+  return w.toString();
+}
+
+/**
+ * betsTsv's text written as bytes at the end of `w` (the projector writes a batch's bets into one writer: its
+ * insert body). The round's shared columns are spelled once and copied to each line. Returns the lines written.
+ */
+export function writeBetsTsv(w: TsvWriter, e: RecordedEvent, r: RoundDerived): number {
   const lines = r.lines;
-  if (lines.length === 0) return '';
-  let shared = '';
-  for (const [column, value] of ROUND_SCOPE) shared += `${tsvValue(column, value(r))}\t`;
-  const end = `${version(e)}\n`;
-  let out = '';
+  if (lines.length === 0) return 0;
+  const sharedFrom = w.length;
+  for (const [column, value] of ROUND_SCOPE) {
+    w.value(column, value(r));
+    w.byte(TAB);
+  }
+  const sharedTo = w.length;
+  const end = version(e);
   for (let i = 0; i < lines.length; i++) {
     const l = lines[i]!;
-    out += shared;
-    for (const [column, value] of BET_LINE) out += `${tsvValue(column, value(l, i))}\t`;
-    out += end;
+    if (i > 0) w.repeat(sharedFrom, sharedTo);
+    for (const [column, value] of BET_LINE) {
+      w.value(column, value(l, i));
+      w.byte(TAB);
+    }
+    w.raw(end);
+    w.byte(NEWLINE);
   }
-  return out;
+  return lines.length;
 }
 
 // ------------------------------------------------------------------------------------------------ alert workflow

@@ -7,6 +7,7 @@ import {
   migrate,
   openAnalytics,
   PROJECTION_BATCH_SIZE,
+  PROJECTION_RUN_OPTIONS,
   PROJECTOR_NAME,
   type AnalyticsClient,
   type AnalyticsTarget,
@@ -124,7 +125,7 @@ export const analyticsCommand: Command = {
         );
         const t0 = performance.now();
         if (!values.follow) {
-          const report = await runProcessor(opened.store, projector, { batchSize: PROJECTION_BATCH_SIZE });
+          const report = await runProcessor(opened.store, projector, PROJECTION_RUN_OPTIONS);
           progressDone();
           out(
             `projected ${report.read.toLocaleString('en-US')} events (${describeRows(projector.stats)}) into ${analytics.description}, ${((performance.now() - t0) / 1000).toFixed(1)} s; checkpoint "${projector.name}" at ${report.checkpoints[projector.name] ?? 'the beginning'}`,
@@ -166,9 +167,9 @@ export const analyticsCommand: Command = {
         };
         try {
           await runProcessor(opened.store, processor, {
+            ...PROJECTION_RUN_OPTIONS,
             live: true,
             signal: abort.signal,
-            batchSize: PROJECTION_BATCH_SIZE,
           });
         } catch (err) {
           log.error({ err }, 'the projection stopped');

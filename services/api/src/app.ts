@@ -57,7 +57,7 @@ export interface AppOptions {
   /** the web UI: a directory of static files served under /ui/, or a plugin registered under /ui */
   readonly ui?: { readonly root: string } | FastifyPluginAsync;
   readonly now?: () => number;
-  /** the access log's group commit: the least time between two appends (default 4 ms) */
+  /** the access log's group commit: the gap between two appends (access-log.ts) */
   readonly accessLog?: AccessLogOptions;
   /** bounds of the disputed hands kept in memory (rounds kept, answers kept) */
   readonly derivations?: RoundDerivationsOptions;

@@ -1,7 +1,7 @@
 /**
  * The access log's group commit (access-log.ts): a record is resolved only once the append holding it has returned,
- * a failed append fails every record of its batch, and appends are spaced by the window — records arriving within it
- * share one append, a record after a quiet spell is appended at once. The clock is the test's, so nothing here
+ * a failed append fails every record of its batch, and appends are spaced by what the last one cost — records
+ * arriving within the gap share one append, a record after a quiet spell is appended at once. The clock is the test's, so nothing here
  * depends on how fast the machine is.
  */
 import assert from 'node:assert/strict';
@@ -50,41 +50,64 @@ const settled = (p: Promise<void>) => {
 };
 
 describe('the access log’s group commit', () => {
-  it('resolves a record only once its append returned; records within the window share the next append', async () => {
+  it('resolves a record only once its append returned; records within the gap after it share the next append', async () => {
     const { store, appends } = heldStore();
     let now = 1_000;
-    const log = new AccessLog(store, { windowMs: 4, now: () => now });
+    const log = new AccessLog(store, { windowMs: 2, maxWaitMs: 20, now: () => now });
     const first = settled(log.record(record(1)));
     await turn();
     assert.equal(appends.length, 1, 'after a quiet spell: appended in the same turn');
     assert.equal(appends[0]!.stream, ACCESS_STREAM);
     await turn();
     assert.equal(first.done, false, 'not resolved before the append returns');
+    now += 3; // the append took 3 ms: the next may start 6 ms after it ended
     appends[0]!.release();
     await turn();
     assert.equal(first.done, true);
-    // within the window of that append (the clock has not moved): three records wait for one append together
-    now += 1;
+    now += 5; // within the gap: three records wait for one append together
     const more = [2, 3, 4].map((n) => settled(log.record(record(n))));
     await turn();
-    assert.equal(appends.length, 1, 'no append before the window ends');
-    await new Promise((r) => setTimeout(r, 10)); // the window's timer (3 ms) has fired
+    assert.equal(appends.length, 1, 'no append before the gap ends');
+    await new Promise((r) => setTimeout(r, 10)); // the gap's timer (1 ms) has fired
     assert.equal(appends.length, 2);
     assert.deepEqual(
       appends[1]!.events.map((e) => e.eventId),
       ['req-2:round.replay', 'req-3:round.replay', 'req-4:round.replay'],
     );
     assert.ok(more.every((s) => !s.done));
-    appends[1]!.release();
+    appends[1]!.release(); // took no time: the next gap is the window, 2 ms from this append's start
     await turn();
     assert.ok(more.every((s) => s.done && s.error === undefined));
-    assert.deepEqual(log.stats, { appends: 2, records: 4 });
+    now += 2;
+    const later = settled(log.record(record(5)));
+    await turn();
+    assert.equal(appends.length, 3, 'past the gap: appended at once');
+    appends[2]!.release();
+    await turn();
+    assert.equal(later.done, true);
+    assert.deepEqual(log.stats, { appends: 3, records: 5 });
+  });
+
+  it('waits no longer than maxWaitMs after a slow append', async () => {
+    const { store, appends } = heldStore();
+    let now = 0;
+    const log = new AccessLog(store, { windowMs: 2, maxWaitMs: 20, now: () => now });
+    void log.record(record(1));
+    await turn();
+    now += 500; // a very slow commit
+    appends[0]!.release();
+    await turn();
+    now += 20;
+    void log.record(record(2));
+    await turn();
+    assert.equal(appends.length, 2, '20 ms after it ended, not 1,000');
+    appends[1]!.release();
   });
 
   it('fails every record of a batch whose append fails, and appends the next ones anew', async () => {
     const { store, appends } = heldStore();
     let now = 0;
-    const log = new AccessLog(store, { windowMs: 4, now: () => now });
+    const log = new AccessLog(store, { windowMs: 2, now: () => now });
     const batch = [1, 2].map((n) => settled(log.record(record(n))));
     await turn();
     appends[0]!.release(new Error('disk full'));
@@ -101,7 +124,7 @@ describe('the access log’s group commit', () => {
 
   it('with no window, appends once per turn of the event loop', async () => {
     const { store, appends } = heldStore();
-    const log = new AccessLog(store, { windowMs: 0, now: () => 0 });
+    const log = new AccessLog(store, { windowMs: 0, maxWaitMs: 0, now: () => 0 });
     const a = settled(log.record(record(1)));
     const b = settled(log.record(record(2)));
     await turn();

@@ -1,7 +1,7 @@
 /**
  * The access log's group commit (access-log.ts): a record is resolved only once the append holding it has returned,
- * a failed append fails every record of its batch, and appends are spaced by what the last one cost — records
- * arriving within the gap share one append, a record after a quiet spell is appended at once. The clock is the test's, so nothing here
+ * a failed append fails every record of its batch, and while records keep coming within the gap after the last
+ * append (its cost), they wait for each other — a turn of the event loop that brings none appends at once. The clock is the test's, so nothing here
  * depends on how fast the machine is.
  */
 import assert from 'node:assert/strict';
@@ -50,7 +50,7 @@ const settled = (p: Promise<void>) => {
 };
 
 describe('the access log’s group commit', () => {
-  it('resolves a record only once its append returned; records within the gap after it share the next append', async () => {
+  it('resolves a record only once its append returned; records that keep coming within the gap share one append', async () => {
     const { store, appends } = heldStore();
     let now = 1_000;
     const log = new AccessLog(store, { windowMs: 2, maxWaitMs: 20, now: () => now });
@@ -60,47 +60,51 @@ describe('the access log’s group commit', () => {
     assert.equal(appends[0]!.stream, ACCESS_STREAM);
     await turn();
     assert.equal(first.done, false, 'not resolved before the append returns');
-    now += 3; // the append took 3 ms: the next may start 6 ms after it ended
+    now += 3; // the append took 3 ms: the gap ends 6 ms after it ended
     appends[0]!.release();
     await turn();
     assert.equal(first.done, true);
-    now += 5; // within the gap: three records wait for one append together
-    const more = [2, 3, 4].map((n) => settled(log.record(record(n))));
+    now += 1;
+    // within the gap, records arriving turn after turn wait for each other
+    const more = [settled(log.record(record(2))), settled(log.record(record(3)))];
     await turn();
-    assert.equal(appends.length, 1, 'no append before the gap ends');
-    await new Promise((r) => setTimeout(r, 10)); // the gap's timer (1 ms) has fired
+    assert.equal(appends.length, 1, 'this turn brought records: put off');
+    more.push(settled(log.record(record(4))));
+    await turn();
+    assert.equal(appends.length, 1, 'and this one too');
+    await turn(); // a turn that brought none: appended, though the gap is still open
     assert.equal(appends.length, 2);
     assert.deepEqual(
       appends[1]!.events.map((e) => e.eventId),
       ['req-2:round.replay', 'req-3:round.replay', 'req-4:round.replay'],
     );
     assert.ok(more.every((s) => !s.done));
-    appends[1]!.release(); // took no time: the next gap is the window, 2 ms from this append's start
+    appends[1]!.release();
     await turn();
     assert.ok(more.every((s) => s.done && s.error === undefined));
-    now += 2;
-    const later = settled(log.record(record(5)));
-    await turn();
-    assert.equal(appends.length, 3, 'past the gap: appended at once');
-    appends[2]!.release();
-    await turn();
-    assert.equal(later.done, true);
-    assert.deepEqual(log.stats, { appends: 3, records: 5 });
+    assert.deepEqual(log.stats, { appends: 2, records: 4 });
   });
 
-  it('waits no longer than maxWaitMs after a slow append', async () => {
+  it('appends once the gap has passed, however many records keep coming, and caps the gap at maxWaitMs', async () => {
     const { store, appends } = heldStore();
     let now = 0;
     const log = new AccessLog(store, { windowMs: 2, maxWaitMs: 20, now: () => now });
     void log.record(record(1));
     await turn();
-    now += 500; // a very slow commit
+    now += 500; // a very slow commit: the gap is capped at 20 ms after it
     appends[0]!.release();
     await turn();
-    now += 20;
-    void log.record(record(2));
+    let n = 2;
+    for (; now < 519; now += 5) {
+      void log.record(record(n++));
+      await turn();
+      assert.equal(appends.length, 1, `${now - 500} ms after: put off`);
+    }
+    now = 520;
+    void log.record(record(n++));
     await turn();
-    assert.equal(appends.length, 2, '20 ms after it ended, not 1,000');
+    assert.equal(appends.length, 2, '20 ms after it ended, not 1,000, though records kept coming');
+    assert.equal(appends[1]!.events.length, n - 2);
     appends[1]!.release();
   });
 

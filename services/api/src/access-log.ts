@@ -4,14 +4,14 @@
  * requests instead of one per request), and each caller waits until its record is stored.
  *
  * A durable append is a commit that waits for the disk (the SQLite store commits with `synchronous = FULL`), and it
- * holds the event loop meanwhile: under load it was the API's largest single cost (8–9% of the server's time in the
- * benchmark, as much as folding tables; one record a commit took 3.1 ms on the benchmark's loaded machine, sixteen
- * 4.6 ms). So while requests keep coming, records wait for each other: the append is made at the first turn of the
- * event loop that brought no new record (nothing else to do: no turn is ever spent idle waiting), or once the gap
- * after the last append has passed — after an append that took d ms, 2d ms from its end (at most `maxWaitMs`) and
- * `windowMs` from its start — whichever comes first. Under a steady stream of requests appends then hold the event
- * loop at most about a third of the time; a record arriving after a quiet spell is appended in its own turn, as
- * before.
+ * holds the event loop meanwhile: under load one of the API's largest costs (4–9% of the server's time in the
+ * benchmark's profiles, as much as folding tables; one record a commit took 3.1 ms on the benchmark's loaded
+ * machine, sixteen 4.6 ms). So while requests keep coming, records wait for each other: the append is made at the
+ * first turn of the event loop that brought no new record (no turn is ever spent idle waiting for a timer), or once
+ * the gap after the last append has passed — after an append that took d ms, 2d ms from its end (at most
+ * `maxWaitMs`) and `windowMs` from its start — whichever comes first. While records arrive in every turn, appends
+ * then hold the event loop at most about a third of the time; a record arriving after a quiet spell is appended in
+ * its own turn, as before.
  */
 import type { EventStore } from '@table-audit/eventstore';
 import type { AccessRecorded } from '@table-audit/schemas/events';

@@ -104,24 +104,27 @@ if (process.argv[2] === '--serve') {
   const t = performance.now();
   await runProcessor(store, new AnalyticsProjector(analytics.client), { batchSize: 5_000 });
   process.stderr.write(`projected into chDB in ${((performance.now() - t) / 1000).toFixed(1)} s\n`);
+  const findings = new ClickHouseFindings(analytics.client, analytics.description);
   const app = await buildApp({
     store,
     auth: { tokenKey: createPrivateKey(readFileSync(keyPath!, 'utf8')) },
-    findings: new ClickHouseFindings(analytics.client, analytics.description),
+    findings,
     charts: new ClickHouseCharts(analytics.client, analytics.description),
     rateLimitPerMinute: 1_000_000_000,
+    // BENCH_API_ACCESS_GAP=0: the access log appends once per turn of the event loop (no gap between appends)
+    ...(process.env.BENCH_API_ACCESS_GAP === '0' ? { accessLog: { windowMs: 0, maxWaitMs: 0 } } : {}),
   });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.address() as { port: number };
   process.stdout.write(`listening ${address.port}\n`);
-  process.on(
-    'SIGTERM',
-    () =>
-      void app
-        .close()
-        .then(() => store.close())
-        .then(() => process.exit(0)),
-  );
+  process.on('SIGTERM', () => {
+    // how the incident list's pages were made: queries, kept answers, pages from the findings' keys in memory
+    process.stderr.write(`server: incident list ${JSON.stringify(findings.stats)}\n`);
+    void app
+      .close()
+      .then(() => store.close())
+      .then(() => process.exit(0));
+  });
 } else {
   const kept = process.env.BENCH_API_DIR;
   const dir = kept ?? mkdtempSync(join(tmpdir(), 'ta-bench-api-'));

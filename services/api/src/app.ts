@@ -25,7 +25,7 @@ import { chartRoutes } from './routes/charts.ts';
 import { whatIfRoutes } from './routes/what-if.ts';
 import type { ChartsQuery } from './charts.ts';
 import { StoreIndex } from './store-index.ts';
-import { AccessLog } from './access-log.ts';
+import { AccessLog, type AccessLogOptions } from './access-log.ts';
 import { RoundDerivations, type RoundDerivationsOptions } from './round-derivations.ts';
 import { derivedAnswer } from './routes/rounds.ts';
 
@@ -57,6 +57,8 @@ export interface AppOptions {
   /** the web UI: a directory of static files served under /ui/, or a plugin registered under /ui */
   readonly ui?: { readonly root: string } | FastifyPluginAsync;
   readonly now?: () => number;
+  /** the access log's group commit: the gap between two appends (access-log.ts) */
+  readonly accessLog?: AccessLogOptions;
   /** bounds of the disputed hands kept in memory (rounds kept, answers kept) */
   readonly derivations?: RoundDerivationsOptions;
 }
@@ -77,7 +79,7 @@ export async function buildApp(o: AppOptions): Promise<FastifyInstance> {
     charts: o.charts ?? null,
     anchors: o.anchors ?? null,
     now: o.now ?? Date.now,
-    accessLog: new AccessLog(o.store),
+    accessLog: new AccessLog(o.store, o.accessLog),
     derivations: new RoundDerivations(o.store, derivedAnswer, o.derivations),
   };
   const auth = new Authenticator(o.auth);

@@ -13,6 +13,15 @@ import type {
   FindingsQuery,
   FindingView,
 } from './findings-query.ts';
+import {
+  KEY_COLUMNS,
+  keyOf,
+  keysCanAnswer,
+  keysMatch,
+  pageOfKeys,
+  type FindingKey,
+  type KeyRow,
+} from './finding-keys.ts';
 import { KeptAnswers, type KeptAnswersOptions } from './kept-answers.ts';
 
 type Client = AnalyticsClient['client'];
@@ -161,6 +170,17 @@ export interface ClickHouseFindingsOptions extends KeptAnswersOptions {
    * as many findings are kept by where they are stored (part, offset, id, position) for the pages of other filters
    */
   readonly rows?: number;
+  /**
+   * the most findings the table may hold for its keys to be kept in memory (finding-keys.ts; default 20,000; 0:
+   * never): while they are, a page of any filter is made from them, without a query for its keys or its count
+   */
+  readonly keys?: number;
+  /**
+   * whether a page asked while the keys of the table's current version are being loaded waits for them (default
+   * false: it is made by query meanwhile, so a load never delays a page; tests set it to hold the keys' pages to
+   * the stored findings)
+   */
+  readonly waitForKeys?: boolean;
 }
 
 /** How many rows an answer holds: a page's findings, or a count's lines. */
@@ -173,6 +193,13 @@ export class ClickHouseFindings implements FindingsQuery {
   /** findings read for earlier pages, by (part, offset in it, position, id): a row's stored copy (see list) */
   readonly #rowsKept = new Map<string, FindingView>();
   readonly #maxRowsKept: number;
+  readonly #maxKeys: number;
+  readonly #waitForKeys: boolean;
+  /** the table's keys at a version (null: more findings than `keys` allows) */
+  #keysAt: { readonly version: string; readonly keys: readonly FindingKey[] | null } | null = null;
+  #loadingKeys: { readonly version: string; readonly done: Promise<void> } | null = null;
+  /** pages made from the keys in memory, loads of them, loads that failed (the pages then made by query) */
+  readonly #keyStats = { keyPages: 0, keyLoads: 0, keyLoadFailures: 0 };
 
   constructor(
     private readonly client: Client,
@@ -185,12 +212,86 @@ export class ClickHouseFindings implements FindingsQuery {
       rows: options.rows ?? 20_000,
     });
     this.#maxRowsKept = options.rows ?? 20_000;
+    this.#maxKeys = options.keys ?? 20_000;
+    this.#waitForKeys = options.waitForKeys ?? false;
   }
 
-  /** how the answers were made, for tests and the benchmark: queries run, answers served as kept */
-  get stats(): { queries: number; kept: number; versionReads: number } {
+  /**
+   * how the answers were made, for tests and the benchmark: queries run for pages, counts and rows (not the loads
+   * of the keys), answers served as kept, pages made from the keys in memory, loads of the keys
+   */
+  get stats(): {
+    queries: number;
+    kept: number;
+    versionReads: number;
+    keyPages: number;
+    keyLoads: number;
+    keyLoadFailures: number;
+  } {
     const k = this.#kept.stats;
-    return { queries: this.#queries.n, kept: k.kept, versionReads: k.versionReads };
+    return { queries: this.#queries.n, kept: k.kept, versionReads: k.versionReads, ...this.#keyStats };
+  }
+
+  /** Resolves when the keys of the version being loaded are (for tests: a page after it is made from them). */
+  async keysLoaded(): Promise<void> {
+    await this.#loadingKeys?.done;
+  }
+
+  /**
+   * The table's keys at its current version, or null: none kept (`keys: 0`, or more findings than it allows), or
+   * not loaded yet — the first page asked at a new version starts the load and, unless `waitForKeys`, is made by
+   * query meanwhile. One load per version; a failed load is tried again by the next page.
+   */
+  async #currentKeys(): Promise<readonly FindingKey[] | null> {
+    if (this.#maxKeys === 0) return null;
+    const version = await this.#kept.version();
+    if (this.#keysAt?.version === version) return this.#keysAt.keys;
+    if (this.#loadingKeys?.version !== version) {
+      const loading = { version, done: this.#loadKeys(version) };
+      this.#loadingKeys = loading;
+      void loading.done.finally(() => {
+        if (this.#loadingKeys === loading) this.#loadingKeys = null;
+      });
+    }
+    if (!this.#waitForKeys) return null;
+    await this.#loadingKeys?.done;
+    return this.#keysAt?.version === version ? this.#keysAt.keys : null;
+  }
+
+  /**
+   * Loads the keys (FINAL, in the list's order), tagged with the version read before the query: what is loaded is
+   * that version or newer, never older. Not loaded when the version's rows (every stored version of every finding,
+   * at least as many as FINAL reads) or the query's answer exceed the bound.
+   */
+  async #loadKeys(version: string): Promise<void> {
+    const stored = (JSON.parse(version) as unknown[][]).reduce((n, line) => n + Number(line[2] ?? 0), 0);
+    if (stored > this.#maxKeys) {
+      this.#keysAt = { version, keys: null };
+      return;
+    }
+    try {
+      this.#keyStats.keyLoads++;
+      const result = await this.client.query({
+        query: `SELECT ${KEY_COLUMNS} FROM findings FINAL ORDER BY event_time DESC, finding_id DESC LIMIT {n:UInt32}`,
+        query_params: { n: this.#maxKeys + 1 },
+        format: 'JSONCompactEachRow',
+      });
+      const rows = await result.json<KeyRow>();
+      const strings = new Map<string, string>();
+      const intern = (s: string) => {
+        const known = strings.get(s);
+        if (known !== undefined) return known;
+        strings.set(s, s);
+        return s;
+      };
+      this.#keysAt = {
+        version,
+        keys: rows.length > this.#maxKeys ? null : rows.map((r) => keyOf(r, intern)),
+      };
+    } catch {
+      // the page is made by query, which reports what went wrong; the next page tries the load again
+      this.#keyStats.keyLoadFailures++;
+    }
   }
 
   /** answers kept now and the rows they hold */
@@ -241,16 +342,23 @@ export class ClickHouseFindings implements FindingsQuery {
   }
 
   async #list(filter: FindingFilter, page: { limit: number; after: Cursor | null }): Promise<FindingsPage> {
+    const inMemory = await this.#currentKeys();
+    if (inMemory !== null && keysCanAnswer(filter, page.after))
+      return this.#listFromKeys(inMemory, filter, page);
     const { sql, params } = pageWhere(filter, page);
     const first = page.after === null;
-    const keys = await this.#compact<[string, string, string, string, string?]>(
-      `SELECT finding_id, toString(position), _part, toString(_part_offset)${first ? ', toString(count() OVER ())' : ''}
-       FROM findings FINAL ${sql}
-       ORDER BY event_time DESC, finding_id DESC LIMIT {limit:UInt32}`,
-      params,
-    );
+    // a deep page's count is the filter's (kept): asked beside the page's keys, not after them
+    const [keys, deepTotal] = await Promise.all([
+      this.#compact<[string, string, string, string, string?]>(
+        `SELECT finding_id, toString(position), _part, toString(_part_offset)${first ? ', toString(count() OVER ())' : ''}
+         FROM findings FINAL ${sql}
+         ORDER BY event_time DESC, finding_id DESC LIMIT {limit:UInt32}`,
+        params,
+      ),
+      first ? null : this.#total(filter),
+    ]);
     // a first page: the window's count (none when nothing matches); a deep page: the filter's, kept
-    const total = first ? Number(keys[0]?.[4] ?? 0) : await this.#total(filter);
+    const total = deepTotal ?? Number(keys[0]?.[4] ?? 0);
     const items = await this.#byKey(
       keys
         .slice(0, page.limit)
@@ -263,6 +371,31 @@ export class ClickHouseFindings implements FindingsQuery {
       total,
       next:
         keys.length > page.limit && last ? { eventTime: last.eventTime, findingId: last.findingId } : null,
+    };
+  }
+
+  /** A page made from the keys in memory: the same keys and count the two queries of #list would read. */
+  async #listFromKeys(
+    keys: readonly FindingKey[],
+    filter: FindingFilter,
+    page: { limit: number; after: Cursor | null },
+  ): Promise<FindingsPage> {
+    this.#keyStats.keyPages++;
+    const match = keysMatch(filter, {
+      from: filter.from === undefined ? null : dayOf(filter.from),
+      to: filter.to === undefined ? null : dayOf(filter.to - 1),
+    });
+    const found = pageOfKeys(keys, match, page);
+    const items = await this.#byKey(found.stored.slice(0, page.limit));
+    if (items === null) return this.#listInOneQuery(filter, page); // a row merged away since the keys were read
+    const last = items.at(-1);
+    return {
+      items,
+      total: found.total,
+      next:
+        found.stored.length > page.limit && last
+          ? { eventTime: last.eventTime, findingId: last.findingId }
+          : null,
     };
   }
 

@@ -149,7 +149,8 @@ export function completeCraps(
   };
 }
 
-const isCraps = (json: object): json is CrapsExplanation =>
+/** Whether an explanation is a CRAPS throw's (whose answer completeExplanation makes with the stored findings). */
+export const isCrapsExplanation = (json: object): json is CrapsExplanation =>
   'throwId' in json && 'faces' in json && 'pointBefore' in json;
 
 /**
@@ -164,7 +165,7 @@ export async function completeExplanation(
   tableId: string,
   roundId: string,
 ): Promise<RoundExplanation> {
-  if (!isCraps(x.json)) return x;
+  if (!isCrapsExplanation(x.json)) return x;
   const events: RecordedEvent[] = [];
   for await (const e of store.readStream(tableStream(tableId))) events.push(e);
   const stored: Finding[] = [];

@@ -23,7 +23,7 @@ import {
 } from '@table-audit/replay';
 import { DEFAULT_REPLAY_OPTIONS, type DerivedUnit, type Finding, type TableFold } from '@table-audit/rules';
 import { findingStream, tableStream } from '@table-audit/schemas/streams';
-import { completeExplanation } from './explanations.ts';
+import { completeExplanation, isCrapsExplanation } from './explanations.ts';
 import { tableView } from './table-view.ts';
 
 /** A round the fold completed: the unit and the findings about it judged with the units after it. */
@@ -60,7 +60,9 @@ export interface RoundDerivationsOptions {
 /** A finished answer kept by (round, table head, readings): T is what the route makes of an explanation. */
 export class RoundDerivations<T = RoundExplanation> {
   readonly #tables = new Map<string, TableDerivation>();
-  readonly #answers = new Map<string, Promise<T>>();
+  readonly #answers = new Map<string, { readonly table: string; readonly answer: Promise<T> }>();
+  /** answers kept by table (readings and table id): a table with none and no fold kept is not known at all */
+  readonly #answered = new Map<string, number>();
   #rounds = 0;
   readonly #maxRounds: number;
   readonly #maxAnswers: number;
@@ -92,29 +94,61 @@ export class RoundDerivations<T = RoundExplanation> {
 
   /**
    * The round's answer, as explainRound(store, roundId, {alternatives}) explains it, made into T. `tableId` is
-   * the round's table (the API's index knows it). Rejects with RoundNotFound as explainRound does.
+   * the round's table (the API's index knows it); `game` the round's game when the caller knows it: only a CRAPS
+   * throw's answer shows the findings stored about it, so another game's answer is kept without reading the findings
+   * stream's head (unknown: it is read). Rejects with RoundNotFound as explainRound does.
    */
-  async answer(roundId: string, tableId: string, alternatives: readonly string[] = []): Promise<T> {
+  async answer(
+    roundId: string,
+    tableId: string,
+    alternatives: readonly string[] = [],
+    game?: string | null,
+  ): Promise<T> {
     const readings = [...alternatives].sort().join(',');
-    const head = await this.head(tableId);
+    const tableKey = `${readings}\u0000${tableId}`;
+    const findingsMatter = game === undefined || game === null || game === 'CRAPS';
+    // a table neither folded nor answered before: its head is the revision its fold reaches (the fold reads the
+    // stream to its end), so it is not read first; otherwise one indexed read says whether what is kept is current
+    const head =
+      this.#tables.has(tableKey) || this.#answered.has(tableKey)
+        ? await this.head(tableId)
+        : (await this.#folded(tableId, readings, alternatives, null)).revision;
     // a CRAPS throw's answer shows the findings stored about it: kept only while the findings stream is unchanged
-    const findingsHead = await this.#streamHead(findingStream(tableId));
-    const key = `${head}/${findingsHead}\u0000${readings}\u0000${tableId}\u0000${roundId}`;
+    const findingsHead = findingsMatter ? await this.#streamHead(findingStream(tableId)) : 'none';
+    const key = `${head}/${findingsHead}\u0000${tableKey}\u0000${roundId}`;
     const kept = this.#answers.get(key);
     if (kept) {
       this.#answers.delete(key);
       this.#answers.set(key, kept); // most recently used last
       this.stats.answersKept++;
-      return kept;
+      return kept.answer;
     }
     const made = this.#explain(roundId, tableId, readings, head)
       .then((x) => completeExplanation(this.store, x, tableId, roundId))
-      .then((x) => this.finish(x, alternatives));
-    this.#answers.set(key, made);
-    made.catch(() => this.#answers.delete(key)); // a failure is not kept
-    if (this.#answers.size > this.#maxAnswers) this.#answers.delete(this.#answers.keys().next().value!);
+      .then((x) => {
+        // the caller said another game, yet the answer shows stored findings: made, never kept
+        if (!findingsMatter && isCrapsExplanation(x.json)) this.#forget(key, entry);
+        return this.finish(x, alternatives);
+      });
+    const entry = { table: tableKey, answer: made };
+    this.#answers.set(key, entry);
+    this.#answered.set(tableKey, (this.#answered.get(tableKey) ?? 0) + 1);
+    made.catch(() => this.#forget(key, entry)); // a failure is not kept
+    if (this.#answers.size > this.#maxAnswers) {
+      const [oldest, e] = this.#answers.entries().next().value!;
+      this.#forget(oldest, e);
+    }
     this.stats.answersMade++;
     return made;
+  }
+
+  /** Drops a kept answer (if it is still the one kept under its key). */
+  #forget(key: string, entry: { table: string; answer: Promise<T> }): void {
+    if (this.#answers.get(key) !== entry) return;
+    this.#answers.delete(key);
+    const n = (this.#answered.get(entry.table) ?? 1) - 1;
+    if (n > 0) this.#answered.set(entry.table, n);
+    else this.#answered.delete(entry.table);
   }
 
   async #explain(
@@ -139,12 +173,12 @@ export class RoundDerivations<T = RoundExplanation> {
     });
   }
 
-  /** The table's derivation folded up to at least `head`. */
+  /** The table's derivation folded up to at least `head` (null: once to the stream's end, for a table not folded). */
   async #folded(
     tableId: string,
     readings: string,
     alternatives: readonly string[],
-    head: number,
+    head: number | null,
   ): Promise<TableDerivation> {
     const key = `${readings}\u0000${tableId}`;
     let d = this.#tables.get(key);
@@ -162,15 +196,23 @@ export class RoundDerivations<T = RoundExplanation> {
       this.#tables.delete(key);
       this.#tables.set(key, d); // most recently used last
     }
-    while (d.revision < head) {
+    if (head === null) {
+      // one fold to the end of the stream as it is now (or the one already under way)
       if (d.busy) await d.busy;
       else {
-        const from = d.revision;
-        d.busy = this.#continue(d, from).finally(() => (d!.busy = null));
+        d.busy = this.#continue(d, d.revision).finally(() => (d!.busy = null));
         await d.busy;
-        if (d.revision === from) break; // the stream gave nothing past `from`: nothing more to fold
       }
-    }
+    } else
+      while (d.revision < head) {
+        if (d.busy) await d.busy;
+        else {
+          const from = d.revision;
+          d.busy = this.#continue(d, from).finally(() => (d!.busy = null));
+          await d.busy;
+          if (d.revision === from) break; // the stream gave nothing past `from`: nothing more to fold
+        }
+      }
     this.#bound(key);
     return d;
   }

@@ -9,6 +9,7 @@ import type { SqliteEventStore } from '@table-audit/eventstore/sqlite';
 import { AnalyticsProjector, migrate, openAnalytics, type AnalyticsClient } from '@table-audit/analytics';
 import { generateKeyPairSync } from 'node:crypto';
 import { ClickHouseFindings } from '../src/clickhouse-findings.ts';
+import type { Cursor, FindingsPage } from '../src/findings-query.ts';
 import { ClickHouseCharts } from '../src/charts.ts';
 import { buildApp } from '../src/app.ts';
 import { issueToken } from '../src/auth.ts';
@@ -19,23 +20,38 @@ describe('FindingsQuery conformance: ClickHouse (chDB)', () => {
   let store: SqliteEventStore;
   let analytics: AnalyticsClient;
   let adapter: ClickHouseFindings;
+  let fromKeys: ClickHouseFindings;
   before(async () => {
     ({ store } = await simulatedStore({ tables: 12, roundsPerTable: 15 }));
     analytics = await openAnalytics({ path: join(mkdtempSync(join(tmpdir(), 'ta-api-chdb-')), 'analytics') });
     await migrate(analytics.client);
     await runProcessor(store, new AnalyticsProjector(analytics.client), { batchSize: 2_000 });
-    adapter = new ClickHouseFindings(analytics.client, analytics.description);
+    // the pages made by query (keys: 0), and below the same suite over the pages made from the keys in memory
+    adapter = new ClickHouseFindings(analytics.client, analytics.description, { keys: 0 });
+    fromKeys = new ClickHouseFindings(analytics.client, analytics.description, {
+      answers: 0,
+      waitForKeys: true,
+    });
   });
   after(async () => {
     await analytics.close();
     await store.close();
   });
   findingsQueryConformance(() => ({ adapter, store }));
+  describe('pages made from the keys in memory', () => {
+    findingsQueryConformance(() => ({ adapter: fromKeys, store }));
+    it('made those pages from the keys, loaded once, without a query for a page’s keys', () => {
+      assert.ok(fromKeys.stats.keyPages > 20, `${fromKeys.stats.keyPages} pages from the keys`);
+      assert.equal(fromKeys.stats.keyLoads, 1, 'one load: the table did not change');
+      assert.equal(fromKeys.stats.keyLoadFailures, 0);
+    });
+  });
 
   // after the suite (which holds the table to the store): answers kept until the table changes
   it('keeps an answer while the findings table is unchanged, and answers anew once a finding is inserted', async () => {
     let now = 0;
-    const kept = new ClickHouseFindings(analytics.client, analytics.description, { now: () => now });
+    // the query path (keys: 0): the keys in memory have their own tests below
+    const kept = new ClickHouseFindings(analytics.client, analytics.description, { keys: 0, now: () => now });
     const first = await kept.list({ scope: null }, { limit: 5, after: null });
     const queries = kept.stats.queries;
     assert.deepEqual(await kept.list({ scope: null }, { limit: 5, after: null }), first);
@@ -62,6 +78,7 @@ describe('FindingsQuery conformance: ClickHouse (chDB)', () => {
     // bounded by the findings the kept pages hold: a second page of 5 pushes the first out of a 6-row budget
     const small = new ClickHouseFindings(analytics.client, analytics.description, {
       rows: 6,
+      keys: 0,
       now: () => now,
     });
     await small.list({ scope: null }, { limit: 5, after: null });
@@ -83,7 +100,7 @@ describe('FindingsQuery conformance: ClickHouse (chDB)', () => {
 
   it('serves a finding replaced by a newer version (same id, later position) as the newer one, never the kept row', async () => {
     let now = 0;
-    const q = new ClickHouseFindings(analytics.client, analytics.description, { now: () => now });
+    const q = new ClickHouseFindings(analytics.client, analytics.description, { keys: 0, now: () => now });
     const before = await q.list({ scope: null }, { limit: 20, after: null });
     const target = before.items[3]!;
     // a page of another filter reads the same rows again from what was kept: no query for them
@@ -144,7 +161,7 @@ describe('FindingsQuery conformance: ClickHouse (chDB)', () => {
       })
     ).json();
     assert.equal((keysBefore as unknown[]).length, 3);
-    const q = new ClickHouseFindings(racing, analytics.description, { rows: 0 });
+    const q = new ClickHouseFindings(racing, analytics.description, { rows: 0, keys: 0 });
     const page = await q.list({ scope: null }, { limit: 3, after: null });
     assert.ok(target !== '');
     // the raced row: the re-made page shows the version that is there now
@@ -319,5 +336,100 @@ describe('FindingsQuery conformance: ClickHouse (chDB)', () => {
     } finally {
       await app.close();
     }
+  });
+
+  // after the tests above changed the table (copies, a replaced version, a merge): the keys against the queries
+  it('answers from the keys in memory exactly as by query, for every scope, filter and page', async () => {
+    const byQuery = new ClickHouseFindings(analytics.client, analytics.description, { keys: 0, answers: 0 });
+    const byKeys = new ClickHouseFindings(analytics.client, analytics.description, {
+      answers: 0,
+      waitForKeys: true,
+    });
+    const all = await byQuery.list({ scope: null }, { limit: 1_000, after: null });
+    const concessionaires = [...new Set(all.items.map((f) => f.concessionaire))];
+    assert.ok(concessionaires.length > 1);
+    const newest = all.items[0]!;
+    const middle = all.items[Math.floor(all.items.length / 2)]!;
+    const filters = [
+      { scope: null },
+      ...concessionaires.map((c) => ({ scope: c })),
+      ...concessionaires.map((c) => ({ scope: c, casino: newest.casino })), // another's casino: nothing
+      { scope: null, from: middle.eventTime },
+      { scope: null, to: middle.eventTime },
+      { scope: null, from: middle.eventTime - 3_600_000, to: middle.eventTime + 1 },
+      { scope: null, checkId: middle.checkId, alertsOnly: true },
+      { scope: middle.concessionaire, tableId: middle.tableId },
+      { scope: null, dealerId: middle.dealerId ?? 'none' },
+      { scope: null, playerId: middle.players[0] ?? 'none' },
+      { scope: null, roundId: middle.roundId ?? 'none' },
+      { scope: null, severity: middle.severity, game: middle.game ?? 'F3CP' },
+    ];
+    for (const filter of filters) {
+      let after: Cursor | null = null;
+      for (let pages = 0; pages < 50; pages++) {
+        const q: FindingsPage = await byQuery.list(filter, { limit: 7, after });
+        const k = await byKeys.list(filter, { limit: 7, after });
+        assert.deepEqual(k, q, `${JSON.stringify(filter)} after ${JSON.stringify(after)}`);
+        if (filter.scope !== null) for (const f of k.items) assert.equal(f.concessionaire, filter.scope);
+        if (q.next === null) break;
+        after = q.next;
+      }
+    }
+    assert.ok(byKeys.stats.keyPages >= filters.length);
+  });
+
+  it('loads the keys again once the findings table changes, and a page made from them shows the change', async () => {
+    let now = 0;
+    const q = new ClickHouseFindings(analytics.client, analytics.description, {
+      answers: 0,
+      waitForKeys: true,
+      now: () => now,
+    });
+    const before = await q.list({ scope: null }, { limit: 5, after: null });
+    assert.equal(q.stats.keyLoads, 1);
+    const pages = q.stats.keyPages;
+    assert.ok(pages >= 1);
+    await analytics.client.command({
+      query: `INSERT INTO findings SELECT * REPLACE (concat(finding_id, '-keys') AS finding_id,
+        event_time + INTERVAL 2 SECOND AS event_time, position + 5000000000 AS position)
+        FROM findings FINAL ORDER BY event_time DESC, finding_id DESC LIMIT 1`,
+    });
+    now += 250; // the version is read again
+    const after = await q.list({ scope: null }, { limit: 5, after: null });
+    assert.equal(q.stats.keyLoads, 2, 'loaded again for the new version');
+    assert.equal(q.stats.keyPages, pages + 1, 'and the page made from the new keys');
+    assert.equal(after.total, before.total + 1);
+    assert.equal(after.items[0]!.findingId, `${before.items[0]!.findingId}-keys`);
+    // a scope that does not hold the new finding does not see it, from the same keys
+    const other = (await q.list({ scope: null }, { limit: 1_000, after: null })).items.find(
+      (f) => f.concessionaire !== before.items[0]!.concessionaire,
+    )!;
+    const theirs = await q.list({ scope: other.concessionaire }, { limit: 1_000, after: null });
+    assert.ok(
+      theirs.items.every((f) => f.concessionaire === other.concessionaire && !f.findingId.endsWith('-keys')),
+    );
+    // without waiting, a page asked while the keys of a new version load is made by query meanwhile
+    const eager = new ClickHouseFindings(analytics.client, analytics.description, { answers: 0 });
+    const first = await eager.list({ scope: null }, { limit: 5, after: null });
+    assert.equal(eager.stats.keyPages, 0, 'the first page: by query');
+    await eager.keysLoaded();
+    assert.deepEqual(await eager.list({ scope: null }, { limit: 5, after: null }), first);
+    assert.equal(eager.stats.keyPages, 1, 'once loaded: from the keys');
+  });
+
+  it('keeps no keys for a table of more findings than its bound, and answers by query', async () => {
+    const total = (await adapter.list({ scope: null }, { limit: 1, after: null })).total;
+    const bounded = new ClickHouseFindings(analytics.client, analytics.description, {
+      answers: 0,
+      waitForKeys: true,
+      keys: total - 1,
+    });
+    const page = await bounded.list({ scope: null }, { limit: 5, after: null });
+    assert.equal(page.total, total);
+    assert.equal(bounded.stats.keyPages, 0);
+    assert.equal(bounded.stats.keyLoads, 0, 'not even loaded: the table holds more rows than the bound');
+    const none = new ClickHouseFindings(analytics.client, analytics.description, { answers: 0, keys: 0 });
+    await none.list({ scope: null }, { limit: 5, after: null });
+    assert.equal(none.stats.keyLoads + none.stats.keyPages, 0, 'keys: 0 keeps none');
   });
 });

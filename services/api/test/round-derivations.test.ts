@@ -10,10 +10,12 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { SqliteEventStore } from '@table-audit/eventstore/sqlite';
 import { IngestPipeline } from '@table-audit/ingest';
-import { explainRound, RoundNotFound, type RoundExplanation } from '@table-audit/replay';
+import type { EventStore } from '@table-audit/eventstore';
+import { explainRound, ReplayService, RoundNotFound, type RoundExplanation } from '@table-audit/replay';
 import { DEFAULT_REPLAY_OPTIONS } from '@table-audit/rules';
 import { simulateSession } from '@table-audit/simulator';
 import { RoundDerivations } from '../src/round-derivations.ts';
+import { completeExplanation } from '../src/explanations.ts';
 
 const session = simulateSession({
   seed: 1,
@@ -138,4 +140,129 @@ describe('disputed hands derived once per table', () => {
     const d = new RoundDerivations(store, (x) => x);
     await assert.rejects(d.answer('no-such-round', session.tables[0]!.tableId), RoundNotFound);
   });
+
+  it('with the round’s game: an F3CP answer is kept by the table’s head alone, a CRAPS throw’s by its findings too', async () => {
+    const own = mkdtempSync(join(tmpdir(), 'ta-api-derivations-game-'));
+    const games = new SqliteEventStore(join(own, 'events.sqlite'));
+    try {
+      const f3cp = simulateSession({ seed: 5, tables: 2, roundsPerTable: 8, faultRate: 0.3, handledRate: 0 });
+      const craps = simulateSession({
+        game: 'CRAPS',
+        seed: 5,
+        tables: 1,
+        roundsPerTable: 30,
+        faultRate: 0.5,
+      });
+      const ingest = new IngestPipeline(games, () => 0);
+      const submit = (events: readonly (typeof f3cp.events)[number][], from: number) =>
+        ingest.submit(
+          events.map((event, k) => ({
+            source: { kind: 'in-process' as const, producer: 't', index: from + k },
+            event,
+          })),
+        );
+      const half = Math.floor(f3cp.events.length / 2);
+      await submit(f3cp.events.slice(0, half), 0);
+      await submit(craps.events, 1_000_000);
+      // reads of findings streams counted: an F3CP answer needs none
+      let findingsReads = 0;
+      const counted: EventStore = {
+        ...games,
+        append: games.append.bind(games),
+        readAll: games.readAll.bind(games),
+        subscribeToAll: games.subscribeToAll.bind(games),
+        saveCheckpoint: games.saveCheckpoint.bind(games),
+        loadCheckpoint: games.loadCheckpoint.bind(games),
+        close: games.close.bind(games),
+        readStream: (stream, options) => {
+          if (stream.startsWith('findings-')) findingsReads++;
+          return games.readStream(stream, options);
+        },
+      };
+      const d = new RoundDerivations(counted, (x) => x);
+      const explained = (roundId: string) =>
+        explainRound(games, roundId, DEFAULT_REPLAY_OPTIONS).then(
+          (x) => x,
+          (e: Error) => e.message,
+        );
+      const f3cpRounds = new Map<string, string>();
+      for (const t of f3cp.tables)
+        for (const e of t.events) if (e.data.header.roundId) f3cpRounds.set(e.data.header.roundId, t.tableId);
+      const answers = new Map<string, RoundExplanation>();
+      for (const round of [0, 1]) {
+        if (round === 1) await submit(f3cp.events.slice(half), half); // the tables grow
+        for (const [roundId, tableId] of f3cpRounds) {
+          const expected = await explained(roundId);
+          const got = await d.answer(roundId, tableId, [], 'F3CP').then(
+            (x) => x,
+            (e: Error) => e.message,
+          );
+          if (typeof expected === 'string') {
+            assert.equal(got, expected, roundId);
+            continue;
+          }
+          same(got as RoundExplanation, expected, `${roundId}${round ? ' after growth' : ''}`);
+          // asked again with nothing stored meanwhile: the very answer kept
+          assert.equal(await d.answer(roundId, tableId, [], 'F3CP'), got);
+          if (round === 1 && answers.has(roundId))
+            assert.notEqual(got, answers.get(roundId), `${roundId}: made anew once its table grew`);
+          answers.set(roundId, got as RoundExplanation);
+        }
+      }
+      assert.ok(answers.size > 10);
+      assert.equal(findingsReads, 0, 'no findings stream read for F3CP answers');
+
+      // a CRAPS throw: its answer shows the findings stored about it, so storing them (the replay appends to the
+      // findings stream, not to the table's) makes it anew
+      const crapsTable = craps.tables[0]!.tableId;
+      const throws = [
+        ...new Set(craps.events.map((e) => e.data.header.roundId).filter((r): r is string => r !== null)),
+      ];
+      const before = new Map<string, RoundExplanation>();
+      for (const t of throws) before.set(t, await d.answer(t, crapsTable, [], 'CRAPS'));
+      for (const t of throws)
+        assert.equal(
+          await d.answer(t, crapsTable, [], 'CRAPS'),
+          before.get(t),
+          `${t}: kept while nothing is stored`,
+        );
+      await new ReplayService({ store: games }).catchUp();
+      let changed = 0;
+      for (const t of throws) {
+        const now = await d.answer(t, crapsTable, [], 'CRAPS');
+        assert.notEqual(now, before.get(t), `${t}: made anew once findings were stored`);
+        same(
+          now,
+          (await explained(t).then((x) => completeFor(games, x, crapsTable, t))) as RoundExplanation,
+          t,
+        );
+        if (JSON.stringify(now.json) !== JSON.stringify(before.get(t)!.json)) changed++;
+      }
+      assert.ok(changed > 0, 'some throw now shows its stored findings');
+      // a caller that names another game for a CRAPS throw still gets the whole answer, never kept
+      const [t] = throws;
+      const kept = d.stats.answersKept;
+      const wrong = await d.answer(t!, crapsTable, [], 'F3CP');
+      same(
+        wrong,
+        (await explained(t!).then((x) => completeFor(games, x, crapsTable, t!))) as RoundExplanation,
+        t!,
+      );
+      assert.notEqual(await d.answer(t!, crapsTable, [], 'F3CP'), wrong, 'not kept');
+      assert.equal(d.stats.answersKept, kept);
+    } finally {
+      await games.close();
+      rmSync(own, { recursive: true, force: true });
+    }
+  });
 });
+
+/** explainRound's answer as the API completes it (a CRAPS throw with its stored findings). */
+async function completeFor(
+  s: EventStore,
+  x: RoundExplanation | string,
+  tableId: string,
+  roundId: string,
+): Promise<RoundExplanation | string> {
+  return typeof x === 'string' ? x : completeExplanation(s, x, tableId, roundId);
+}

@@ -93,7 +93,7 @@ export async function scopedExplanation(
   const place = await ctx.index.round(roundId, scopeOf(req));
   if (!place) throw httpError(404, `no round ${roundId}`);
   try {
-    const answer = await ctx.derivations.answer(roundId, place.tableId, alternatives);
+    const answer = await ctx.derivations.answer(roundId, place.tableId, alternatives, place.game);
     return { place, answer, explanation: answer.explanation };
   } catch (e) {
     if (e instanceof RoundNotFound) throw httpError(404, e.message);

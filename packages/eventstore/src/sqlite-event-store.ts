@@ -155,6 +155,24 @@ const sameKeys = (a: readonly string[], b: readonly string[]): boolean => {
  */
 const ownCopy = (bytes: Uint8Array): Uint8Array => new Uint8Array(bytes);
 
+/**
+ * How many entries each of the dictionary's caches keeps (id → entry for reading, text → id for writing). A store
+ * holds a few string entries per round (round ids, bet ids), so a cache of every entry met would grow with the
+ * history read: a bulk replay of 20,000 rounds kept 46,000 entries (about 20 MiB). Past the bound the oldest
+ * quarter is forgotten; a miss reads the entry again (one indexed lookup).
+ */
+export const MAX_CACHED_ENTRIES = 16_384;
+
+/** Forgets the oldest quarter of a cache (a Map keeps insertion order) once it holds more than `max`. */
+function boundCache(cache: Map<unknown, unknown>, max: number): void {
+  if (cache.size < max) return;
+  let drop = cache.size - Math.floor((max * 3) / 4);
+  for (const key of cache.keys()) {
+    if (drop-- <= 0) break;
+    cache.delete(key);
+  }
+}
+
 /** Strings longer than this are never put in the dictionary. */
 const MAX_DICTIONARY_STRING = 96;
 /**
@@ -173,6 +191,14 @@ const PREFIX_TRIES = 3;
  * The dictionary table with its caches. An entry never changes once written, so the caches stay true; entries added
  * by a transaction that rolls back are forgotten (rollback()). Another process's entries are found on a miss.
  */
+interface DictionaryEntry {
+  kind: DictionaryKind;
+  text: string;
+  keys?: readonly string[];
+  /** the entry in the hash form: a string's bytes, or a shape's key count and keys */
+  form?: Uint8Array;
+}
+
 export class StoreDictionary implements EncodeDictionary, DecodeDictionary, DualDictionary, ExpandDictionary {
   readonly #ids = [
     new Map<string, number>(),
@@ -180,16 +206,7 @@ export class StoreDictionary implements EncodeDictionary, DecodeDictionary, Dual
     new Map<string, number>(),
     new Map<string, number>(),
   ];
-  readonly #entries = new Map<
-    number,
-    {
-      kind: DictionaryKind;
-      text: string;
-      keys?: readonly string[];
-      /** the entry in the hash form: a string's bytes, or a shape's key count and keys */
-      form?: Uint8Array;
-    }
-  >();
+  readonly #entries = new Map<number, DictionaryEntry>();
   readonly #formWriter = new FormWriter();
   readonly #sightings = new Map<string, number>();
   #added: { kind: DictionaryKind; text: string; id: number }[] = [];
@@ -212,7 +229,7 @@ export class StoreDictionary implements EncodeDictionary, DecodeDictionary, Dual
     const cached = this.#ids[kind]!.get(text);
     if (cached !== undefined) return cached;
     const row = this.#find.get(kind, text);
-    if (row !== undefined) this.#ids[kind]!.set(text, row.id);
+    if (row !== undefined) this.#cacheId(kind, text, row.id);
     return row?.id;
   }
 
@@ -221,10 +238,24 @@ export class StoreDictionary implements EncodeDictionary, DecodeDictionary, Dual
     const found = this.lookUp(kind, text);
     if (found !== undefined) return found;
     const id = Number(this.#insert.run(kind, text).lastInsertRowid);
-    this.#ids[kind]!.set(text, id);
-    this.#entries.set(id, { kind, text });
+    this.#cacheId(kind, text, id);
+    this.#cacheEntry(id, { kind, text });
     this.#added.push({ kind, text, id });
     return id;
+  }
+
+  /** Both caches are bounded (MAX_CACHED_ENTRIES), except once an in-memory store is closed: then all is kept. */
+  #maxCached = MAX_CACHED_ENTRIES;
+
+  #cacheId(kind: DictionaryKind, text: string, id: number): void {
+    const ids = this.#ids[kind]!;
+    boundCache(ids, this.#maxCached);
+    ids.set(text, id);
+  }
+
+  #cacheEntry(id: number, entry: DictionaryEntry): void {
+    boundCache(this.#entries, this.#maxCached);
+    this.#entries.set(id, entry);
   }
 
   shape(keysJson: string): number {
@@ -251,6 +282,7 @@ export class StoreDictionary implements EncodeDictionary, DecodeDictionary, Dual
    */
   detach(db: Database.Database, path: string | null): void {
     if (path === null) {
+      this.#maxCached = Number.POSITIVE_INFINITY; // no connection is left to read an entry forgotten
       for (const row of db.prepare('SELECT id, kind, text FROM dictionary').all() as {
         id: number;
         kind: number;
@@ -279,7 +311,7 @@ export class StoreDictionary implements EncodeDictionary, DecodeDictionary, Dual
       const row = this.#row(id);
       if (row === undefined) throw new CompactFormatError(`dictionary entry ${id} does not exist`);
       entry = { kind: row.kind as DictionaryKind, text: row.text };
-      this.#entries.set(id, entry);
+      this.#cacheEntry(id, entry);
     }
     if (entry.kind !== kind)
       throw new CompactFormatError(`dictionary entry ${id} is of kind ${entry.kind}, not ${kind}`);

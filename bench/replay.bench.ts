@@ -27,6 +27,8 @@ import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { SqliteEventStore } from '@table-audit/eventstore/sqlite';
 import { IngestPipeline } from '@table-audit/ingest';
 import {
@@ -52,9 +54,17 @@ interface PartOut {
   findingsAppended?: number;
   roundRecordsAppended?: number;
   rounds?: number;
+  /** one thread: the heap and external memory after a full collection once the catch-up is done, MiB */
+  retainedMiB?: number;
   /** the workers' start-up (thread start to modules loaded), ms */
   workerStartUpMs?: number[];
   workerCode?: unknown;
+}
+
+/** A full garbage collection, in a process not started with --expose-gc. */
+function fullGc(): void {
+  setFlagsFromString('--expose-gc');
+  (runInNewContext('gc') as () => void)();
 }
 
 /** One measurement in this (child) process: prints one JSON line (PartOut). */
@@ -87,10 +97,15 @@ async function part(a: PartArgs): Promise<PartOut> {
       const store = new SqliteEventStore(a.path, { mustExist: true });
       const service = new ReplayService({ store });
       await service.catchUp();
+      // what the replay keeps once everything is read (its tables' state, the store's caches): the heap and what
+      // lives outside it after a full collection; steadier than peak RSS, which a loaded machine moves by ±30 %
+      const m = (fullGc(), process.memoryUsage());
+      const retainedMiB = Math.round((m.heapUsed + m.external) / 2 ** 20);
       await service.finish();
       await store.close();
       const s = service.stats;
       return done(s.tableEvents, {
+        retainedMiB,
         rounds: s.rounds,
         findingsAppended: s.findingsAppended,
         roundRecordsAppended: s.roundRecordsAppended,
@@ -249,6 +264,7 @@ const memoryRow = (
   scale,
   events: s.raw.value,
   replayPeakRssMiB: s.replay.peakRssMiB,
+  replayRetainedMiB: s.replay.retainedMiB,
   // the baseline: the raw read of the same store, in the same run
   rawReadPeakRssMiB: s.raw.peakRssMiB,
   replayPeakRssRatioToFirst: Number((s.replay.peakRssMiB / first.replay.peakRssMiB).toFixed(2)),

@@ -1,7 +1,8 @@
 /**
- * The shard worker as one compiled JavaScript file, so that a worker thread starts in about a tenth of the time it
- * takes to load the TypeScript sources through the loader (each worker transpiles ~170 files: 0.5–0.7 s before its
- * first event, measured under load; the compiled file: ~0.1 s). docs/scaling.md, replay, has the figures.
+ * The shard worker as one compiled JavaScript file, so that a worker thread does not transpile ~170 TypeScript files
+ * through the loader before its first event (0.5–0.7 s a worker in a probe; in the bench runs under load, the
+ * compiled worker started in about half the time of the sources). docs/scaling.md, replay, fourth pass, has the
+ * figures.
  *
  * The file is made with esbuild from shard-worker.ts and everything of the workspace it imports; packages from
  * node_modules stay imports of the exact file this install resolves them to, and `import.meta.url` in each bundled

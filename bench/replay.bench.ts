@@ -5,23 +5,30 @@
  *   (replayInParallel), and what one shard's read costs (readForShard: the store reads only the shard's streams)
  *   beside the raw read; rounds/s and events/s, beside the raw read of the same store (readAll, every event read,
  *   nothing else) measured in the same run: replay events/s ÷ raw read events/s, target ≥ 0.30; the N workers'
- *   speed-up over one, in the same run; the pure in-memory replay for comparison. Each measurement runs in a child
+ *   speed-up over one, in the same run, with each worker's start-up (thread start to modules loaded), beside the
+ *   same shards started from the TypeScript sources instead of the compiled worker (the start-up's baseline); the
+ *   pure in-memory replay for comparison. Each measurement runs in a child
  *   process of its own, so that its peak RSS is its own (workers included: they are threads of it), not the
  *   simulated session's this process holds;
- * - memory as the input grows: the same replay and raw read over stores of BENCH_MEMORY_TABLES (default 4, 40 and
- *   BENCH_TABLES tables: 1×, 10×, 100×), peak RSS of each beside the raw read's and the ratio to the 1× row;
+ * - memory as the input grows, along two axes: the same replay and raw read over stores of BENCH_MEMORY_TABLES
+ *   (default 4, 40 and BENCH_TABLES tables: 1×, 10×, 100× the tables, all open at once), then over stores of the
+ *   first of them with BENCH_MEMORY_ROUNDS rounds a table (default 10× and 100× BENCH_ROUNDS: longer sessions, the
+ *   same tables); peak RSS of each beside the raw read's and the ratio to the 1× row of its axis;
  * - live: lag from the event time of the event that completes a finding (stamped with the wall clock as it is
  *   submitted) to the finding being durable, p50/p99, while events arrive at 10,000 events/s through the ingest
  *   pipeline; target p99 under 1 s.
  *
  *   node --import ./apps/cli/bin/register-ts.mjs bench/replay.bench.ts
- *   BENCH_TABLES=400 BENCH_ROUNDS=50 BENCH_WORKERS=2 BENCH_LIVE_SECONDS=10 BENCH_MEMORY_TABLES=4,40 (the defaults)
+ *   BENCH_TABLES=400 BENCH_ROUNDS=50 BENCH_WORKERS=2 BENCH_LIVE_SECONDS=10 BENCH_MEMORY_TABLES=4,40
+ *   BENCH_MEMORY_ROUNDS=500,5000 (the defaults; BENCH_MEMORY_ROUNDS=0 leaves out the rounds axis)
  */
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { SqliteEventStore } from '@table-audit/eventstore/sqlite';
 import { IngestPipeline } from '@table-audit/ingest';
 import {
@@ -36,7 +43,7 @@ import { simulateSession } from '@table-audit/simulator';
 import { REGISTER_TS } from './lib/measure.ts';
 
 interface PartArgs {
-  kind: 'raw' | 'shard-read' | 'one' | 'many';
+  kind: 'raw' | 'shard-read' | 'one' | 'many' | 'many-from-sources';
   path: string;
   workers: number;
 }
@@ -47,6 +54,17 @@ interface PartOut {
   findingsAppended?: number;
   roundRecordsAppended?: number;
   rounds?: number;
+  /** one thread: the heap and external memory after a full collection once the catch-up is done, MiB */
+  retainedMiB?: number;
+  /** the workers' start-up (thread start to modules loaded), ms */
+  workerStartUpMs?: number[];
+  workerCode?: unknown;
+}
+
+/** A full garbage collection, in a process not started with --expose-gc. */
+function fullGc(): void {
+  setFlagsFromString('--expose-gc');
+  (runInNewContext('gc') as () => void)();
 }
 
 /** One measurement in this (child) process: prints one JSON line (PartOut). */
@@ -79,21 +97,34 @@ async function part(a: PartArgs): Promise<PartOut> {
       const store = new SqliteEventStore(a.path, { mustExist: true });
       const service = new ReplayService({ store });
       await service.catchUp();
+      // what the replay keeps once everything is read (its tables' state, the store's caches): the heap and what
+      // lives outside it after a full collection; steadier than peak RSS, which a loaded machine moves by ±30 %
+      const m = (fullGc(), process.memoryUsage());
+      const retainedMiB = Math.round((m.heapUsed + m.external) / 2 ** 20);
       await service.finish();
       await store.close();
       const s = service.stats;
       return done(s.tableEvents, {
+        retainedMiB,
         rounds: s.rounds,
         findingsAppended: s.findingsAppended,
         roundRecordsAppended: s.roundRecordsAppended,
       });
     }
-    case 'many': {
-      const r = await replayInParallel({ storePath: a.path, workers: a.workers });
+    case 'many':
+    case 'many-from-sources': {
+      // the workers from the compiled worker (the default), or from the TypeScript sources through the loader
+      const r = await replayInParallel({
+        storePath: a.path,
+        workers: a.workers,
+        compiledWorker: a.kind === 'many',
+      });
       return done(r.stats.tableEvents, {
         rounds: r.stats.rounds,
         findingsAppended: r.stats.findingsAppended,
         roundRecordsAppended: r.stats.roundRecordsAppended,
+        workerStartUpMs: r.startUpMs,
+        workerCode: r.workerCode,
       });
     }
   }
@@ -127,11 +158,16 @@ const SMALLER = (process.env.BENCH_MEMORY_TABLES ?? '4,40')
   .filter((n) => Number.isSafeInteger(n) && n > 0 && n < TABLES);
 const RATE = 10_000;
 
-const sessionOf = (tables: number) =>
+const LONGER = (process.env.BENCH_MEMORY_ROUNDS ?? `${ROUNDS * 10},${ROUNDS * 100}`)
+  .split(',')
+  .map(Number)
+  .filter((n) => Number.isSafeInteger(n) && n > ROUNDS);
+
+const sessionOf = (tables: number, roundsPerTable = ROUNDS) =>
   simulateSession({
     seed: 9,
     tables,
-    roundsPerTable: ROUNDS,
+    roundsPerTable,
     faultRate: 0.05,
     handledRate: 0.02,
     bettingSystemTables: Math.min(2, tables),
@@ -174,6 +210,12 @@ const rawEventsPerSecond = raw.value / raw.seconds;
 const shardRead = run({ kind: 'shard-read', path: largest, workers: WORKERS });
 const one = run({ kind: 'one', path: copy(largest, 'one.sqlite'), workers: 1 });
 const many = run({ kind: 'many', path: copy(largest, 'many.sqlite'), workers: WORKERS });
+// the baseline of the compiled worker: the same shards started from the sources, in the same run
+const manyFromSources = run({
+  kind: 'many-from-sources',
+  path: copy(largest, 'many-sources.sqlite'),
+  workers: WORKERS,
+});
 
 const bulk = (r: PartOut, extra: object = {}) => ({
   seconds: Number(r.seconds.toFixed(2)),
@@ -198,19 +240,52 @@ for (const tables of SMALLER) {
   });
 }
 scales.push({ tables: TABLES, events: 0, raw, replay: one });
-const first = scales[0]!;
-const memoryAsInputGrows = scales.map((s) => ({
-  scale: `${Math.round(s.tables / first.tables)}×`,
-  tables: s.tables,
+// the other axis: the first (smallest) number of tables, with 10× and 100× the rounds a table
+const longer: { tables: number; rounds: number; raw: PartOut; replay: PartOut }[] = [];
+const base = scales[0]!;
+if (base.tables !== TABLES)
+  for (const roundsPerTable of LONGER) {
+    const path = await ingested(
+      sessionOf(base.tables, roundsPerTable).events,
+      `rounds-${roundsPerTable}.sqlite`,
+    );
+    longer.push({
+      tables: base.tables,
+      rounds: roundsPerTable,
+      raw: run({ kind: 'raw', path, workers: 1 }),
+      replay: run({ kind: 'one', path: copy(path, `one-rounds-${roundsPerTable}.sqlite`), workers: 1 }),
+    });
+  }
+const memoryRow = (
+  s: { raw: PartOut; replay: PartOut },
+  first: { raw: PartOut; replay: PartOut },
+  scale: string,
+) => ({
+  scale,
   events: s.raw.value,
   replayPeakRssMiB: s.replay.peakRssMiB,
+  replayRetainedMiB: s.replay.retainedMiB,
   // the baseline: the raw read of the same store, in the same run
   rawReadPeakRssMiB: s.raw.peakRssMiB,
   replayPeakRssRatioToFirst: Number((s.replay.peakRssMiB / first.replay.peakRssMiB).toFixed(2)),
   eventsRatioToFirst: Number((s.raw.value / first.raw.value).toFixed(1)),
   replayEventsPerSecond: Math.round(s.replay.value / s.replay.seconds),
   ratioToRawRead: Number((s.raw.seconds / s.replay.seconds).toFixed(2)),
-}));
+});
+const memoryAsInputGrows = {
+  // all the tables open at once: a fold per live table is kept (docs/scaling.md says what and how much)
+  tables: scales.map((s) => ({
+    tables: s.tables,
+    roundsPerTable: ROUNDS,
+    ...memoryRow(s, base, `${Math.round(s.tables / base.tables)}×`),
+  })),
+  // the same tables, longer sessions: nothing kept may grow with them
+  rounds: [{ ...base, rounds: ROUNDS }, ...longer].map((s) => ({
+    tables: base.tables,
+    roundsPerTable: s.rounds,
+    ...memoryRow(s, base, `${Math.round(s.rounds / ROUNDS)}×`),
+  })),
+};
 
 // live: events re-timed to the wall clock as they are submitted, 10,000 per second in 10 ms slices
 const live = simulateSession({ seed: 10, tables: 200, roundsPerTable: 200, faultRate: 0.1 });
@@ -292,6 +367,12 @@ console.log(
         // the baseline of the shards is the same replay in one thread, in the same run
         speedUpOverOneWorker: Number((one.seconds / many.seconds).toFixed(2)),
         cores: availableParallelism(),
+        workerStartUpMs: many.workerStartUpMs,
+        workerCode: many.workerCode,
+      }),
+      nWorkersFromSources: bulk(manyFromSources, {
+        speedUpOverOneWorker: Number((one.seconds / manyFromSources.seconds).toFixed(2)),
+        workerStartUpMs: manyFromSources.workerStartUpMs,
       }),
       targetRatio: 0.3,
     },

@@ -2,14 +2,17 @@
  * The store issue's table: every figure beside the raw limit measured in the same run, the ratio, the target and
  * the peak RSS of the process that measured it (each measurement runs in a child process of its own,
  * bench/lib/part.ts, through the public entry points of services/ingest, services/replay and the event store).
- * Then memory as the input grows: peak RSS of file ingest and of bulk replay at 1×, 10× and 100× of a base
- * session. Prints the table, then one JSON line with every figure.
+ * Then memory as the input grows, along two axes: peak RSS of file ingest and of bulk replay at 1×, 10× and 100× of a
+ * base session, first with 10 and 100 times the tables (all open at once: a fold per live table is kept), then with
+ * the same tables and 10 and 100 times the rounds (longer sessions: nothing kept may grow with them). Prints the
+ * tables, then one JSON line with every figure.
  *
  *   pnpm bench            (or pnpm bench table)   the table
  *   pnpm bench day        (or --day)              a simulated day's worth of 500 tables: simulate → ingest → replay
  *
  *   BENCH_BASE_TABLES (4) × BENCH_ROUNDS (50): the 1× session; 10× and 100× have 10 and 100 times the tables.
- *     The ingest and replay rows of the table are the 10× runs.
+ *     The ingest and replay rows of the table are the 10× runs. BENCH_ROUNDS_AXIS=0 leaves out the rounds axis
+ *     (BENCH_BASE_TABLES × 10 and 100 times BENCH_ROUNDS).
  *   BENCH_KAFKA_TABLES (20) × BENCH_KAFKA_ROUNDS (40) · BENCH_PURE_TABLES (200) × BENCH_ROUNDS, BENCH_PURE_RUNS (3)
  *   BENCH_LIVE_RATE (20000) events/s for BENCH_LIVE_SECONDS (15)
  *   BENCH_DAY_TABLES (500) × BENCH_DAY_ROUNDS (50)
@@ -68,6 +71,19 @@ async function table(): Promise<void> {
       rmSync(input.file);
       rmSync(store);
     }
+    return { scale, input, ingest, replay };
+  });
+  // the other axis: the same tables, 10 and 100 times the rounds (the 1× run is the one above)
+  const roundsAxis = process.env.BENCH_ROUNDS_AXIS === '0' ? [] : [10, 100];
+  const longer = roundsAxis.map((scale) => {
+    const input = generate(`r${scale}`, base, rounds * scale, 7);
+    const store = join(dir, `r${scale}.sqlite`);
+    log(`ingesting ${n(input, 'events')} events (${scale}× the rounds)`);
+    const ingest = runPart('ingest-file', { file: input.file, store, dir });
+    log(`replaying them`);
+    const replay = runPart('replay', { store, dir });
+    rmSync(input.file);
+    rmSync(store);
     return { scale, input, ingest, replay };
   });
   const ten = series[1]!;
@@ -180,14 +196,25 @@ async function table(): Promise<void> {
   );
 
   console.log('\nmemory as the input grows (peak RSS of the process that did it)\n');
-  const peak = (k: 'ingest' | 'replay', i: number) => Number(series[i]![k].peakRssMiB);
+  const axes = [
+    { axis: `tables (${base} × 1, 10, 100; ${rounds} rounds each)`, runs: series },
+    ...(longer.length
+      ? [{ axis: `rounds (${base} tables; ${rounds} × 1, 10, 100 rounds)`, runs: [series[0]!, ...longer] }]
+      : []),
+  ];
   printTable(
-    ['stage', ...series.map((s) => `${s.scale}× (${fmt(n(s.input, 'events'))} events)`), '100× / 1×'],
-    (['ingest', 'replay'] as const).map((k) => [
-      k === 'ingest' ? 'ingest, Avro file → SQLite' : 'bulk replay from the store',
-      ...series.map((_, i) => `${peak(k, i)} MiB`),
-      ratio(peak(k, 2), peak(k, 0)),
-    ]),
+    ['stage', 'grows with', '1×', '10×', '100×', '100× / 1×'],
+    axes.flatMap(({ axis, runs }) =>
+      (['ingest', 'replay'] as const).map((k) => {
+        const peak = (i: number) => Number(runs[i]![k].peakRssMiB);
+        return [
+          k === 'ingest' ? 'ingest, Avro file → SQLite' : 'bulk replay from the store',
+          axis,
+          ...runs.map((r, i) => `${peak(i)} MiB (${fmt(n(r.input, 'events'))} events)`),
+          ratio(peak(runs.length - 1), peak(0)),
+        ];
+      }),
+    ),
   );
   console.log(
     JSON.stringify({
@@ -197,6 +224,7 @@ async function table(): Promise<void> {
       raw,
       decode,
       series,
+      longer,
       kafka,
       pure,
       live,

@@ -41,6 +41,9 @@ export const DEFAULT_WRITE_EVERY = 8_000;
 /** How many rounds not derived the stats keep with their reasons (all are counted). */
 export const NOT_DERIVED_KEPT = 100;
 
+/** `table-<id>`: where the table id starts in a table stream's name. */
+const TABLE_ID_AT = tableStream('').length;
+
 /** The whole store as one shard: every table stream. */
 const ALL_TABLES: Shard = { index: 0, count: 1 };
 
@@ -246,8 +249,16 @@ export class ReplayService {
     previous: { revision: number; hash: string } | undefined,
   ): string | null {
     const reason = linkBrokenBecause(stored, previous, true);
-    if (reason === null) this.chainHeads.set(stored.stream, { revision: stored.revision, hash: stored.hash });
-    return reason;
+    if (reason !== null) return reason;
+    // the head kept is updated in place: no object per event
+    const head = this.chainHeads.get(stored.stream);
+    if (head === undefined)
+      this.chainHeads.set(stored.stream, { revision: stored.revision, hash: stored.hash });
+    else {
+      head.revision = stored.revision;
+      head.hash = stored.hash;
+    }
+    return null;
   }
 
   private stop(tableId: string, stored: RecordedEvent, reason: string, writes: BatchWrites): void {
@@ -269,7 +280,7 @@ export class ReplayService {
     for (const stored of batch) {
       this.stats.events++;
       if (!isTableStream(stored.stream)) continue;
-      const tableId = stored.stream.slice(tableStream('').length);
+      const tableId = stored.stream.slice(TABLE_ID_AT);
       if (this.stopped.has(tableId)) {
         this.stats.eventsNotReplayed++;
         continue;
@@ -284,7 +295,9 @@ export class ReplayService {
       const e = toTableEvent(stored);
       if (!e) continue;
       this.stats.tableEvents++;
-      const replayer = await this.replayerFor(e, stored.position, writes);
+      // a table met before has its fold: no promise per event
+      const replayer =
+        this.tables.get(e.data.header.tableId) ?? (await this.replayerFor(e, stored.position, writes));
       if (this.stopped.has(tableId)) continue;
       if (!replayer) {
         this.stats.unjudgedEvents++;

@@ -9,6 +9,8 @@ import type { Finding } from '@table-audit/rules';
 import { ReplayService } from './service.ts';
 import type { ShardWorkerData, ShardWorkerResult } from './parallel.ts';
 
+// the modules are loaded (static imports are evaluated first): the thread's start-up, before its first read
+const startUpMs = Math.round(performance.now());
 const data = workerData as ShardWorkerData;
 // the shards write to one file: a shard waits for the others' appends rather than failing on a busy lock
 const store = new SqliteEventStore(data.storePath, { mustExist: true, busyTimeoutMs: 120_000 });
@@ -27,7 +29,7 @@ try {
   await service.catchUp();
   await service.finish();
   peakRss = Math.max(peakRss, process.memoryUsage().rss);
-  const result: ShardWorkerResult = { stats: service.stats, findings, peakRss };
+  const result: ShardWorkerResult = { stats: service.stats, findings, peakRss, startUpMs };
   parentPort!.postMessage(result);
 } finally {
   clearInterval(sampler);

@@ -1,0 +1,136 @@
+/**
+ * The shard worker as one compiled JavaScript file, so that a worker thread does not transpile ~170 TypeScript files
+ * through the loader before its first event (0.5–0.7 s a worker in a probe; in the bench runs under load, the
+ * compiled worker started in about half the time of the sources). docs/scaling.md, replay, fourth pass, has the
+ * figures.
+ *
+ * The file is made with esbuild from shard-worker.ts and everything of the workspace it imports; packages from
+ * node_modules stay imports of the exact file this install resolves them to, and `import.meta.url` in each bundled
+ * source is that source's own URL (files found next to a source are found where they are), as the CLI's build does.
+ * It is kept in node_modules/.cache/table-audit-replay/ with a manifest of every source it was made from (size and
+ * modification time) and the Node version: it is used only while all of them are unchanged, otherwise made again.
+ * Writes go to a file of their own, renamed into place, so two processes making it at once do not mix their bytes.
+ * When it cannot be made (esbuild missing, the cache not writable), the caller starts the workers from the sources.
+ */
+import { createHash } from 'node:crypto';
+import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { builtinModules } from 'node:module';
+import { dirname, join, relative, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+const SOURCE = fileURLToPath(new URL('./shard-worker.ts', import.meta.url));
+const ROOT = resolve(dirname(SOURCE), '../../..');
+/** Where the compiled worker and its manifest are kept. */
+export const COMPILED_WORKER_DIR = join(ROOT, 'node_modules/.cache/table-audit-replay');
+const BUNDLE = join(COMPILED_WORKER_DIR, 'shard-worker.mjs');
+const MANIFEST = join(COMPILED_WORKER_DIR, 'shard-worker.json');
+
+interface Manifest {
+  node: string;
+  /** sha256 of the bundle: a bundle edited or cut short is not used */
+  sha256: string;
+  inputs: Record<string, { size: number; mtimeMs: number }>;
+}
+
+const builtins = new Set([...builtinModules, ...builtinModules.map((m) => `node:${m}`)]);
+const sha256 = (bytes: string | Uint8Array) => createHash('sha256').update(bytes).digest('hex');
+
+/** Why the kept bundle cannot be used, or null when it can. */
+function stale(): string | null {
+  let manifest: Manifest;
+  try {
+    manifest = JSON.parse(readFileSync(MANIFEST, 'utf8')) as Manifest;
+  } catch {
+    return 'no compiled worker';
+  }
+  if (manifest.node !== process.version) return `compiled under Node ${manifest.node}`;
+  for (const [file, was] of Object.entries(manifest.inputs ?? {})) {
+    try {
+      const now = statSync(join(ROOT, file));
+      if (now.size !== was.size || now.mtimeMs !== was.mtimeMs) return `${file} changed`;
+    } catch {
+      return `${file} is gone`;
+    }
+  }
+  try {
+    if (sha256(readFileSync(BUNDLE)) !== manifest.sha256) return 'the compiled worker is not the one made';
+  } catch {
+    return 'the compiled worker is gone';
+  }
+  return null;
+}
+
+async function make(): Promise<void> {
+  const { build } = await import('esbuild');
+  const result = await build({
+    entryPoints: [SOURCE],
+    bundle: true,
+    format: 'esm',
+    platform: 'node',
+    target: 'node20',
+    write: false,
+    metafile: true,
+    logLevel: 'silent',
+    supported: { 'import-attributes': true },
+    plugins: [
+      {
+        name: 'table-audit-replay-worker',
+        setup(b) {
+          b.onResolve({ filter: /^[^./]/ }, async (args) => {
+            if ((args.pluginData as { resolving?: boolean } | undefined)?.resolving) return undefined;
+            if (args.path.startsWith('@table-audit/')) return undefined;
+            if (builtins.has(args.path)) return { path: args.path, external: true };
+            const r = await b.resolve(args.path, {
+              kind: args.kind,
+              resolveDir: args.resolveDir,
+              importer: args.importer,
+              pluginData: { resolving: true },
+            });
+            if (r.errors.length) return { errors: r.errors };
+            return { path: pathToFileURL(r.path).href, external: true };
+          });
+          b.onLoad({ filter: /\.ts$/ }, (args) => ({
+            contents: readFileSync(args.path, 'utf8').replaceAll(
+              'import.meta.url',
+              JSON.stringify(pathToFileURL(args.path).href),
+            ),
+            loader: 'ts',
+          }));
+        },
+      },
+    ],
+  });
+  const code = result.outputFiles[0]!.text;
+  const inputs: Manifest['inputs'] = {};
+  for (const file of Object.keys(result.metafile.inputs)) {
+    const abs = resolve(process.cwd(), file);
+    const rel = relative(ROOT, abs);
+    if (rel.startsWith('..') || rel.includes('node_modules')) continue;
+    const s = statSync(abs);
+    inputs[rel] = { size: s.size, mtimeMs: s.mtimeMs };
+  }
+  mkdirSync(COMPILED_WORKER_DIR, { recursive: true });
+  const own = `.${process.pid}.${Date.now()}`;
+  writeFileSync(BUNDLE + own, code);
+  renameSync(BUNDLE + own, BUNDLE);
+  const manifest: Manifest = { node: process.version, sha256: sha256(code), inputs };
+  writeFileSync(MANIFEST + own, `${JSON.stringify(manifest, null, 1)}\n`);
+  renameSync(MANIFEST + own, MANIFEST);
+}
+
+/**
+ * The compiled shard worker, made first if it is missing or stale; null (with why) when it cannot be made, and the
+ * caller then starts its workers from the sources.
+ */
+export async function compiledShardWorker(): Promise<
+  { url: URL; made: boolean } | { url: null; why: string }
+> {
+  if (stale() === null) return { url: pathToFileURL(BUNDLE), made: false };
+  try {
+    await make();
+  } catch (err) {
+    return { url: null, why: err instanceof Error ? err.message : String(err) };
+  }
+  const why = stale();
+  return why === null ? { url: pathToFileURL(BUNDLE), made: true } : { url: null, why };
+}

@@ -6,7 +6,6 @@ import {
   DEFAULT_ANALYTICS_DIR,
   migrate,
   openAnalytics,
-  PROJECTION_BATCH_SIZE,
   PROJECTION_RUN_OPTIONS,
   PROJECTOR_NAME,
   type AnalyticsClient,
@@ -385,11 +384,12 @@ export async function reproject(
       {
         name: projector.name,
         filter: projector.filter,
+        readEventTypes: projector.readEventTypes,
         handle: (batch) => projector.handle(batch),
         onCheckpoint: () =>
           progress(`re-projecting: ${projector.stats.events.toLocaleString('en-US')} events`),
       },
-      { batchSize: PROJECTION_BATCH_SIZE },
+      PROJECTION_RUN_OPTIONS,
     );
     progressDone();
     out(
@@ -412,7 +412,7 @@ export async function reproject(
     );
     // what a projector following the store wrote into the replaced tables while this one rebuilt
     const after = new AnalyticsProjector(client, { name: checkpoint });
-    const tail = await runProcessor(store, after, { batchSize: PROJECTION_BATCH_SIZE });
+    const tail = await runProcessor(store, after, PROJECTION_RUN_OPTIONS);
     if (after.stats.events > 0)
       out(
         `projected the ${tail.read.toLocaleString('en-US')} events stored meanwhile into the switched tables`,

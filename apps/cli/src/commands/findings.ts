@@ -10,7 +10,7 @@ import {
   listFindings,
   migrate,
   openAnalytics,
-  PROJECTION_BATCH_SIZE,
+  PROJECTION_RUN_OPTIONS,
   SEVERITIES,
   topFindings,
   type FindingFilter,
@@ -224,7 +224,7 @@ export async function projectForRun(store: EventStore, storeFile: string): Promi
   try {
     await migrate(analytics.client);
     const projector = new AnalyticsProjector(analytics.client);
-    await runProcessor(store, projector, { batchSize: PROJECTION_BATCH_SIZE });
+    await runProcessor(store, projector, PROJECTION_RUN_OPTIONS);
     const rows = Object.values(projector.stats.rows).reduce((a, b) => a + b, 0);
     const top = await topFindings(analytics.client, 5);
     const seconds = (performance.now() - t) / 1000;

@@ -84,7 +84,7 @@ export interface ServeOptions {
  */
 export async function serveUntilStopped(o: ServeOptions): Promise<void> {
   const api = await import('@table-audit/api');
-  const { AnalyticsProjector, analyticsTarget, migrate, openAnalytics, PROJECTION_BATCH_SIZE } =
+  const { AnalyticsProjector, analyticsTarget, migrate, openAnalytics, PROJECTION_RUN_OPTIONS } =
     await import('@table-audit/analytics');
   const { buildApp, ClickHouseCharts, ClickHouseFindings, fileAnchorSource } = api;
   const key = tokenKey(tokenKeyPath(o.tokenKeyFile));
@@ -105,7 +105,7 @@ export async function serveUntilStopped(o: ServeOptions): Promise<void> {
       if ('path' in target) {
         // the embedded chDB is this process's own: bring it up to date, then follow the store while serving
         const projector = new AnalyticsProjector(analytics.client);
-        await runProcessor(opened.store, projector, { batchSize: PROJECTION_BATCH_SIZE });
+        await runProcessor(opened.store, projector, PROJECTION_RUN_OPTIONS);
         projecting = runProcessor(opened.store, projector, { live: true, signal: abort.signal }).catch(
           (e: unknown) =>
             process.stderr.write(

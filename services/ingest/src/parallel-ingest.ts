@@ -14,7 +14,9 @@
  * refused event a reject), and the batches prepared after it are prepared again.
  *
  * The worker is loaded from its TypeScript source (as the replay's shard workers): `loader` is the module that
- * registers the TypeScript loader in it (apps/cli/bin/register-ts.mjs), unless the process was started with it.
+ * registers the TypeScript loader in it (apps/cli/bin/register-ts.mjs), unless the process was started with it;
+ * or from a compiled build of it (`workerUrl`: the CLI's dist/ingest-worker.mjs, made by apps/cli/scripts/build.mjs
+ * with the command, which starts in a fraction of the time the loader takes to transpile the sources).
  */
 import { resolve } from 'node:path';
 import { Worker } from 'node:worker_threads';
@@ -74,6 +76,8 @@ export interface ParallelFileIngestOptions extends FileIngestOptions {
   depth?: number;
   /** see the module's comment */
   loader?: string;
+  /** the worker's module, when not its TypeScript source beside this file (a compiled build of it) */
+  workerUrl?: URL;
   /** called once each batch is durable (signs an anchor of the store's heads); awaited before the next batch */
   anchor?: () => Promise<unknown>;
   /** the rejects' receivedAt, fixed (tests) */
@@ -104,7 +108,7 @@ export function ingestFilesParallel(
     depth: options.depth ?? 2,
     now: options.now ?? null,
   };
-  const worker = new Worker(new URL('./ingest-worker.ts', import.meta.url), {
+  const worker = new Worker(options.workerUrl ?? new URL('./ingest-worker.ts', import.meta.url), {
     workerData: data,
     ...(options.loader ? { execArgv: [...process.execArgv, '--import', options.loader] } : {}),
   });

@@ -23,6 +23,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { SqliteEventStore } from '@table-audit/eventstore/sqlite';
 import {
   DEFAULT_FILE_BATCH,
@@ -112,7 +113,14 @@ async function ocfToSqliteParallel(file: string, events: number) {
   try {
     const t0 = performance.now();
     const c0 = process.cpuUsage();
-    const r = await ingestFilesParallel([file], store, { onBatch: (_n, ms) => latencies.push(ms) });
+    let firstBatch = 0;
+    const r = await ingestFilesParallel([file], store, {
+      ...compiledWorker,
+      onBatch: (_n, ms) => {
+        latencies.push(ms);
+        firstBatch ||= performance.now() - t0 - ms;
+      },
+    });
     const seconds = (performance.now() - t0) / 1000;
     const cpu = process.cpuUsage(c0);
     if (r.accepted !== events) throw new Error(`OCF parallel: stored ${r.accepted} of ${events}`);
@@ -125,6 +133,9 @@ async function ocfToSqliteParallel(file: string, events: number) {
       // both threads (process.cpuUsage counts every thread of the process)
       cpuMicrosecondsPerEvent: +((cpu.user + cpu.system) / events).toFixed(1),
       batches: r.batches,
+      worker: 'workerUrl' in compiledWorker ? 'compiled (apps/cli/dist)' : 'TypeScript sources',
+      // the worker's start and its first batch prepared, before anything can be written
+      firstBatchReadyMs: Math.round(firstBatch),
       writeMsPerBatch: { eventsPerBatch: DEFAULT_FILE_BATCH, ...latency(latencies) },
       storeBytesPerEvent: bytesPerEvent(path, r.accepted + r.rejected),
     };
@@ -132,6 +143,21 @@ async function ocfToSqliteParallel(file: string, events: number) {
     if (!closed) await store.close();
   }
 }
+
+/**
+ * The worker as the CLI starts it: compiled (apps/cli/dist/ingest-worker.mjs, `pnpm run build`) while that build is
+ * current, else from its TypeScript source (the loader this process runs under, inherited).
+ */
+const compiledWorker: { workerUrl?: URL } = await (async () => {
+  const dist = new URL('../apps/cli/dist/', import.meta.url);
+  // @ts-expect-error: a JavaScript module without declarations
+  const { compiledState } = (await import('../apps/cli/bin/compiled.mjs')) as {
+    compiledState: (dist: string, root: string) => { current: boolean };
+  };
+  return compiledState(fileURLToPath(dist), fileURLToPath(new URL('../', import.meta.url))).current
+    ? { workerUrl: new URL('ingest-worker.mjs', dist) }
+    : {};
+})();
 
 /** The sequential floor: batches packed beforehand (not timed), then only appendPrepared, timed. */
 async function preparedInsertFloor(file: string, events: number) {

@@ -18,7 +18,6 @@
  * or from a compiled build of it (`workerUrl`: the CLI's dist/ingest-worker.mjs, made by apps/cli/scripts/build.mjs
  * with the command, which starts in a fraction of the time the loader takes to transpile the sources).
  */
-import { resolve } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { EventIdConflict } from '@table-audit/eventstore';
 import { PreparedOutOfDate, type SqliteEventStore } from '@table-audit/eventstore/sqlite';
@@ -101,7 +100,8 @@ export function ingestFilesParallel(
     throw new Error('the parallel ingest needs a store on a file: its worker opens the same file');
   const data: IngestWorkerData = {
     storePath: store.path,
-    paths: paths.map((p) => resolve(p)),
+    // as given (the worker has this process's working directory): a path that cannot be read is named as given
+    paths: [...paths],
     batchSize: options.batchSize ?? DEFAULT_FILE_BATCH,
     maxKeptBytes: options.maxKeptBytes,
     maxBlockSize: options.maxBlockSize,

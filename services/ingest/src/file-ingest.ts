@@ -76,9 +76,12 @@ export interface FileBatch {
  */
 export async function* fileBatches(
   paths: readonly string[],
-  options: Omit<FileIngestOptions, 'onProgress' | 'onBatch'> = {},
+  options: Omit<FileIngestOptions, 'onProgress' | 'onBatch'> & {
+    /** the size of the very first batch (default batchSize): a pipeline has something to write sooner */
+    firstBatchSize?: number;
+  } = {},
 ): AsyncGenerator<FileBatch> {
-  const batchSize = options.batchSize ?? DEFAULT_FILE_BATCH;
+  let batchSize = options.firstBatchSize ?? options.batchSize ?? DEFAULT_FILE_BATCH;
   const maxKept = options.maxKeptBytes ?? DEFAULT_MAX_KEPT_BYTES;
   const absolute = paths.map((p) => resolve(p));
   // A path that does not lead to a file is the caller's mistake, not an input: refuse before ingesting anything.
@@ -118,6 +121,7 @@ export async function* fileBatches(
       if (batch.length >= batchSize) {
         yield { path, records, inputs: batch, fileDone: false };
         batch = [];
+        batchSize = options.batchSize ?? DEFAULT_FILE_BATCH;
       }
     }
     yield { path, records, inputs: batch, fileDone: true };

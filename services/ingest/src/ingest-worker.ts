@@ -127,6 +127,7 @@ async function main(): Promise<void> {
 
     const source = fileBatches(data.paths, {
       batchSize: data.batchSize,
+      ...(data.firstBatchSize === undefined ? {} : { firstBatchSize: data.firstBatchSize }),
       ...(data.maxKeptBytes === undefined ? {} : { maxKeptBytes: data.maxKeptBytes }),
       ...(data.maxBlockSize === undefined ? {} : { maxBlockSize: data.maxBlockSize }),
       onWarning: (message) => post({ kind: 'warning', message }),

@@ -140,6 +140,26 @@ test('a batch the store refuses as prepared is stored the ordinary way: same cou
   assert.equal(await verified(two), true);
 });
 
+test('a smaller first batch: the same counts and events, a chain that verifies', async () => {
+  const path = join(dir, 'first-batch.sqlite');
+  const store = new SqliteEventStore(path);
+  const batches: number[] = [];
+  const got = await ingestFilesParallel([sessionFile, oddFile], store, {
+    batchSize: 1000,
+    firstBatchSize: 100,
+    now: 0,
+    onBatch: (n) => batches.push(n),
+  });
+  await store.close();
+  assert.deepEqual(
+    { accepted: got.accepted, alreadyStored: got.alreadyStored, rejected: got.rejected },
+    { accepted: session.events.length, alreadyStored: 0, rejected: odd.length },
+  );
+  assert.equal(batches[0], 100);
+  assert.equal(batches[1], 1000);
+  assert.equal(await verified(path), true);
+});
+
 test('an in-memory store is refused: the worker opens the same file', () => {
   const store = new SqliteEventStore(':memory:');
   assert.throws(() => ingestFilesParallel([sessionFile], store), /store on a file/);

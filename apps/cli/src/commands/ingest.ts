@@ -5,6 +5,7 @@ import type { Anchor } from '@table-audit/eventstore';
 import { SqliteEventStore } from '@table-audit/eventstore/sqlite';
 import { FileSchemaRegistry } from '@table-audit/schemas';
 import {
+  DEFAULT_FILE_BATCH,
   describeIrregularity,
   IngestPipeline,
   ingestFiles,
@@ -119,6 +120,7 @@ export const ingestCommand: Command = {
         const r = twoThreads
           ? await ingestFilesParallel(positionals, store, {
               ...fileOptions,
+              firstBatchSize: DEFAULT_FILE_BATCH / 10,
               ...(await ingestWorker()),
               ...(anchorer ? { anchor: async () => (lastAnchor = await anchorer.anchor()) } : {}),
             }).then((t) => ((sequence = t.sequence), t))

@@ -13,18 +13,24 @@
  *   BENCH_OCF_TABLES (default 40) × BENCH_OCF_ROUNDS (50) · BENCH_KAFKA_TABLES (20) × BENCH_KAFKA_ROUNDS (40)
  *   BENCH_KAFKA_PRODUCE_BATCH (3000): messages per produce request (the mock returns one record batch per
  *   partition per fetch, so this sets the size of the batches the consumer gets)
- * Then memory as the input grows: a session of BENCH_MEMORY_TABLES (2) × 50 rounds, and 10× and 100× as many
- * tables, each written to a file and ingested into a new store in a process of its own (bench/lib/part.ts
- * ingest-file), whose peak RSS is printed with the ratios 10×/1× and 100×/10× (BENCH_MEMORY=0 leaves it out).
+ * Then memory as the input grows: a session of BENCH_MEMORY_TABLES (2) × BENCH_MEMORY_ROUNDS (50) rounds, then 10×
+ * and 100× as many tables, and 10× and 100× as many rounds of the same tables (a longer file), each written to a file
+ * and ingested into a new store in a process of its own (bench/lib/part.ts ingest-file), whose peak RSS is printed
+ * with the ratios 10×/1× and 100×/10× (BENCH_MEMORY=0 leaves it out; BENCH_MEMORY_THREADS=2 ingests with two
+ * threads). The file is also ingested with two threads (ingestFilesParallel), and the sequential part's floor is
+ * measured: the same batches packed beforehand, then only written (appendPrepared). BENCH_KAFKA=0 leaves Kafka out.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { SqliteEventStore } from '@table-audit/eventstore/sqlite';
 import {
   DEFAULT_FILE_BATCH,
+  fileBatches,
   IngestPipeline,
   ingestFiles,
+  ingestFilesParallel,
   KafkaIngest,
   KafkajsEventConsumer,
 } from '@table-audit/ingest';
@@ -80,6 +86,7 @@ async function ocfToSqlite() {
     await store.close();
     closed = true;
     return {
+      file,
       events: s.events.length,
       seconds: +seconds.toFixed(2),
       eventsPerSecond: Math.round(s.events.length / seconds),
@@ -90,6 +97,99 @@ async function ocfToSqlite() {
     };
   } finally {
     if (!closed) await store.close();
+  }
+}
+
+/**
+ * The same file through the pipeline over two threads (ingestFilesParallel: a worker decodes, checks and packs each
+ * batch; this thread writes it), and the sequential part's floor: the same batches packed beforehand, then written
+ * alone (appendPrepared, one transaction per batch), which is what this thread does per batch in the pipeline.
+ */
+async function ocfToSqliteParallel(file: string, events: number) {
+  const path = join(dir, 'ocf-parallel.sqlite');
+  const store = new SqliteEventStore(path);
+  const latencies: number[] = [];
+  let closed = false;
+  try {
+    const t0 = performance.now();
+    const c0 = process.cpuUsage();
+    let firstBatch = 0;
+    const r = await ingestFilesParallel([file], store, {
+      ...compiledWorker,
+      // as the CLI starts it: a first batch of a tenth, so that the writer starts sooner
+      firstBatchSize: DEFAULT_FILE_BATCH / 10,
+      onBatch: (_n, ms) => {
+        latencies.push(ms);
+        firstBatch ||= performance.now() - t0 - ms;
+      },
+    });
+    const seconds = (performance.now() - t0) / 1000;
+    const cpu = process.cpuUsage(c0);
+    if (r.accepted !== events) throw new Error(`OCF parallel: stored ${r.accepted} of ${events}`);
+    await store.close();
+    closed = true;
+    return {
+      events,
+      seconds: +seconds.toFixed(2),
+      eventsPerSecond: Math.round(events / seconds),
+      // both threads (process.cpuUsage counts every thread of the process)
+      cpuMicrosecondsPerEvent: +((cpu.user + cpu.system) / events).toFixed(1),
+      batches: r.batches,
+      worker: 'workerUrl' in compiledWorker ? 'compiled (apps/cli/dist)' : 'TypeScript sources',
+      // the worker's start and its first batch prepared, before anything can be written
+      firstBatchReadyMs: Math.round(firstBatch),
+      writeMsPerBatch: {
+        eventsPerBatch: DEFAULT_FILE_BATCH,
+        firstBatch: DEFAULT_FILE_BATCH / 10,
+        ...latency(latencies),
+      },
+      storeBytesPerEvent: bytesPerEvent(path, r.accepted + r.rejected),
+    };
+  } finally {
+    if (!closed) await store.close();
+  }
+}
+
+/**
+ * The worker as the CLI starts it: compiled (apps/cli/dist/ingest-worker.mjs, `pnpm run build`) while that build is
+ * current, else from its TypeScript source (the loader this process runs under, inherited).
+ */
+const compiledWorker: { workerUrl?: URL } = await (async () => {
+  const dist = new URL('../apps/cli/dist/', import.meta.url);
+  // @ts-expect-error: a JavaScript module without declarations
+  const { compiledState } = (await import('../apps/cli/bin/compiled.mjs')) as {
+    compiledState: (dist: string, root: string) => { current: boolean };
+  };
+  return compiledState(fileURLToPath(dist), fileURLToPath(new URL('../', import.meta.url))).current
+    ? { workerUrl: new URL('ingest-worker.mjs', dist) }
+    : {};
+})();
+
+/** The sequential floor: batches packed beforehand (not timed), then only appendPrepared, timed. */
+async function preparedInsertFloor(file: string, events: number) {
+  const path = join(dir, 'floor.sqlite');
+  const store = new SqliteEventStore(path);
+  const reader = new SqliteEventStore(path);
+  try {
+    const pipeline = new IngestPipeline(reader);
+    const preparer = reader.preparer();
+    const packed: ArrayBuffer[] = [];
+    for await (const b of fileBatches([file])) {
+      if (!b.inputs.length) continue;
+      const p = await pipeline.prepare(b.inputs, preparer);
+      if (!p) throw new Error('floor: a batch could not be prepared');
+      packed.push(p.batch);
+    }
+    const t0 = performance.now();
+    let stored = 0;
+    for (const batch of packed)
+      for (const r of store.appendPrepared(new Uint8Array(batch))) stored += r.appended;
+    const seconds = (performance.now() - t0) / 1000;
+    if (stored !== events) throw new Error(`floor: stored ${stored} of ${events}`);
+    return { events, seconds: +seconds.toFixed(2), eventsPerSecond: Math.round(events / seconds) };
+  } finally {
+    await reader.close();
+    await store.close();
   }
 }
 
@@ -149,37 +249,55 @@ async function kafkaToSqlite() {
   }
 }
 
-/** Peak RSS of file ingest (each in a process of its own) at 1×, 10× and 100× of a base session. */
+/**
+ * Peak RSS of file ingest (each in a process of its own) at 1×, 10× and 100× of a base session, along two axes:
+ * as many more tables (the same rounds each), and the same tables with as many more rounds (a longer file).
+ * BENCH_MEMORY_THREADS: 1 (one thread, the default) or 2 (the pipeline over two threads).
+ */
 function memoryAsInputGrows() {
   const base = env('BENCH_MEMORY_TABLES', 2);
-  const runs = [1, 10, 100].map((scale) => {
-    const file = join(dir, `memory-${scale}.avro`);
-    const store = join(dir, `memory-${scale}.sqlite`);
-    const input = runPart('generate', { seed: 11, tables: base * scale, rounds: 50, out: file, dir });
-    const ingest = runPart('ingest-file', { file, store, dir });
-    rmSync(file);
-    for (const f of [store, `${store}-wal`, `${store}-shm`]) rmSync(f, { force: true });
+  const baseRounds = env('BENCH_MEMORY_ROUNDS', 50);
+  const threads = env('BENCH_MEMORY_THREADS', 1);
+  const axis = (shape: (scale: number) => { tables: number; rounds: number }) => {
+    const runs = [1, 10, 100].map((scale) => {
+      const { tables, rounds } = shape(scale);
+      const file = join(dir, `memory-${scale}.avro`);
+      const store = join(dir, `memory-${scale}.sqlite`);
+      const input = runPart('generate', { seed: 11, tables, rounds, out: file, dir });
+      const ingest = runPart('ingest-file', { file, store, dir, threads });
+      rmSync(file);
+      for (const f of [store, `${store}-wal`, `${store}-shm`]) rmSync(f, { force: true });
+      return {
+        scale,
+        tables,
+        rounds,
+        events: input.events as number,
+        eventsPerSecond: ingest.eventsPerSecond as number,
+        storeBytesPerEvent: ingest.storeBytesPerEvent as number,
+        peakRssMiB: ingest.peakRssMiB,
+      };
+    });
     return {
-      scale,
-      events: input.events as number,
-      eventsPerSecond: ingest.eventsPerSecond as number,
-      storeBytesPerEvent: ingest.storeBytesPerEvent as number,
-      peakRssMiB: ingest.peakRssMiB,
+      runs,
+      peakRss10xOver1x: +(runs[1]!.peakRssMiB / runs[0]!.peakRssMiB).toFixed(2),
+      peakRss100xOver10x: +(runs[2]!.peakRssMiB / runs[1]!.peakRssMiB).toFixed(2),
+      peakRss100xOver1x: +(runs[2]!.peakRssMiB / runs[0]!.peakRssMiB).toFixed(2),
     };
-  });
+  };
   return {
-    runs,
-    peakRss10xOver1x: +(runs[1]!.peakRssMiB / runs[0]!.peakRssMiB).toFixed(2),
-    peakRss100xOver10x: +(runs[2]!.peakRssMiB / runs[1]!.peakRssMiB).toFixed(2),
-    peakRss100xOver1x: +(runs[2]!.peakRssMiB / runs[0]!.peakRssMiB).toFixed(2),
+    threads,
+    moreTables: axis((scale) => ({ tables: base * scale, rounds: baseRounds })),
+    moreRounds: axis((scale) => ({ tables: base, rounds: baseRounds * scale })),
   };
 }
 
 try {
   const loadAtStart = loadavg()[0]!;
   const raw = rawSqlite(dir, env('BENCH_RAW_ROWS', 100_000));
-  const ocf = await ocfToSqlite();
-  const kafka = await kafkaToSqlite();
+  const { file: ocfFile, ...ocf } = await ocfToSqlite();
+  const parallel = await ocfToSqliteParallel(ocfFile, ocf.events);
+  const floor = await preparedInsertFloor(ocfFile, ocf.events);
+  const kafka = env('BENCH_KAFKA', 1) ? await kafkaToSqlite() : null;
   const memory = env('BENCH_MEMORY', 1) ? memoryAsInputGrows() : null;
   console.log(
     JSON.stringify({
@@ -188,7 +306,15 @@ try {
       machine: `${availableParallelism()} cores; load average (1 min) ${loadAtStart.toFixed(1)} at the start, ${loadavg()[0]!.toFixed(1)} at the end${loadAtStart > 1 ? ' (figures taken under load)' : ''}`,
       raw,
       ocfFileToSqlite: { ...ocf, eventsPerSecond: versus(ocf.eventsPerSecond, raw.insertRowsPerSecond, 0.4) },
-      kafkaMock3PartitionsToSqlite: {
+      ocfFileToSqliteTwoThreads: {
+        ...parallel,
+        eventsPerSecond: versus(parallel.eventsPerSecond, raw.insertRowsPerSecond, 0.4),
+      },
+      sequentialFloorPreparedInsertOnly: {
+        ...floor,
+        ratioToRawInsert: +(floor.eventsPerSecond / raw.insertRowsPerSecond).toFixed(3),
+      },
+      kafkaMock3PartitionsToSqlite: kafka && {
         ...kafka,
         target: `≥ ${KAFKA_TARGET} events/s`,
         meetsTarget: kafka.eventsPerSecond >= KAFKA_TARGET,

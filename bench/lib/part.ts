@@ -8,7 +8,13 @@ import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SqliteEventStore } from '@table-audit/eventstore/sqlite';
-import { IngestPipeline, ingestFiles, KafkaIngest, KafkajsEventConsumer } from '@table-audit/ingest';
+import {
+  IngestPipeline,
+  ingestFiles,
+  ingestFilesParallel,
+  KafkaIngest,
+  KafkajsEventConsumer,
+} from '@table-audit/ingest';
 import { replayEvents, ReplayService, TableFolds } from '@table-audit/replay';
 import {
   settleF3cpRound,
@@ -133,9 +139,15 @@ const parts: Record<string, (a: Args) => Promise<Record<string, unknown>>> = {
     let result;
     const t0 = performance.now();
     try {
-      result = await ingestFiles([str(a, 'file')], new IngestPipeline(store), {
-        onBatch: (_n, ms) => batches.push(ms),
-      });
+      // threads: 2 for the pipeline over two threads (ingestFilesParallel), else one thread
+      result =
+        a.threads === 2
+          ? await ingestFilesParallel([str(a, 'file')], store, {
+              onBatch: (_n, ms) => batches.push(ms),
+            })
+          : await ingestFiles([str(a, 'file')], new IngestPipeline(store), {
+              onBatch: (_n, ms) => batches.push(ms),
+            });
     } finally {
       await store.close();
     }

@@ -108,7 +108,11 @@ export async function buildCli({ outdir = DEFAULT_OUT, quiet = false } = {}) {
   const t0 = performance.now();
   rmSync(outdir, { recursive: true, force: true });
   const result = await build({
-    entryPoints: { main: join(CLI_DIR, 'src/main.ts') },
+    // the file ingest's preparing thread (services/ingest/src/parallel-ingest.ts), started from dist/ by the CLI
+    entryPoints: {
+      main: join(CLI_DIR, 'src/main.ts'),
+      'ingest-worker': join(REPO_ROOT, 'services/ingest/src/ingest-worker.ts'),
+    },
     bundle: true,
     splitting: true,
     format: 'esm',

@@ -258,6 +258,26 @@ describe('table-audit command line', () => {
     );
   });
 
+  it('ingests files over two threads (--threads 2) as over one: the same counts, a chain that verifies', () => {
+    const dir = fresh('threads');
+    const file = join(dir, 's.avro');
+    assert.equal(run(['simulate', '--out', file, '--tables', '3', '--rounds', '8', '--seed', '2']).code, 0);
+    const counts = (threads: string) => {
+      const store = join(dir, `t${threads}.sqlite`);
+      const r = run(['ingest', file, '--store', store, '--threads', threads]);
+      assert.equal(r.code, 0, r.stderr);
+      const verified = run(['verify', '--store', store]);
+      assert.equal(verified.code, 0, verified.stdout + verified.stderr);
+      return /accepted (\d+), already stored (\d+), rejected (\d+)/.exec(r.stdout)?.slice(1);
+    };
+    const one = counts('1');
+    assert.ok(one && Number(one[0]) > 1000, String(one));
+    assert.deepEqual(counts('2'), one);
+    const bad = run(['ingest', file, '--store', join(dir, 'x.sqlite'), '--threads', '3']);
+    assert.equal(bad.code, 2);
+    assert.match(bad.stderr, /--threads takes 1 or 2, got "3"/);
+  });
+
   it('a failed ingest leaves no store file or directory behind; store errors name the path and why', () => {
     const store = join(root, 'made', 'by', 'ingest', 'events.sqlite');
     const r = run(['ingest', join(root, 'missing.avro'), '--store', store]);

@@ -30,6 +30,8 @@ import {
   type ExpandDictionary,
 } from './compact.ts';
 import { EventIdConflict, InvalidArgument, InvalidEventData, StoreClosed } from './errors.ts';
+import { AppendPreparer, PREPARED_FORMAT, PreparedOutOfDate, PreparedReader } from './prepared-append.ts';
+export { AppendPreparer, PreparedOutOfDate, type PreparePart } from './prepared-append.ts';
 import { attachStoredForm, GENESIS_HASH, type StoredForm } from './hash-chain.ts';
 import {
   explainProblem,
@@ -213,6 +215,7 @@ export class StoreDictionary implements EncodeDictionary, DecodeDictionary, Dual
   #added: { kind: DictionaryKind; text: string; id: number }[] = [];
   readonly #find: Database.Statement<[number, string], { id: number }>;
   readonly #insert: Database.Statement<[number, string]>;
+  readonly #insertAt: Database.Statement<[number, number, string]>;
   readonly #byId: Database.Statement<[number], { kind: number; text: string }>;
   readonly #streamsAfter: Database.Statement<[number], { id: number; text: string }>;
   readonly #maxId: Database.Statement<[], { id: number | null }>;
@@ -220,6 +223,7 @@ export class StoreDictionary implements EncodeDictionary, DecodeDictionary, Dual
   constructor(db: Database.Database) {
     this.#find = db.prepare('SELECT id FROM dictionary WHERE kind = ? AND text = ?');
     this.#insert = db.prepare('INSERT INTO dictionary (kind, text) VALUES (?, ?)');
+    this.#insertAt = db.prepare('INSERT INTO dictionary (id, kind, text) VALUES (?, ?, ?)');
     this.#byId = db.prepare('SELECT kind, text FROM dictionary WHERE id = ?');
     this.#streamsAfter = db.prepare(
       `SELECT id, text FROM dictionary WHERE kind = ${DICTIONARY_KIND.stream} AND id > ? ORDER BY id`,
@@ -236,11 +240,58 @@ export class StoreDictionary implements EncodeDictionary, DecodeDictionary, Dual
     return row?.id;
   }
 
-  /** The id of an entry, added if new: only inside a write transaction. */
+  /**
+   * Set for a dictionary that prepares appends another connection writes (prepared-append.ts): a new entry is not
+   * written but given the id SQLite will give it when it is (the largest id + 1, then on), and handed over with the
+   * prepared batch (takeAdded). Null: entries are written as they are added.
+   */
+  #provisionalNext: number | null = null;
+
+  /** Makes this a preparing dictionary (see #provisionalNext) whose next new entry gets `nextId`. */
+  startProvisional(nextId: number): void {
+    this.#provisionalNext = nextId;
+  }
+
+  /** The id the next new entry of a preparing dictionary gets. */
+  get provisionalNext(): number | null {
+    return this.#provisionalNext;
+  }
+
+  /** A preparing dictionary's entries added since the last call (or commit), in id order; forgotten here. */
+  takeAdded(): { kind: DictionaryKind; text: string; id: number }[] {
+    const added = this.#added;
+    this.#added = [];
+    return added;
+  }
+
+  /**
+   * Writes an entry with the id a preparing dictionary gave it (SqliteEventStore.appendPrepared), inside a write
+   * transaction; PreparedOutOfDate if that id or that text is taken (the dictionary changed since). Forgotten on
+   * rollback, like an entry added here.
+   */
+  insertGiven(kind: DictionaryKind, text: string, id: number): void {
+    try {
+      this.#insertAt.run(id, kind, text);
+    } catch (err) {
+      if ((err as { code?: string }).code?.startsWith('SQLITE_CONSTRAINT'))
+        throw new PreparedOutOfDate(
+          `dictionary entry ${id} (${JSON.stringify(text.slice(0, 80))}) cannot be written: the dictionary changed since the batch was prepared`,
+        );
+      throw err;
+    }
+    this.#added.push({ kind, text, id });
+  }
+
+  /** The id of an entry, added if new: only inside a write transaction (or given provisionally, see above). */
   idOf(kind: DictionaryKind, text: string): number {
     const found = this.lookUp(kind, text);
     if (found !== undefined) return found;
-    const id = Number(this.#insert.run(kind, text).lastInsertRowid);
+    // a preparing dictionary's entry the bounded caches forget before the writer has stored it is given a second id
+    // when seen again: the writer then refuses the batch (PreparedOutOfDate) and it goes the ordinary way
+    const id =
+      this.#provisionalNext === null
+        ? Number(this.#insert.run(kind, text).lastInsertRowid)
+        : this.#provisionalNext++;
     this.#cacheId(kind, text, id);
     this.#cacheEntry(id, { kind, text });
     this.#added.push({ kind, text, id });
@@ -486,6 +537,7 @@ export class StoreDictionary implements EncodeDictionary, DecodeDictionary, Dual
       this.#ids[kind]!.delete(text);
       this.#entries.delete(id);
     }
+    if (this.#provisionalNext !== null && this.#added.length > 0) this.#provisionalNext = this.#added[0]!.id;
     this.#added = [];
   }
 }
@@ -863,6 +915,7 @@ export class SqliteEventStore implements EventStore {
       checkpoint: { name: string; position: bigint } | undefined,
     ) => AppendResult[]
   >;
+  readonly #appendPreparedInTransaction: Database.Transaction<(batch: Uint8Array) => AppendResult[]>;
   /** The hash form of the event being appended (hash-form.ts); its content part is written once per event. */
   readonly #form = new FormWriter();
   /** Two more, to compare an event's content with another copy of it (a repeat, a stored copy). */
@@ -908,6 +961,9 @@ export class SqliteEventStore implements EventStore {
       if (checkpoint) this.#statements.saveCheckpoint.run(checkpoint.name, checkpoint.position, Date.now());
       return results;
     });
+    this.#appendPreparedInTransaction = this.#db.transaction((batch: Uint8Array) =>
+      this.#appendPreparedNow(batch),
+    );
   }
 
   #openSchema(readOnly: boolean): number {
@@ -1174,6 +1230,164 @@ export class SqliteEventStore implements EventStore {
       throw err;
     }
     return a.buf.subarray(0, a.at).equals(this.#contentForm(this.#compareB, e.data, e.eventId, 'data'));
+  }
+
+  /**
+   * A preparer of appends into this store (prepared-append.ts), for a thread with a connection of its own to this
+   * store's file: it reads the dictionary through this store and gives new entries ids without writing them.
+   */
+  preparer(): AppendPreparer {
+    this.#checkOpen('preparer');
+    const maxId = this.#db.prepare<[], { n: number }>('SELECT coalesce(max(id), 0) + 1 AS n FROM dictionary');
+    return new AppendPreparer(() => {
+      const dict = new StoreDictionary(this.#db);
+      dict.prefixes = this.schemaVersion >= 6;
+      return { dict, nextId: maxId.get()!.n };
+    });
+  }
+
+  /**
+   * Stores a batch prepared by a preparer of this store (possibly in another thread, see prepared-append.ts), in one
+   * transaction: as appendMany of its parts with expected revision 'any' would, with exactly the same bytes and
+   * hashes. PreparedOutOfDate (nothing stored) when the dictionary changed since it was prepared; EventIdConflict
+   * (nothing stored) as append. Synchronous: the transaction is done when it returns.
+   */
+  appendPrepared(batch: Uint8Array): AppendResult[] {
+    this.#checkOpen('appendPrepared');
+    let results: AppendResult[];
+    try {
+      results = this.#appendPreparedInTransaction.immediate(batch);
+    } catch (err) {
+      this.#dictionary.rollback();
+      throw err;
+    }
+    this.#dictionary.commit();
+    if (results.some((r) => r.appended > 0)) for (const s of this.#subscriptions) s.wake();
+    return results;
+  }
+
+  #appendPreparedNow(batch: Uint8Array): AppendResult[] {
+    const r = new PreparedReader(batch);
+    if (r.byte() !== PREPARED_FORMAT) r.fail('not a prepared batch of this format');
+    const dict = this.#dictionary;
+    for (let n = r.varint(); n > 0; n--) {
+      const id = r.varint();
+      const kind = r.byte();
+      if (kind > DICTIONARY_KIND.type) r.fail(`dictionary kind ${kind}`);
+      dict.insertGiven(kind as DictionaryKind, r.string(), id);
+    }
+    const s = this.#statements;
+    const w = this.#form;
+    const types = new Map<number, string>();
+    const results: AppendResult[] = [];
+    for (let parts = r.varint(); parts > 0; parts--) {
+      const stream = r.string();
+      const streamId = r.varint();
+      const repeats = r.varint();
+      const count = r.varint();
+      if (count === 0) {
+        const known = dict.lookUp(DICTIONARY_KIND.stream, stream);
+        const tail = known === undefined ? undefined : s.tail.get(known);
+        results.push({
+          nextExpectedRevision: tail?.revision ?? -1,
+          position: tail ? BigInt(tail.position) : -1n,
+          appended: 0,
+          alreadyStored: repeats,
+        });
+        continue;
+      }
+      if (dict.lookUp(DICTIONARY_KIND.stream, stream) !== streamId)
+        throw new PreparedOutOfDate(`stream "${stream}" is not dictionary entry ${streamId}`);
+      const tail = s.tail.get(streamId);
+      const actual = tail?.revision ?? -1;
+      const recordedAt = Date.now();
+      let previousHash: Buffer = tail?.hash ?? GENESIS_BYTES;
+      let revision = actual;
+      let position = -1;
+      let appended = 0;
+      const skipped: { eventId: string; type: string; dataForm: Buffer }[] = [];
+      for (let i = 0; i < count; i++) {
+        const eventId = r.string();
+        const type = r.string();
+        const typeId = r.varint();
+        const data = r.bytes();
+        const m = r.varint();
+        const metadata = m === 0 ? null : r.view(m - 1);
+        const form = r.bytes();
+        const dataEnd = r.varint();
+        if (types.get(typeId) !== type) {
+          if (dict.lookUp(DICTIONARY_KIND.type, type) !== typeId)
+            throw new PreparedOutOfDate(`event type "${type}" is not dictionary entry ${typeId}`);
+          types.set(typeId, type);
+        }
+        w.at = 0;
+        w.bytes(form);
+        writeHeaderAndPrevious(
+          w,
+          { stream, revision: revision + 1, recordedAt, eventId, type },
+          previousHash,
+        );
+        const hash = sha256Bytes(w.buf.subarray(0, w.at));
+        const info = s.insert.run(streamId, revision + 1, eventId, typeId, data, metadata, recordedAt, hash);
+        if (info.changes === 0) {
+          skipped.push({ eventId, type, dataForm: form.subarray(1, dataEnd) });
+          continue;
+        }
+        revision++;
+        appended++;
+        position = Number(info.lastInsertRowid);
+        previousHash = hash;
+      }
+      let storedCount = 0;
+      let latest = -1;
+      for (const e of skipped) {
+        const stored = s.byEventId.get(e.eventId);
+        if (stored === undefined) continue;
+        const storedStream = dict.text(stored.stream_id, DICTIONARY_KIND.stream);
+        const difference =
+          storedStream !== stream
+            ? 'stream'
+            : dict.text(stored.type_id, DICTIONARY_KIND.type) !== e.type
+              ? 'type'
+              : this.#storedDataIs(stored.data, e.eventId, e.dataForm)
+                ? null
+                : 'data';
+        if (difference !== null)
+          throw new EventIdConflict(e.eventId, stream, storedStream, stored.revision, difference);
+        storedCount++;
+        if (stored.position > latest) latest = stored.position;
+      }
+      results.push(
+        appended === 0
+          ? {
+              nextExpectedRevision: actual,
+              position: BigInt(latest),
+              appended: 0,
+              alreadyStored: repeats + storedCount,
+            }
+          : {
+              nextExpectedRevision: revision,
+              position: BigInt(position),
+              appended,
+              alreadyStored: repeats + storedCount,
+            },
+      );
+    }
+    if (!r.done) r.fail('bytes left after the last part');
+    return results;
+  }
+
+  /** Whether stored data bytes hold the content whose hash form is `form`. */
+  #storedDataIs(bytes: Uint8Array, eventId: string, form: Uint8Array): boolean {
+    const a = this.#compareA;
+    a.at = 0;
+    try {
+      expandToHashForm(bytes, this.#dictionary, eventId, a);
+    } catch (err) {
+      if (err instanceof CompactFormatError) return false;
+      throw err;
+    }
+    return a.buf.subarray(0, a.at).equals(form);
   }
 
   /**

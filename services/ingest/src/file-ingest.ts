@@ -45,7 +45,43 @@ export async function ingestFiles(
   pipeline: IngestPipeline,
   options: FileIngestOptions = {},
 ): Promise<IngestResult> {
-  const batchSize = options.batchSize ?? DEFAULT_FILE_BATCH;
+  const total: IngestResult = { accepted: 0, alreadyStored: 0, rejected: 0 };
+  for await (const { path, records, inputs, fileDone } of fileBatches(paths, options)) {
+    if (inputs.length) {
+      const t0 = performance.now();
+      const r = await pipeline.submit(inputs);
+      options.onBatch?.(inputs.length, performance.now() - t0);
+      total.accepted += r.accepted;
+      total.alreadyStored += r.alreadyStored;
+      total.rejected += r.rejected;
+    }
+    if (inputs.length || fileDone) options.onProgress?.({ path, records, result: { ...total } });
+  }
+  return total;
+}
+
+/** A batch of a file's inputs, with how many records of the file were read by its end. */
+export interface FileBatch {
+  path: string;
+  records: number;
+  inputs: IngestInput[];
+  /** the file's last batch (possibly empty) */
+  fileDone: boolean;
+}
+
+/**
+ * The files' items as batches of inputs (batchSize each, a file's last batch shorter): what ingestFiles submits, and
+ * what the preparing thread of the parallel ingest prepares. A path that does not lead to a file is refused before
+ * anything is read.
+ */
+export async function* fileBatches(
+  paths: readonly string[],
+  options: Omit<FileIngestOptions, 'onProgress' | 'onBatch'> & {
+    /** the size of the very first batch (default batchSize): a pipeline has something to write sooner */
+    firstBatchSize?: number;
+  } = {},
+): AsyncGenerator<FileBatch> {
+  let batchSize = options.firstBatchSize ?? options.batchSize ?? DEFAULT_FILE_BATCH;
   const maxKept = options.maxKeptBytes ?? DEFAULT_MAX_KEPT_BYTES;
   const absolute = paths.map((p) => resolve(p));
   // A path that does not lead to a file is the caller's mistake, not an input: refuse before ingesting anything.
@@ -55,16 +91,6 @@ export async function ingestFiles(
     });
     if (!s.isFile()) throw new Error(`${paths[i]}: is not a file`);
   }
-  const total: IngestResult = { accepted: 0, alreadyStored: 0, rejected: 0 };
-  const submit = async (batch: IngestInput[]) => {
-    if (!batch.length) return;
-    const t0 = performance.now();
-    const r = await pipeline.submit(batch);
-    options.onBatch?.(batch.length, performance.now() - t0);
-    total.accepted += r.accepted;
-    total.alreadyStored += r.alreadyStored;
-    total.rejected += r.rejected;
-  };
   for (const path of absolute) {
     let batch: IngestInput[] = [];
     let records = 0;
@@ -80,7 +106,7 @@ export async function ingestFiles(
       },
     });
     for (;;) {
-      // Only what the reader throws is about the file; what submit throws (the store) is not, and stops the ingest.
+      // Only what the reader throws is about the file; what the consumer of the batches throws is not.
       let next: IteratorResult<EventsFileItem>;
       try {
         next = await items.next();
@@ -93,15 +119,13 @@ export async function ingestFiles(
       records++;
       batch.push(toInput(path, item));
       if (batch.length >= batchSize) {
-        await submit(batch);
+        yield { path, records, inputs: batch, fileDone: false };
         batch = [];
-        options.onProgress?.({ path, records, result: { ...total } });
+        batchSize = options.batchSize ?? DEFAULT_FILE_BATCH;
       }
     }
-    await submit(batch);
-    options.onProgress?.({ path, records, result: { ...total } });
+    yield { path, records, inputs: batch, fileDone: true };
   }
-  return total;
 }
 
 function toInput(path: string, item: EventsFileItem): IngestInput {

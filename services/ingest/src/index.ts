@@ -4,3 +4,4 @@ export * from './consumer.ts';
 export * from './kafka-ingest.ts';
 export * from './file-ingest.ts';
 export * from './sequence.ts';
+export * from './parallel-ingest.ts';

@@ -8,6 +8,7 @@ import {
   type EventStore,
   type StreamAppend,
 } from '@table-audit/eventstore';
+import type { AppendPreparer, PreparePart } from '@table-audit/eventstore/sqlite';
 import type { TableEvent } from '@table-audit/schemas/events';
 import type { Provenance } from '@table-audit/schemas';
 import { meaningProblems } from './validate.ts';
@@ -111,6 +112,14 @@ export const sourceMetadata = (s: InputSource): Record<string, string | number> 
       : { source: s.producer, index: s.index };
 
 export { tableStream } from '@table-audit/schemas/streams';
+
+/** A batch packed by IngestPipeline.prepare, and what is needed to count it once it is stored. */
+export interface PreparedIngest {
+  /** for SqliteEventStore.appendPrepared (transferable) */
+  batch: ArrayBuffer;
+  readonly tables: readonly (readonly [string, readonly Accepted[]])[];
+  readonly rejects: readonly PendingReject[];
+}
 
 interface Accepted {
   data: EventData;
@@ -343,7 +352,13 @@ export class IngestPipeline {
     }
   }
 
-  async submit(inputs: readonly IngestInput[]): Promise<IngestResult> {
+  /**
+   * The meaning checks of a batch: each good event under its table, in order, with the metadata it is stored with;
+   * each bad one (and each input that did not decode) as a reject with its reason.
+   */
+  private async classify(
+    inputs: readonly IngestInput[],
+  ): Promise<{ byTable: Map<string, Accepted[]>; rejects: PendingReject[] }> {
     const byTable = new Map<string, Accepted[]>();
     const rejects: PendingReject[] = [];
     /** tables opened in this batch, before their TableOpened is stored */
@@ -393,7 +408,11 @@ export class IngestPipeline {
         input,
       });
     }
+    return { byTable, rejects };
+  }
 
+  async submit(inputs: readonly IngestInput[]): Promise<IngestResult> {
+    const { byTable, rejects } = await this.classify(inputs);
     const result: IngestResult = { accepted: 0, alreadyStored: 0, rejected: 0 };
     const observe = (tableId: string, { input }: Accepted) => {
       const h = input.event.data.header;
@@ -419,6 +438,73 @@ export class IngestPipeline {
     if (rejects.length) result.rejected += await this.appendRejects(rejects);
     await this.#count(result, rejects);
     return result;
+  }
+
+  /**
+   * The pipeline over two threads (parallel-ingest.ts), preparing side: the batch checked as submit checks it and
+   * packed for SqliteEventStore.appendPrepared as appendTogether would append it, without waiting for the batch
+   * before it to be stored. The tables it opens are taken as known from now on (the writer stores batches in
+   * order; if it refuses one, forget() is called and the refused batch goes through submit). Null when the store
+   * would refuse the batch (an id repeated with other content, data it cannot keep): it goes through submit, alone.
+   */
+  async prepare(inputs: readonly IngestInput[], preparer: AppendPreparer): Promise<PreparedIngest | null> {
+    const { byTable, rejects } = await this.classify(inputs);
+    const tables = [...byTable];
+    const parts: PreparePart[] = tables.map(([tableId, accepted]) => ({
+      stream: tableStream(tableId),
+      events: accepted.map((a) => a.data),
+    }));
+    if (rejects.length)
+      parts.push({ stream: REJECTS_STREAM, events: rejects.map((r) => this.rejectEvent(r)) });
+    let batch: ArrayBuffer;
+    try {
+      batch = preparer.prepare(parts);
+    } catch (err) {
+      if (!(err instanceof EventIdConflict) && !(err instanceof InvalidEventData)) throw err;
+      return null;
+    }
+    for (const [tableId, accepted] of tables) {
+      let opened: TableInfo | null = null;
+      for (const a of accepted)
+        if (a.input.event.type === 'TableOpened') opened = tableInfo(a.input.event.data);
+      if (opened) this.knownTables.set(tableId, opened);
+    }
+    return { batch, tables, rejects };
+  }
+
+  /**
+   * The preparing side, once the writer stored a prepared batch: its results counted and its stored events followed
+   * (sequence checks), as submit does after appendTogether.
+   */
+  applyPrepared(
+    prepared: PreparedIngest,
+    results: readonly Pick<AppendResult, 'appended' | 'alreadyStored'>[],
+  ): IngestResult {
+    const result: IngestResult = { accepted: 0, alreadyStored: 0, rejected: 0 };
+    prepared.tables.forEach(([tableId, accepted], i) => {
+      const r = results[i]!;
+      result.accepted += r.appended;
+      result.alreadyStored += r.alreadyStored;
+      if (r.alreadyStored < accepted.length)
+        for (const { input } of accepted) {
+          const h = input.event.data.header;
+          this.sequences.observe(tableId, h.sourceDevice, h.sequence, h.eventId, () =>
+            sourceText(input.source),
+          );
+        }
+    });
+    if (prepared.rejects.length) result.rejected += results.at(-1)!.appended + results.at(-1)!.alreadyStored;
+    for (const r of prepared.rejects)
+      this.totals.byReason.set(r.code, (this.totals.byReason.get(r.code) ?? 0) + 1);
+    this.totals.accepted += result.accepted;
+    this.totals.alreadyStored += result.alreadyStored;
+    this.totals.rejected += result.rejected;
+    return result;
+  }
+
+  /** The tables taken as known from batches not stored: forgotten (looked up in the store again). */
+  forgetTables(): void {
+    this.knownTables.clear();
   }
 
   /** Adds a batch to the totals, then signs an anchor if asked: the batch is durable by now. */

@@ -1,4 +1,4 @@
-import { existsSync, statSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import type { Anchor } from '@table-audit/eventstore';
@@ -33,9 +33,9 @@ reject kept, the rest stored) or ingest could not finish (a store file
 it created is then removed if nothing was appended to it), 2 for a usage error. From Kafka, offsets are committed only once the events are durable; --idle-exit stops after that many
 milliseconds without a message (otherwise it runs until interrupted).
 
-Files into a SQLite store go through two threads (--threads 2; the default from 4 MiB of input, below which the
-second thread's start costs more than it saves): one decodes, checks and encodes each batch while the other writes
-the one before; the store holds exactly what one thread (--threads 1) stores.
+--threads 2 ingests files into a SQLite store over two threads: one decodes, checks and encodes each batch while
+the other writes the one before; the store holds exactly what one thread (--threads 1, the default) stores. On
+this project's 2-core machine it was no faster than one thread (see docs/scaling.md), so it is not the default.
 
 ${ANCHOR_OPTIONS_USAGE}
                        (with --anchors, an anchor is signed at the end of every batch, once it is durable)
@@ -112,10 +112,7 @@ export const ingestCommand: Command = {
           onWarning: (message: string) => process.stderr.write(`warning: ${message}\n`),
         };
         const twoThreads =
-          store instanceof SqliteEventStore &&
-          opened.path !== undefined &&
-          (values.threads === '2' ||
-            (values.threads === undefined && inputBytes(positionals) >= TWO_THREADS_FROM));
+          store instanceof SqliteEventStore && opened.path !== undefined && values.threads === '2';
         let sequence = pipeline.totals.sequence;
         const r = twoThreads
           ? await ingestFilesParallel(positionals, store, {
@@ -241,22 +238,6 @@ function reportSequences(s: SequenceSummary): void {
     `sequence: ${s.gaps} gap(s) (${s.missing} number(s) missing), ${s.repeats} repeat(s), ${s.backwards} step(s) backwards`,
   );
   for (const x of s.first) process.stderr.write(`sequence ${x.kind}: ${describeIrregularity(x)}\n`);
-}
-
-/** From this many bytes of input files, the file ingest uses two threads unless told (--threads). */
-const TWO_THREADS_FROM = 4 * 1024 * 1024;
-
-/** The input files' bytes in all (a file that cannot be measured counts 0: reading it reports why). */
-function inputBytes(paths: readonly string[]): number {
-  let bytes = 0;
-  for (const p of paths) {
-    try {
-      bytes += statSync(p).size;
-    } catch {
-      // reported by the ingest itself
-    }
-  }
-  return bytes;
 }
 
 /**

@@ -6,7 +6,7 @@
 import { canonicalJson, NotCanonicalJson } from './canonical-json.ts';
 import { EventIdConflict, InvalidArgument, InvalidEventData, WrongExpectedRevision } from './errors.ts';
 import { metadataJson } from './hash-chain.ts';
-import { noMetadata } from './hash-form.ts';
+import { explainProblem, FormWriter, noMetadata, NOT_IN_FORM } from './hash-form.ts';
 import type { AppendManyOptions, EventData, ExpectedRevision, StreamAppend } from './port.ts';
 
 /** An event checked and in canonical JSON, ready to be chained and stored. */
@@ -206,4 +206,44 @@ export function checkAppendManyArguments(appends: readonly StreamAppend[], optio
     checkPosition('checkpoint.position', checkpoint.position);
     if (checkpoint.position === undefined) throw new InvalidArgument('checkpoint.position is missing');
   }
+}
+
+/** An event's data in the hash form, written into `w` (from 0); InvalidEventData naming where if it has none. */
+export function dataForm(w: FormWriter, data: unknown, eventId: string): Buffer {
+  w.at = 0;
+  try {
+    w.value(data);
+  } catch (e) {
+    if (e === NOT_IN_FORM) {
+      const problem = explainProblem(data, 'data');
+      throw new InvalidEventData(eventId, problem.path, problem.reason);
+    }
+    throw e;
+  }
+  return w.buf.subarray(0, w.at);
+}
+
+/**
+ * A call's first occurrence of each event id; a repeat must be the same event (same type and data; metadata may
+ * differ, the first copy wins), otherwise the call is refused with EventIdConflict. `a` and `b` are the writers
+ * the two copies' data are compared in.
+ */
+export function withoutRepeats(
+  stream: string,
+  events: readonly CheckedEvent[],
+  a: FormWriter,
+  b: FormWriter,
+): { firsts: CheckedEvent[]; repeats: number } {
+  const seen = new Map<string, CheckedEvent>();
+  for (const e of events) {
+    const first = seen.get(e.eventId);
+    if (first === undefined) seen.set(e.eventId, e);
+    else if (first.type !== e.type) throw new EventIdConflict(e.eventId, stream, stream, null, 'type');
+    else if (!dataForm(a, first.data, first.eventId).equals(dataForm(b, e.data, e.eventId)))
+      throw new EventIdConflict(e.eventId, stream, stream, null, 'data');
+  }
+  return {
+    firsts: seen.size === events.length ? (events as CheckedEvent[]) : [...seen.values()],
+    repeats: events.length - seen.size,
+  };
 }

@@ -51,10 +51,14 @@ export const sha256Bytes: (bytes: Uint8Array) => Buffer = sha256
   ? (bytes) => sha256('sha256', bytes, 'buffer')
   : (bytes) => createHash('sha256').update(bytes).digest();
 
-/** A growable byte buffer the hash form is written into; reused, so a caller copies what it keeps. */
-export class FormWriter {
-  buf = Buffer.allocUnsafe(16 * 1024);
+/** A growable byte buffer with its byte and varint writes; reused, so a caller copies what it keeps. */
+export class ByteWriter {
+  buf: Buffer;
   at = 0;
+
+  constructor(initialBytes = 16 * 1024) {
+    this.buf = Buffer.allocUnsafe(initialBytes);
+  }
 
   room(n: number): void {
     if (this.at + n <= this.buf.length) return;
@@ -78,7 +82,10 @@ export class FormWriter {
     }
     this.buf[this.at++] = n;
   }
+}
 
+/** The writer the hash form is written into. */
+export class FormWriter extends ByteWriter {
   int(n: number): void {
     if (n >= 0) {
       this.byte(FORM_TAG.uint);

@@ -21,10 +21,17 @@
  *   content (length, bytes: the form's version byte, the data's form, the metadata's form), where the data's form
  *   ends in it (varint)
  */
-import { checkEvents, checkStreamName, type CheckedEvent } from './append-input.ts';
+import { checkEvents, checkStreamName, withoutRepeats, type CheckedEvent } from './append-input.ts';
 import { encodeWithHashForm } from './compact.ts';
-import { EventIdConflict, InvalidArgument, InvalidEventData } from './errors.ts';
-import { explainProblem, FORM_TAG, FormWriter, HASH_FORM_VERSION, NOT_IN_FORM } from './hash-form.ts';
+import { InvalidArgument, InvalidEventData } from './errors.ts';
+import {
+  ByteWriter,
+  explainProblem,
+  FORM_TAG,
+  FormWriter,
+  HASH_FORM_VERSION,
+  NOT_IN_FORM,
+} from './hash-form.ts';
 import type { EventData } from './port.ts';
 import type { StoreDictionary } from './sqlite-event-store.ts';
 
@@ -40,31 +47,9 @@ const STREAM_KIND = 2;
 const TYPE_KIND = 3;
 
 /** A growable byte buffer with the prepared layout's writes. */
-class PackWriter {
-  buf = Buffer.allocUnsafe(1024 * 1024);
-  at = 0;
-
-  room(n: number): void {
-    if (this.at + n <= this.buf.length) return;
-    let size = this.buf.length * 2;
-    while (size < this.at + n) size *= 2;
-    const bigger = Buffer.allocUnsafe(size);
-    this.buf.copy(bigger, 0, 0, this.at);
-    this.buf = bigger;
-  }
-
-  varint(n: number): void {
-    this.room(8);
-    while (n >= 0x80) {
-      this.buf[this.at++] = (n % 0x80) | 0x80;
-      n = Math.floor(n / 0x80);
-    }
-    this.buf[this.at++] = n;
-  }
-
-  byte(b: number): void {
-    this.room(1);
-    this.buf[this.at++] = b;
+class PackWriter extends ByteWriter {
+  constructor() {
+    super(1024 * 1024);
   }
 
   string(s: string): void {
@@ -167,7 +152,7 @@ export class AppendPreparer {
   #part(stream: string, events: readonly CheckedEvent[], out: PackWriter): void {
     const dict = this.#dict;
     out.string(stream);
-    const { firsts, repeats } = this.#withoutRepeats(stream, events);
+    const { firsts, repeats } = withoutRepeats(stream, events, this.#compareA, this.#compareB);
     if (firsts.length === 0) {
       out.varint(0);
       out.varint(repeats);
@@ -212,42 +197,6 @@ export class AppendPreparer {
       out.bytes(w.buf, 0, w.at);
       out.varint(dataEnd);
     }
-  }
-
-  #contentForm(w: FormWriter, value: unknown, eventId: string): Buffer {
-    w.at = 0;
-    try {
-      w.value(value);
-    } catch (e) {
-      if (e === NOT_IN_FORM) {
-        const problem = explainProblem(value, 'data');
-        throw new InvalidEventData(eventId, problem.path, problem.reason);
-      }
-      throw e;
-    }
-    return w.buf.subarray(0, w.at);
-  }
-
-  #withoutRepeats(
-    stream: string,
-    events: readonly CheckedEvent[],
-  ): { firsts: CheckedEvent[]; repeats: number } {
-    const seen = new Map<string, CheckedEvent>();
-    for (const e of events) {
-      const first = seen.get(e.eventId);
-      if (first === undefined) seen.set(e.eventId, e);
-      else if (first.type !== e.type) throw new EventIdConflict(e.eventId, stream, stream, null, 'type');
-      else if (
-        !this.#contentForm(this.#compareA, first.data, first.eventId).equals(
-          this.#contentForm(this.#compareB, e.data, e.eventId),
-        )
-      )
-        throw new EventIdConflict(e.eventId, stream, stream, null, 'data');
-    }
-    return {
-      firsts: seen.size === events.length ? (events as CheckedEvent[]) : [...seen.values()],
-      repeats: events.length - seen.size,
-    };
   }
 }
 

@@ -15,8 +15,10 @@ import {
   checkExpectedRevisionArgument,
   checkPosition,
   checkStreamName,
+  dataForm,
   eventTypeSet,
   streamPredicate,
+  withoutRepeats,
   type CheckedEvent,
 } from './append-input.ts';
 import {
@@ -1025,9 +1027,17 @@ export class SqliteEventStore implements EventStore {
     checkpoint: { name: string; position: bigint } | undefined,
   ): AppendResult[] {
     // IMMEDIATE: take the write lock before reading the streams' tails, so two processes cannot both chain onto one.
+    return this.#committed(() => this.#appendInTransaction.immediate(parts, checkpoint));
+  }
+
+  /**
+   * Runs a write transaction; the dictionary's entries added in it are kept when it commits and forgotten when it
+   * fails; subscribers are woken when it appended anything.
+   */
+  #committed(transaction: () => AppendResult[]): AppendResult[] {
     let results: AppendResult[];
     try {
-      results = this.#appendInTransaction.immediate(parts, checkpoint);
+      results = transaction();
     } catch (err) {
       this.#dictionary.rollback();
       throw err;
@@ -1037,50 +1047,9 @@ export class SqliteEventStore implements EventStore {
     return results;
   }
 
-  /** The hash form of a value into `w` (from 0); InvalidEventData if it has none. */
-  #contentForm(w: FormWriter, value: unknown, eventId: string, path: string): Buffer {
-    w.at = 0;
-    try {
-      w.value(value);
-    } catch (e) {
-      if (e === NOT_IN_FORM) {
-        const problem = explainProblem(value, path);
-        throw new InvalidEventData(eventId, problem.path, problem.reason);
-      }
-      throw e;
-    }
-    return w.buf.subarray(0, w.at);
-  }
-
-  /**
-   * A call's first occurrence of each event id; a repeat must be the same event (same type and data; metadata may
-   * differ, the first copy wins), otherwise the call is refused with EventIdConflict.
-   */
-  #withoutRepeats(
-    stream: string,
-    events: readonly CheckedEvent[],
-  ): { firsts: CheckedEvent[]; repeats: number } {
-    const seen = new Map<string, CheckedEvent>();
-    for (const e of events) {
-      const first = seen.get(e.eventId);
-      if (first === undefined) seen.set(e.eventId, e);
-      else if (first.type !== e.type) throw new EventIdConflict(e.eventId, stream, stream, null, 'type');
-      else if (
-        !this.#contentForm(this.#compareA, first.data, first.eventId, 'data').equals(
-          this.#contentForm(this.#compareB, e.data, e.eventId, 'data'),
-        )
-      )
-        throw new EventIdConflict(e.eventId, stream, stream, null, 'data');
-    }
-    return {
-      firsts: seen.size === events.length ? (events as CheckedEvent[]) : [...seen.values()],
-      repeats: events.length - seen.size,
-    };
-  }
-
   #appendNow(stream: string, expected: ExpectedRevision, checked: readonly CheckedEvent[]): AppendResult {
     const s = this.#statements;
-    const { firsts, repeats } = this.#withoutRepeats(stream, checked);
+    const { firsts, repeats } = withoutRepeats(stream, checked, this.#compareA, this.#compareB);
     const dict = this.#dictionary;
     const knownStreamId = dict.lookUp(DICTIONARY_KIND.stream, stream);
     const tail = knownStreamId === undefined ? undefined : s.tail.get(knownStreamId);
@@ -1229,7 +1198,7 @@ export class SqliteEventStore implements EventStore {
       if (err instanceof CompactFormatError) return false;
       throw err;
     }
-    return a.buf.subarray(0, a.at).equals(this.#contentForm(this.#compareB, e.data, e.eventId, 'data'));
+    return a.buf.subarray(0, a.at).equals(dataForm(this.#compareB, e.data, e.eventId));
   }
 
   /**
@@ -1254,16 +1223,7 @@ export class SqliteEventStore implements EventStore {
    */
   appendPrepared(batch: Uint8Array): AppendResult[] {
     this.#checkOpen('appendPrepared');
-    let results: AppendResult[];
-    try {
-      results = this.#appendPreparedInTransaction.immediate(batch);
-    } catch (err) {
-      this.#dictionary.rollback();
-      throw err;
-    }
-    this.#dictionary.commit();
-    if (results.some((r) => r.appended > 0)) for (const s of this.#subscriptions) s.wake();
-    return results;
+    return this.#committed(() => this.#appendPreparedInTransaction.immediate(batch));
   }
 
   #appendPreparedNow(batch: Uint8Array): AppendResult[] {

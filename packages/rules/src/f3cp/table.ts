@@ -187,7 +187,7 @@ export class F3cpTable implements TableFold<ReplayedRound> {
     }
     if (!this.open && h.roundId !== null && !tableState) this.startRound(e, h.roundId); // a round whose RoundStarted never came
     if (e.type === 'TableClosed' && this.open) done = withRound(done, this.closeRound('TableClosed'));
-    this.applyTableState(e);
+    if (tableState) this.applyTableState(e); // it changes nothing for the other events (most of them)
     if (this.open && (h.roundId === this.open.roundId || h.roundId === null)) {
       if (irregular) {
         const refuse = irregular.kind !== 'gap';

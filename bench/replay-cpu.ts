@@ -5,7 +5,8 @@
  * µs of CPU per round (this process's user + system time over the rounds: a shared machine disturbs it less than
  * the wall clock) for each run, their best and median, and beside them, in the same process, the grouping
  * baseline of replay-memory.bench.ts (every event appended to its table's open round, each round's events read
- * again when it ends, nothing derived).
+ * again when it ends, nothing derived), and the same grouping over the events held as columns (typed arrays,
+ * ids interned outside the timing).
  *   node --import ./apps/cli/bin/register-ts.mjs bench/replay-cpu.ts [--alloc]
  * --alloc: instead, one replay under V8's sampling heap profiler (every 4 KiB, objects collected by either GC
  * included): what a replay allocates in all, per round, and the twenty largest allocating functions.
@@ -53,6 +54,77 @@ function groupOnly(list: readonly TableEvent[]): number {
     o.events.push(e);
   }
   for (const o of open.values()) if (o.events.length) close(o);
+  return read;
+}
+
+/** The events as columns: table, round (-1: none) and type numbers (ids interned) and the time of each event. */
+interface Columns {
+  table: Int32Array;
+  round: Int32Array;
+  type: Uint8Array;
+  time: Float64Array;
+  tables: number;
+}
+
+function toColumns(list: readonly TableEvent[]): Columns {
+  const n = list.length;
+  const c: Columns = {
+    table: new Int32Array(n),
+    round: new Int32Array(n),
+    type: new Uint8Array(n),
+    time: new Float64Array(n),
+    tables: 0,
+  };
+  const tables = new Map<string, number>();
+  const rounds = new Map<string, number>();
+  const types = new Map<string, number>();
+  const intern = (m: Map<string, number>, k: string): number => {
+    let v = m.get(k);
+    if (v === undefined) m.set(k, (v = m.size));
+    return v;
+  };
+  for (let i = 0; i < n; i++) {
+    const e = list[i]!;
+    const h = e.data.header;
+    c.table[i] = intern(tables, h.tableId);
+    c.round[i] = h.roundId === null ? -1 : intern(rounds, h.roundId);
+    c.type[i] = intern(types, e.type);
+    c.time[i] = h.eventTime;
+  }
+  c.tables = tables.size;
+  settledType = types.get('RoundSettled') ?? 255;
+  return c;
+}
+/** the type number of RoundSettled in the columns (255: none) */
+let settledType = 255;
+
+/**
+ * The grouping baseline over the events held as columns (what issue 8's "events held as columns" would give the
+ * fold to reach), made outside the timing: each event's index appended to its table's open round, each round's
+ * events read again (type and time) when it ends. Returns the same kind of sum as groupOnly.
+ */
+function groupColumns(c: Columns): number {
+  const openRound = new Int32Array(c.tables).fill(-1);
+  const members: number[][] = Array.from({ length: c.tables }, () => []);
+  let read = 0;
+  const close = (list: number[]) => {
+    for (let k = 0; k < list.length; k++) {
+      const i = list[k]!;
+      read += (c.time[i]! & 1) + (c.type[i] === settledType ? 1 : 0);
+    }
+    while (list.length) list.pop();
+  };
+  for (let i = 0; i < c.table.length; i++) {
+    const t = c.table[i]!;
+    const r = c.round[i]!;
+    const list = members[t]!;
+    if (r !== -1 && r !== openRound[t]) {
+      if (list.length) close(list);
+      openRound[t] = r;
+    }
+    list.push(i);
+  }
+  for (const list of members) if (list.length) close(list);
   return read;
 }
 
@@ -123,8 +195,10 @@ const profileAt = process.argv.indexOf('--profile');
 if (profileAt > 0) await cpuProfile(process.argv[profileAt + 1]!);
 else if (process.argv.includes('--alloc')) await allocation();
 else {
+  const columns = toColumns(events);
   const replay: number[] = [];
   const group: number[] = [];
+  const groupCols: number[] = [];
   let rounds = 0;
   for (let run = 0; run <= RUNS; run++) {
     let c0 = process.cpuUsage();
@@ -133,9 +207,13 @@ else {
     c0 = process.cpuUsage();
     if (groupOnly(events) < 0) throw new Error('nothing grouped');
     const g = cpuUs(process.cpuUsage(c0)) / rounds;
+    c0 = process.cpuUsage();
+    if (groupColumns(columns) < 0) throw new Error('nothing grouped');
+    const gc = cpuUs(process.cpuUsage(c0)) / rounds;
     if (run === 0) continue; // warm-up
     replay.push(r);
     group.push(g);
+    groupCols.push(gc);
   }
   const med = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)]!;
   const f = (x: number) => +x.toFixed(1);
@@ -148,6 +226,8 @@ else {
       medianReplayCpuUsPerRound: f(med(replay)),
       baselineGroupOnlyCpuUsPerRound: f(med(group)),
       ratioToGroupOnly: +(med(replay) / med(group)).toFixed(2),
+      // the same grouping over the events held as columns (typed arrays, ids interned): what reaching them would cost
+      baselineGroupColumnsCpuUsPerRound: f(med(groupCols)),
     }),
   );
 }

@@ -75,6 +75,13 @@ export interface ReplayOptions {
    * those a rule set lets select, e.g. H1 for the 2008 F3CP rules); absent or empty: the chosen readings.
    */
   readonly alternatives?: readonly string[];
+  /**
+   * The bulk replay's reading: each unit a fold returns carries only what DerivedUnit names (id, table, rule set,
+   * why not derived, findings, record), not the round's view and derivation that an explanation reads, and the
+   * fold may reuse a closed round's buffers for the next one. The findings and records are the same. Absent or
+   * false: the full units (what `explain` needs).
+   */
+  readonly lean?: boolean;
 }
 
 export const DEFAULT_REPLAY_OPTIONS: ReplayOptions = {

@@ -43,12 +43,15 @@ export function replayEvents(
   events: Iterable<TableEvent>,
   options: ReplayOptions = DEFAULT_REPLAY_OPTIONS,
 ): ReplayResult {
-  const tables = new TableFolds(options);
+  // lean: the summaries are all this keeps of a round, so the folds need not hand over the view and derivation
+  const tables = new TableFolds(options.lean === undefined ? { ...options, lean: true } : options);
   const rounds: RoundSummary[] = [];
-  for (const e of events) {
+  const apply = (e: TableEvent) => {
     const done = tables.apply(e);
     if (done) for (const r of done) rounds.push(summary(r)); // the round's events are not kept: memory stays flat
-  }
+  };
+  if (Array.isArray(events)) for (let i = 0; i < events.length; i++) apply(events[i] as TableEvent);
+  else for (const e of events) apply(e);
   const findings = rounds.flatMap((r) => r.findings);
   for (const t of tables.values()) {
     const end = t.finish();

@@ -66,11 +66,14 @@ export class TableFolds {
     return fold;
   }
 
-  /** Applies an event to its table's fold, opening it from a TableOpened; returns the units it completed. */
+  /** Applies an event to its table's fold, opening it from a TableOpened; returns the units it completed (null: none). */
   apply(e: TableEvent): DerivedUnit[] | null {
     const tableId = e.data.header.tableId;
     const fold = this.folds.get(tableId) ?? this.open(tableId, declaredGame(e));
-    return fold ? applySafely(fold, e) : null;
+    if (!fold) return null;
+    // most events complete no unit: null then, so that a caller's loop over the units is skipped, not started
+    const done = applySafely(fold, e);
+    return done.length ? done : null;
   }
 }
 

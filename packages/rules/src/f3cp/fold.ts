@@ -91,8 +91,13 @@ const SETTLEMENT_PHASE = new Set([
 
 function declared(v: RoundView, seat: number, type: string, eventId: string) {
   const k = declaredKey(seat, type);
-  let d = v.declared.get(k);
-  if (!d) v.declared.set(k, (d = { payout: 0, collected: 0, returned: 0, eventIds: [] }));
+  const d = v.declared.get(k);
+  // most bets are declared by one event: a list made with it is one slot long, where a push onto [] reserves 17
+  if (!d) {
+    const first = { payout: 0, collected: 0, returned: 0, eventIds: [eventId] };
+    v.declared.set(k, first);
+    return first;
+  }
   d.eventIds.push(eventId);
   return d;
 }

@@ -201,11 +201,25 @@ function analyseDeal(
 
 /** The cards of a round that the settlement uses (void cards left out), for the hands matching `pred`. */
 export function cardsWhere(r: JudgedRound, pred: (d: CardDealt) => boolean): Card[] {
-  const out: Card[] = [];
   const dealt = r.view.dealt;
+  const { isVoidCard, cardOf } = r.cards;
+  // a hand is two or three cards: the list is made at its length (a push onto [] reserves 17 slots), the same list
+  let n = 0;
+  let c0 = 0;
+  let c1 = 0;
+  let c2 = 0;
+  let more: Card[] | null = null;
   for (let i = 0; i < dealt.length; i++)
-    if (!r.cards.isVoidCard[i] && pred(dealt[i]!)) out.push(r.cards.cardOf[i]!);
-  return out;
+    if (!isVoidCard[i] && pred(dealt[i]!)) {
+      const c = cardOf[i]!;
+      if (n === 0) c0 = c;
+      else if (n === 1) c1 = c;
+      else if (n === 2) c2 = c;
+      else (more ??= [c0, c1, c2]).push(c);
+      n++;
+    }
+  if (more) return more;
+  return n === 0 ? [] : n === 1 ? [c0] : n === 2 ? [c0, c1] : [c0, c1, c2];
 }
 
 // card text → card index; -1 for text that is no card (a replay sees only a few dozen distinct strings)

@@ -81,6 +81,15 @@ const NO_ROUNDS: readonly ReplayedRound[] = Object.freeze([]);
 const withRound = (done: ReplayedRound[], round: ReplayedRound): ReplayedRound[] =>
   done === NO_ROUNDS ? [round] : (done.push(round), done);
 
+/**
+ * The list, emptied by popping (V8 keeps the storage of a list emptied so, where `length = 0` frees it), so that the
+ * next round's events fill it without growing it again.
+ */
+function emptied<T>(list: T[]): T[] {
+  while (list.length) list.pop();
+  return list;
+}
+
 /** Rounds a table remembers as closed, so a late event of one is judged as late and does not open it again. */
 const CLOSED_MEMORY = 1_000;
 /** Sources a table follows the numbering of (a table has a handful; the least recently seen is forgotten). */
@@ -115,6 +124,11 @@ export class F3cpTable implements TableFold<ReplayedRound> {
   /** shuffler failures since the shuffler was last replaced or a shoe taken (78/2008 art. 11.º 4)) */
   private failuresSinceReplacement: Evidence[] = [];
   private readonly alternatives: readonly string[];
+  /** ReplayOptions.lean: units without view and derivation, and a closed round's buffers reused */
+  private readonly lean: boolean;
+  /** (lean) the event and pool lists of the last round closed, emptied, for the next round to fill */
+  private spareEvents: F3cpEvent[] | null = null;
+  private sparePools: (number | null)[] | null = null;
   private pendingForNextRound: FindingInput[] = [];
   private carryOver: CarryOver | null = null;
   private open: OpenRound | null = null;
@@ -142,6 +156,7 @@ export class F3cpTable implements TableFold<ReplayedRound> {
     });
     this.collusion = new CollusionTracker(options.collusion);
     this.alternatives = options.alternatives ?? [];
+    this.lean = options.lean === true;
   }
 
   /** Applies one event; returns the rounds it completed, with their findings. */
@@ -172,7 +187,7 @@ export class F3cpTable implements TableFold<ReplayedRound> {
     }
     if (!this.open && h.roundId !== null && !tableState) this.startRound(e, h.roundId); // a round whose RoundStarted never came
     if (e.type === 'TableClosed' && this.open) done = withRound(done, this.closeRound('TableClosed'));
-    this.applyTableState(e);
+    if (tableState) this.applyTableState(e); // it changes nothing for the other events (most of them)
     if (this.open && (h.roundId === this.open.roundId || h.roundId === null)) {
       if (irregular) {
         const refuse = irregular.kind !== 'gap';
@@ -230,6 +245,10 @@ export class F3cpTable implements TableFold<ReplayedRound> {
 
   /** A round this table replayed, step by step (the units it returned are its own ReplayedRounds). */
   explain(unit: DerivedUnit, later: readonly Finding[]): { json: Explanation; text: string } {
+    if (!('view' in unit))
+      throw new Error(
+        `round ${unit.roundId} was replayed with ReplayOptions.lean, which keeps no view to explain: replay it without`,
+      );
     const explanation = explainF3cpRound(unit as ReplayedRound, later);
     return { json: explanation, text: explanationText(explanation) };
   }
@@ -305,10 +324,14 @@ export class F3cpTable implements TableFold<ReplayedRound> {
           ),
         );
     }
+    // lean: the lists of the round closed last, which nothing holds any more, are filled again
+    const events = this.spareEvents ?? [];
+    const pools = this.sparePools ?? [];
+    this.spareEvents = this.sparePools = null;
     this.open = {
       roundId,
-      events: [],
-      pools: [],
+      events,
+      pools,
       context: {
         config: this.config,
         dealingMode: this.dealingMode,
@@ -321,9 +344,22 @@ export class F3cpTable implements TableFold<ReplayedRound> {
   }
 
   private closeRound(endedBy: string | null): ReplayedRound {
+    const o = this.open!;
     const unit = this.closeUnrecorded(endedBy);
     unit.record = f3cpRoundRecord(unit);
-    return unit;
+    if (!this.lean) return unit;
+    // lean: the unit as DerivedUnit names it; the view and derivation (which alone held the round's lists) are
+    // dropped here, so the lists are emptied and kept for the next round
+    this.spareEvents = emptied(o.events);
+    this.sparePools = emptied(o.pools);
+    return {
+      roundId: unit.roundId,
+      tableId: unit.tableId,
+      ruleSet: unit.ruleSet,
+      notDerived: unit.notDerived,
+      findings: unit.findings,
+      record: unit.record,
+    } as ReplayedRound; // lean units are DerivedUnits: explain refuses them (no view)
   }
 
   private closeUnrecorded(endedBy: string | null): ReplayedRound {

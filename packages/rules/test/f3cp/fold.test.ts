@@ -18,7 +18,13 @@ import {
 import { F3CP_MODULE } from '../../src/f3cp/module.ts';
 import { F3CP_HANDLED_IRREGULARITIES, F3CP_ROUND_FAULTS } from '../../src/f3cp/simulation/index.ts';
 import type { ReplayedRound } from '../../src/f3cp/table.ts';
-import type { SimulatedTable, TableClock } from '../../src/game.ts';
+import type { Finding } from '../../src/findings.ts';
+import {
+  DEFAULT_REPLAY_OPTIONS,
+  type DerivedUnit,
+  type SimulatedTable,
+  type TableClock,
+} from '../../src/game.ts';
 import { seededRng } from '../../src/rng.ts';
 
 function clock(tableId: string): TableClock {
@@ -77,15 +83,20 @@ function tableSession(seed: number): F3cpEvent[][] {
   return rounds;
 }
 
-it("the fold's round views are the reference's (three tables interleaved, faults and irregularities)", () => {
-  const sessions = [1, 2, 3].map(tableSession);
-  // interleaved, as a replay sees them: each table's round in turn, event by event
+/** The sessions' events interleaved, as a replay sees them: each table's round in turn, event by event. */
+function interleaved(sessions: F3cpEvent[][][]): F3cpEvent[] {
   const events: F3cpEvent[] = [];
   for (let r = 0; sessions.some((s) => r < s.length); r++) {
     const rounds = sessions.map((s) => s[r] ?? []);
     for (let i = 0; rounds.some((x) => i < x.length); i++)
       for (const x of rounds) if (x[i]) events.push(x[i]!);
   }
+  return events;
+}
+
+it("the fold's round views are the reference's (three tables interleaved, faults and irregularities)", () => {
+  const sessions = [1, 2, 3].map(tableSession);
+  const events = interleaved(sessions);
   const folds = new Map(
     sessions.map((s) => [s[0]![0]!.data.header.tableId, F3CP_MODULE.newTable(s[0]![0]!.data.header.tableId)]),
   );
@@ -120,6 +131,49 @@ it("the fold's round views are the reference's (three tables interleaved, faults
   assert.ok(repeated > 0, 'a repeated settlement');
   assert.ok(outliers > 0, 'an event out of line with its round in time');
   assert.ok(voided > 0, 'a voided round');
+});
+
+it('a lean fold (ReplayOptions.lean) returns the same units, findings and records, without the view', () => {
+  const events = interleaved([4, 5, 6].map(tableSession));
+  const replay = (lean: boolean) => {
+    const folds = new Map<string, ReturnType<typeof F3CP_MODULE.newTable>>();
+    const units: DerivedUnit[] = [];
+    for (const e of events) {
+      const tableId = e.data.header.tableId;
+      let fold = folds.get(tableId);
+      if (!fold)
+        folds.set(tableId, (fold = F3CP_MODULE.newTable(tableId, { ...DEFAULT_REPLAY_OPTIONS, lean })));
+      units.push(...fold.apply(e));
+    }
+    const findings: Finding[] = [];
+    for (const f of folds.values()) {
+      const end = f.finish();
+      units.push(...end.units);
+      findings.push(...end.findings);
+    }
+    return { units, findings, folds };
+  };
+  const full = replay(false);
+  const lean = replay(true);
+  assert.ok(full.units.length > 150, `${full.units.length} rounds`);
+  // compared once every round is closed: a buffer a lean table reuses must not show through any unit kept
+  const fields = (u: DerivedUnit) => ({
+    roundId: u.roundId,
+    tableId: u.tableId,
+    ruleSet: u.ruleSet,
+    notDerived: u.notDerived,
+    findings: u.findings,
+    record: u.record,
+  });
+  assert.deepEqual(lean.units.map(fields), full.units.map(fields));
+  assert.deepEqual(lean.findings, full.findings);
+  assert.ok(
+    lean.units.every((u) => !('view' in u) && !('settlement' in u)),
+    'lean units carry no view',
+  );
+  assert.ok(full.units.some((u) => u.findings.length > 0) && full.units.some((u) => u.notDerived !== null));
+  const unit = lean.units.find((u) => u.record)!;
+  assert.throws(() => lean.folds.get(unit.tableId)!.explain(unit, []), /ReplayOptions\.lean/);
 });
 
 // ---------------------------------------------------------------------------------------------------------------

@@ -13,8 +13,9 @@ import type { ShardWorkerData, ShardWorkerResult } from './parallel.ts';
 // the modules are loaded (static imports are evaluated first): the thread's start-up, before its first read
 const startUpMs = Math.round(performance.now());
 const data = workerData as ShardWorkerData;
-// the shards write to one file: a shard waits for the others' appends rather than failing on a busy lock
-boundHeapGrowth();
+if (data.boundHeap) boundHeapGrowth();
+// the shards write to one file: a shard waits for the others' appends rather than failing on a busy lock; a page
+// cache of READ_CACHE_MIB (memory.ts): the log is read once
 const store = new SqliteEventStore(data.storePath, {
   mustExist: true,
   busyTimeoutMs: 120_000,

@@ -7,8 +7,8 @@ import { SqliteEventStore } from '@table-audit/eventstore/sqlite';
 import { boundHeapGrowth, READ_CACHE_MIB } from './memory.ts';
 import { compareShard, type WhatIfWorkerData } from './what-if.ts';
 
-boundHeapGrowth();
 const data = workerData as WhatIfWorkerData;
+if (data.boundHeap) boundHeapGrowth();
 const store = new SqliteEventStore(data.storePath, { readOnly: true, cacheMiB: READ_CACHE_MIB });
 try {
   const partial = await compareShard(

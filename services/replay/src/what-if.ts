@@ -17,6 +17,7 @@ import {
 } from '@table-audit/rules';
 import { compiledWorker } from './compiled-worker.ts';
 import { explainRound, type RoundExplanation } from './explain.ts';
+import { BOUND_HEAP_BY_DEFAULT } from './memory.ts';
 import { withoutModuleHooks } from './parallel.ts';
 import { isShardEvent, type Shard } from './shards.ts';
 import { tableStream } from './streams.ts';
@@ -114,6 +115,8 @@ export interface WhatIfOptions {
    * Default true; when it cannot be made, the sources are used.
    */
   readonly compiledWorker?: boolean;
+  /** Each worker bounds V8's heap growth (see ParallelReplayOptions.boundHeap). Default off. */
+  readonly boundHeap?: boolean;
 }
 
 export interface WhatIfReport extends WhatIfPartial {
@@ -131,6 +134,7 @@ export interface WhatIfWorkerData {
   scope: WhatIfScope;
   replay: ReplayOptions | null;
   maxChanged: number;
+  boundHeap: boolean;
 }
 
 /**
@@ -194,6 +198,7 @@ export async function runWhatIf(o: WhatIfOptions): Promise<WhatIfReport> {
             scope: o.scope,
             replay: o.replay ?? null,
             maxChanged,
+            boundHeap: o.boundHeap ?? BOUND_HEAP_BY_DEFAULT,
           },
           compiled === null ? o.loader : undefined,
         ),

@@ -527,6 +527,8 @@ export class StoreDictionary implements EncodeDictionary, DecodeDictionary, Dual
   }
 
   shapeForm(id: number): { keys: number; bytes: Uint8Array } {
+    const made = this.#entry(id, DICTIONARY_KIND.shape).shapeForm;
+    if (made !== undefined) return made;
     const keys = this.shapeKeys(id);
     const entry = this.#entries.get(id)!;
     if (entry.form === undefined)

@@ -21,6 +21,9 @@
  *   node --import ./apps/cli/bin/register-ts.mjs bench/replay.bench.ts
  *   BENCH_TABLES=400 BENCH_ROUNDS=50 BENCH_WORKERS=2 BENCH_LIVE_SECONDS=10 BENCH_MEMORY_TABLES=4,40
  *   BENCH_MEMORY_ROUNDS=500,5000 (the defaults; BENCH_MEMORY_ROUNDS=0 leaves out the rounds axis)
+ *   The one-thread replay opens the store as a shard worker does (a READ_CACHE_MIB page cache,
+ *   services/replay/src/memory.ts); BENCH_MEMORY_BOUND=1 also bounds V8's heap growth in it (boundHeapGrowth, what
+ *   `boundHeap` asks of the workers; off by default, as in the library)
  */
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
@@ -32,7 +35,9 @@ import { runInNewContext } from 'node:vm';
 import { SqliteEventStore } from '@table-audit/eventstore/sqlite';
 import { IngestPipeline } from '@table-audit/ingest';
 import {
+  boundHeapGrowth,
   defaultWorkers,
+  READ_CACHE_MIB,
   readForShard,
   replayEvents,
   replayInParallel,
@@ -94,7 +99,9 @@ async function part(a: PartArgs): Promise<PartOut> {
       return done(n);
     }
     case 'one': {
-      const store = new SqliteEventStore(a.path, { mustExist: true });
+      // as a shard worker opens it (memory.ts); its heap bounded when BENCH_MEMORY_BOUND=1
+      if (process.env.BENCH_MEMORY_BOUND === '1') boundHeapGrowth();
+      const store = new SqliteEventStore(a.path, { mustExist: true, cacheMiB: READ_CACHE_MIB });
       const service = new ReplayService({ store });
       await service.catchUp();
       // what the replay keeps once everything is read (its tables' state, the store's caches): the heap and what
@@ -118,6 +125,7 @@ async function part(a: PartArgs): Promise<PartOut> {
         storePath: a.path,
         workers: a.workers,
         compiledWorker: a.kind === 'many',
+        boundHeap: process.env.BENCH_MEMORY_BOUND === '1',
       });
       return done(r.stats.tableEvents, {
         rounds: r.stats.rounds,
@@ -343,6 +351,7 @@ console.log(
   JSON.stringify({
     bench: 'replay',
     underLoad: 'figures of one run on a shared machine; compare the ratios, measured in the same run',
+    memoryBound: process.env.BENCH_MEMORY_BOUND === '1',
     bulk: {
       rounds,
       events: raw.value,

@@ -70,13 +70,21 @@ const replayCopy = join(dir, 'replay.sqlite');
 copyFileSync(ingested, replayCopy);
 const loader = new URL('../apps/cli/bin/register-ts.mjs', import.meta.url).href;
 
+// CPU seconds of this process, its worker threads included (user + system)
+const cpuSeconds = () => {
+  const u = process.cpuUsage();
+  return (u.user + u.system) / 1e6;
+};
 // the baseline: the normal bulk replay of the same store, same workers (it writes findings and round records)
 t = performance.now();
+let c = cpuSeconds();
 const normal = await replayInParallel({ storePath: replayCopy, workers: WORKERS, loader });
 const normalSeconds = (performance.now() - t) / 1000;
+const normalCpu = cpuSeconds() - c;
 
 // the what-if over the month, same workers, store read-only
 t = performance.now();
+c = cpuSeconds();
 const whatIf = await runWhatIf({
   storePath: ingested,
   alternatives: READINGS,
@@ -85,6 +93,7 @@ const whatIf = await runWhatIf({
   loader,
 });
 const whatIfSeconds = (performance.now() - t) / 1000;
+const whatIfCpu = cpuSeconds() - c;
 rmSync(dir, { recursive: true, force: true });
 
 const rate = (rounds: number, seconds: number) => Math.round(rounds / seconds);
@@ -105,6 +114,8 @@ console.log(
         rounds: normal.stats.rounds,
         seconds: Number(normalSeconds.toFixed(2)),
         roundsPerSecond: rate(normal.stats.rounds, normalSeconds),
+        cpuSeconds: Number(normalCpu.toFixed(2)),
+        cpuMicrosecondsPerEvent: Number(((normalCpu * 1e6) / session.events.length).toFixed(2)),
       },
       whatIfReplay: {
         rounds: whatIf.roundsCompared,
@@ -112,6 +123,8 @@ console.log(
         seconds: Number(whatIfSeconds.toFixed(2)),
         roundsPerSecond: whatIfRate,
         ratioToNormalReplay: Number((whatIfRate / rate(normal.stats.rounds, normalSeconds)).toFixed(2)),
+        cpuSeconds: Number(whatIfCpu.toFixed(2)),
+        cpuMicrosecondsPerEvent: Number(((whatIfCpu * 1e6) / session.events.length).toFixed(2)),
       },
       inMemory: {
         normalRoundsPerSecond: rate(pure.rounds.length, pureSeconds),

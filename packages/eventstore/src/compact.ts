@@ -436,6 +436,11 @@ class Expander extends PayloadCursor {
 
 // ---- decoding -------------------------------------------------------------------------------------------------
 
+/** Node's UTF-8 decoder of a byte range (what Buffer's toString('utf8', start, end) calls), for any Uint8Array. */
+const utf8Slice = (
+  Buffer.prototype as unknown as { utf8Slice: (this: Uint8Array, start: number, end: number) => string }
+).utf8Slice;
+
 class Reader extends PayloadCursor {
   constructor(
     bytes: Uint8Array,
@@ -448,7 +453,8 @@ class Reader extends PayloadCursor {
   text(): string {
     const length = this.varint();
     if (length > this.bytes.length - this.pos) this.fail(`a string of ${length} bytes runs past the end`);
-    const s = Buffer.from(this.bytes.buffer, this.bytes.byteOffset + this.pos, length).toString('utf8');
+    // decoded in place: no Buffer view made per string (the same decoder as Buffer's toString('utf8'))
+    const s = utf8Slice.call(this.bytes, this.pos, this.pos + length);
     this.pos += length;
     return s;
   }

@@ -75,6 +75,13 @@ export interface SqliteEventStoreOptions {
    * for it, not fail.
    */
   busyTimeoutMs?: number;
+  /**
+   * SQLite's page cache for this connection, MiB. Default 64 for a connection that writes (a large ingest batch is
+   * one transaction, see below) and SQLite's default for a read-only one (16,000 KiB in this build of
+   * better-sqlite3). A reader that reads the log once and writes little (a bulk replay's shard) needs few pages
+   * kept: with 64 MiB its cache fills with pages it never reads again.
+   */
+  cacheMiB?: number;
 }
 
 /**
@@ -178,6 +185,9 @@ function boundCache(cache: Map<unknown, unknown>, max: number): void {
   }
 }
 
+/** Dictionary entries read with one that is missing from the cache (see StoreDictionary.#readAhead). */
+const READ_AHEAD = 64;
+
 /** Strings longer than this are never put in the dictionary. */
 const MAX_DICTIONARY_STRING = 96;
 /**
@@ -202,6 +212,10 @@ interface DictionaryEntry {
   keys?: readonly string[];
   /** the entry in the hash form: a string's bytes, or a shape's key count and keys */
   form?: Uint8Array;
+  /** a shape's key count and form (shapeForm), made once */
+  shapeForm?: { keys: number; bytes: Uint8Array };
+  /** a string's UTF-8 bytes, within its form (stringBytes), made once */
+  bytes?: Uint8Array;
 }
 
 export class StoreDictionary implements EncodeDictionary, DecodeDictionary, DualDictionary, ExpandDictionary {
@@ -219,6 +233,7 @@ export class StoreDictionary implements EncodeDictionary, DecodeDictionary, Dual
   readonly #insert: Database.Statement<[number, string]>;
   readonly #insertAt: Database.Statement<[number, number, string]>;
   readonly #byId: Database.Statement<[number], { kind: number; text: string }>;
+  readonly #byIdFrom: Database.Statement<[number, number], { id: number; kind: number; text: string }>;
   readonly #streamsAfter: Database.Statement<[number], { id: number; text: string }>;
   readonly #maxId: Database.Statement<[], { id: number | null }>;
 
@@ -227,6 +242,7 @@ export class StoreDictionary implements EncodeDictionary, DecodeDictionary, Dual
     this.#insert = db.prepare('INSERT INTO dictionary (kind, text) VALUES (?, ?)');
     this.#insertAt = db.prepare('INSERT INTO dictionary (id, kind, text) VALUES (?, ?, ?)');
     this.#byId = db.prepare('SELECT kind, text FROM dictionary WHERE id = ?');
+    this.#byIdFrom = db.prepare('SELECT id, kind, text FROM dictionary WHERE id >= ? ORDER BY id LIMIT ?');
     this.#streamsAfter = db.prepare(
       `SELECT id, text FROM dictionary WHERE kind = ${DICTIONARY_KIND.stream} AND id > ? ORDER BY id`,
     );
@@ -350,6 +366,17 @@ export class StoreDictionary implements EncodeDictionary, DecodeDictionary, Dual
   }
   #afterClose: string | null = null;
 
+  /**
+   * A miss reads the entry and the next READ_AHEAD ones with one statement: entries are added in the order the
+   * events that first use them are stored, so a reader in position order meets them in about id order (a bulk
+   * replay met 24,000 string entries one lookup each). Entries already cached are kept as they are.
+   */
+  #readAhead(id: number): void {
+    for (const row of this.#byIdFrom.all(id, READ_AHEAD))
+      if (!this.#entries.has(row.id))
+        this.#cacheEntry(row.id, { kind: row.kind as DictionaryKind, text: row.text });
+  }
+
   #row(id: number): { kind: number; text: string } | undefined {
     if (this.#afterClose === null) return this.#byId.get(id);
     const db = new Database(this.#afterClose, { readonly: true, fileMustExist: true });
@@ -363,6 +390,10 @@ export class StoreDictionary implements EncodeDictionary, DecodeDictionary, Dual
 
   #entry(id: number, kind: DictionaryKind) {
     let entry = this.#entries.get(id);
+    if (entry === undefined) {
+      if (this.#afterClose === null) this.#readAhead(id);
+      entry = this.#entries.get(id);
+    }
     if (entry === undefined) {
       const row = this.#row(id);
       if (row === undefined) throw new CompactFormatError(`dictionary entry ${id} does not exist`);
@@ -458,10 +489,14 @@ export class StoreDictionary implements EncodeDictionary, DecodeDictionary, Dual
 
   stringBytes(id: number): Uint8Array {
     const form = this.stringForm(id);
-    // the form is tag 5, the byte length as a varint, the bytes: skip the tag and the varint
-    let at = 1;
-    while (form[at]! >= 0x80) at++;
-    return form.subarray(at + 1);
+    const entry = this.#entries.get(id)!;
+    if (entry.bytes === undefined) {
+      // the form is tag 5, the byte length as a varint, the bytes: skip the tag and the varint
+      let at = 1;
+      while (form[at]! >= 0x80) at++;
+      entry.bytes = form.subarray(at + 1);
+    }
+    return entry.bytes;
   }
 
   /**
@@ -492,6 +527,8 @@ export class StoreDictionary implements EncodeDictionary, DecodeDictionary, Dual
   }
 
   shapeForm(id: number): { keys: number; bytes: Uint8Array } {
+    const made = this.#entry(id, DICTIONARY_KIND.shape).shapeForm;
+    if (made !== undefined) return made;
     const keys = this.shapeKeys(id);
     const entry = this.#entries.get(id)!;
     if (entry.form === undefined)
@@ -499,7 +536,8 @@ export class StoreDictionary implements EncodeDictionary, DecodeDictionary, Dual
         w.varint(keys.length);
         for (const k of keys) w.string(k);
       });
-    return { keys: keys.length, bytes: entry.form };
+    // kept with the entry: the link check of every event asks for its objects' shapes
+    return (entry.shapeForm ??= { keys: keys.length, bytes: entry.form });
   }
 
   #form(write: (w: FormWriter) => void): Uint8Array {
@@ -653,7 +691,8 @@ const sha256Hex: (bytes: Uint8Array) => string = oneShotHash
   ? (bytes) => oneShotHash('sha256', bytes, 'hex')
   : (bytes) => createHash('sha256').update(bytes).digest('hex');
 
-const ROW = Symbol('stored row');
+/** The stored row of an event read: the same property attachStoredForm sets (hash-chain.ts), so one per event. */
+const ROW = Symbol.for('table-audit.eventstore.storedForm');
 interface LazyEvent extends RecordedEvent {
   [ROW]: StoredRow;
 }
@@ -703,7 +742,6 @@ function toRecordedEvent(row: EventRow, dict: StoreDictionary, previousHash: str
     previousHash,
   } as RecordedEvent;
   const stored = new StoredRow(row, dict, stream, type);
-  Object.defineProperty(event, ROW, { value: stored });
   Object.defineProperty(event, 'data', LAZY_DATA);
   if (metadata !== null) Object.defineProperty(event, 'metadata', LAZY_METADATA);
   attachStoredForm(event, stored);
@@ -903,6 +941,8 @@ export function unsupportedVersionMessage(path: string, version: number, tables:
 export class SqliteEventStore implements EventStore {
   readonly path: string;
   /** The store's schema version (one of OPENED_SCHEMA_VERSIONS): what its payloads may hold. */
+  /** SQLite's page cache of this connection, KiB (see SqliteEventStoreOptions.cacheMiB). */
+  readonly pageCacheKiB: number;
   readonly schemaVersion: number;
   readonly #db: Database.Database;
   readonly #pollIntervalMs: number;
@@ -949,6 +989,16 @@ export class SqliteEventStore implements EventStore {
         // spill to the WAL mid-transaction and the index pages are written again and again. 64 MiB holds a batch.
         this.#db.pragma(`cache_size = -${64 * 1024}`);
       }
+      const cacheMiB = options.cacheMiB;
+      if (cacheMiB !== undefined) {
+        if (!Number.isSafeInteger(cacheMiB) || cacheMiB < 1 || cacheMiB > 4096)
+          throw new InvalidArgument(`cacheMiB is a whole number of MiB from 1 to 4096, got ${cacheMiB}`);
+        this.#db.pragma(`cache_size = -${cacheMiB * 1024}`);
+      }
+      // cache_size: negative in KiB, positive in pages
+      const size = this.#db.pragma('cache_size', { simple: true }) as number;
+      this.pageCacheKiB =
+        size < 0 ? -size : (size * (this.#db.pragma('page_size', { simple: true }) as number)) / 1024;
       this.schemaVersion = this.#openSchema(readOnly);
     } catch (err) {
       this.#db.close();

@@ -1,5 +1,6 @@
 /**
- * The shard worker as one compiled JavaScript file, so that a worker thread does not transpile ~170 TypeScript files
+ * The shard worker (and the what-if worker) as one compiled JavaScript file each, so that a worker thread does not
+ * transpile ~170 TypeScript files
  * through the loader before its first event (0.5–0.7 s a worker in a probe; in the bench runs under load, the
  * compiled worker started in about half the time of the sources). docs/scaling.md, replay, fourth pass, has the
  * figures.
@@ -18,12 +19,14 @@ import { builtinModules } from 'node:module';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
-const SOURCE = fileURLToPath(new URL('./shard-worker.ts', import.meta.url));
-const ROOT = resolve(dirname(SOURCE), '../../..');
-/** Where the compiled worker and its manifest are kept. */
+/** The worker entries that can be compiled: the bulk replay's shard worker and the what-if's. */
+export type WorkerEntry = 'shard-worker' | 'what-if-worker';
+const sourceOf = (entry: WorkerEntry) => fileURLToPath(new URL(`./${entry}.ts`, import.meta.url));
+const ROOT = resolve(dirname(sourceOf('shard-worker')), '../../..');
+/** Where the compiled workers and their manifests are kept. */
 export const COMPILED_WORKER_DIR = join(ROOT, 'node_modules/.cache/table-audit-replay');
-const BUNDLE = join(COMPILED_WORKER_DIR, 'shard-worker.mjs');
-const MANIFEST = join(COMPILED_WORKER_DIR, 'shard-worker.json');
+const bundleOf = (entry: WorkerEntry) => join(COMPILED_WORKER_DIR, `${entry}.mjs`);
+const manifestOf = (entry: WorkerEntry) => join(COMPILED_WORKER_DIR, `${entry}.json`);
 
 interface Manifest {
   node: string;
@@ -36,10 +39,10 @@ const builtins = new Set([...builtinModules, ...builtinModules.map((m) => `node:
 const sha256 = (bytes: string | Uint8Array) => createHash('sha256').update(bytes).digest('hex');
 
 /** Why the kept bundle cannot be used, or null when it can. */
-function stale(): string | null {
+function stale(entry: WorkerEntry): string | null {
   let manifest: Manifest;
   try {
-    manifest = JSON.parse(readFileSync(MANIFEST, 'utf8')) as Manifest;
+    manifest = JSON.parse(readFileSync(manifestOf(entry), 'utf8')) as Manifest;
   } catch {
     return 'no compiled worker';
   }
@@ -53,17 +56,18 @@ function stale(): string | null {
     }
   }
   try {
-    if (sha256(readFileSync(BUNDLE)) !== manifest.sha256) return 'the compiled worker is not the one made';
+    if (sha256(readFileSync(bundleOf(entry))) !== manifest.sha256)
+      return 'the compiled worker is not the one made';
   } catch {
     return 'the compiled worker is gone';
   }
   return null;
 }
 
-async function make(): Promise<void> {
+async function make(entry: WorkerEntry): Promise<void> {
   const { build } = await import('esbuild');
   const result = await build({
-    entryPoints: [SOURCE],
+    entryPoints: [sourceOf(entry)],
     bundle: true,
     format: 'esm',
     platform: 'node',
@@ -111,26 +115,31 @@ async function make(): Promise<void> {
   }
   mkdirSync(COMPILED_WORKER_DIR, { recursive: true });
   const own = `.${process.pid}.${Date.now()}`;
-  writeFileSync(BUNDLE + own, code);
-  renameSync(BUNDLE + own, BUNDLE);
+  const bundle = bundleOf(entry);
+  const manifestFile = manifestOf(entry);
+  writeFileSync(bundle + own, code);
+  renameSync(bundle + own, bundle);
   const manifest: Manifest = { node: process.version, sha256: sha256(code), inputs };
-  writeFileSync(MANIFEST + own, `${JSON.stringify(manifest, null, 1)}\n`);
-  renameSync(MANIFEST + own, MANIFEST);
+  writeFileSync(manifestFile + own, `${JSON.stringify(manifest, null, 1)}\n`);
+  renameSync(manifestFile + own, manifestFile);
 }
 
 /**
- * The compiled shard worker, made first if it is missing or stale; null (with why) when it cannot be made, and the
- * caller then starts its workers from the sources.
+ * A compiled worker, made first if it is missing or stale; null (with why) when it cannot be made, and the caller
+ * then starts its workers from the sources.
  */
-export async function compiledShardWorker(): Promise<
-  { url: URL; made: boolean } | { url: null; why: string }
-> {
-  if (stale() === null) return { url: pathToFileURL(BUNDLE), made: false };
+export async function compiledWorker(
+  entry: WorkerEntry,
+): Promise<{ url: URL; made: boolean } | { url: null; why: string }> {
+  if (stale(entry) === null) return { url: pathToFileURL(bundleOf(entry)), made: false };
   try {
-    await make();
+    await make(entry);
   } catch (err) {
     return { url: null, why: err instanceof Error ? err.message : String(err) };
   }
-  const why = stale();
-  return why === null ? { url: pathToFileURL(BUNDLE), made: true } : { url: null, why };
+  const why = stale(entry);
+  return why === null ? { url: pathToFileURL(bundleOf(entry)), made: true } : { url: null, why };
 }
+
+/** The compiled shard worker of the bulk replay (see compiledWorker). */
+export const compiledShardWorker = () => compiledWorker('shard-worker');

@@ -10,3 +10,4 @@ export * from './shards.ts';
 export * from './parallel.ts';
 export * from './what-if.ts';
 export * from './what-if-text.ts';
+export * from './memory.ts';

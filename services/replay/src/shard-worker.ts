@@ -6,14 +6,21 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { SqliteEventStore } from '@table-audit/eventstore/sqlite';
 import type { Finding } from '@table-audit/rules';
+import { boundHeapGrowth, READ_CACHE_MIB } from './memory.ts';
 import { ReplayService } from './service.ts';
 import type { ShardWorkerData, ShardWorkerResult } from './parallel.ts';
 
 // the modules are loaded (static imports are evaluated first): the thread's start-up, before its first read
 const startUpMs = Math.round(performance.now());
 const data = workerData as ShardWorkerData;
-// the shards write to one file: a shard waits for the others' appends rather than failing on a busy lock
-const store = new SqliteEventStore(data.storePath, { mustExist: true, busyTimeoutMs: 120_000 });
+if (data.boundHeap) boundHeapGrowth();
+// the shards write to one file: a shard waits for the others' appends rather than failing on a busy lock; a page
+// cache of READ_CACHE_MIB (memory.ts): the log is read once
+const store = new SqliteEventStore(data.storePath, {
+  mustExist: true,
+  busyTimeoutMs: 120_000,
+  cacheMiB: READ_CACHE_MIB,
+});
 let peakRss = process.memoryUsage().rss;
 const sampler = setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage().rss)), 100);
 try {

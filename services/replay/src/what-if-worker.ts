@@ -4,10 +4,12 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { SqliteEventStore } from '@table-audit/eventstore/sqlite';
+import { boundHeapGrowth, READ_CACHE_MIB } from './memory.ts';
 import { compareShard, type WhatIfWorkerData } from './what-if.ts';
 
 const data = workerData as WhatIfWorkerData;
-const store = new SqliteEventStore(data.storePath, { readOnly: true });
+if (data.boundHeap) boundHeapGrowth();
+const store = new SqliteEventStore(data.storePath, { readOnly: true, cacheMiB: READ_CACHE_MIB });
 try {
   const partial = await compareShard(
     store,

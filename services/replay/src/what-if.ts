@@ -15,7 +15,10 @@ import {
   INTERPRETATIONS,
   type ReplayOptions,
 } from '@table-audit/rules';
+import { compiledWorker } from './compiled-worker.ts';
 import { explainRound, type RoundExplanation } from './explain.ts';
+import { BOUND_HEAP_BY_DEFAULT } from './memory.ts';
+import { withoutModuleHooks } from './parallel.ts';
 import { isShardEvent, type Shard } from './shards.ts';
 import { tableStream } from './streams.ts';
 import { toTableEvent } from './tables.ts';
@@ -107,6 +110,13 @@ export interface WhatIfOptions {
   readonly maxChanged?: number;
   /** the TypeScript loader for the workers (see ParallelReplayOptions.loader) */
   readonly loader?: string;
+  /**
+   * Start the workers from the compiled what-if worker (compiled-worker.ts), not from the TypeScript sources.
+   * Default true; when it cannot be made, the sources are used.
+   */
+  readonly compiledWorker?: boolean;
+  /** Each worker bounds V8's heap growth (see ParallelReplayOptions.boundHeap). Default off. */
+  readonly boundHeap?: boolean;
 }
 
 export interface WhatIfReport extends WhatIfPartial {
@@ -124,6 +134,7 @@ export interface WhatIfWorkerData {
   scope: WhatIfScope;
   replay: ReplayOptions | null;
   maxChanged: number;
+  boundHeap: boolean;
 }
 
 /**
@@ -172,9 +183,14 @@ export async function runWhatIf(o: WhatIfOptions): Promise<WhatIfReport> {
     }
   } else {
     const shards = Array.from({ length: o.workers }, (_, index) => ({ index, count: o.workers }));
+    // from the compiled worker when it can be had: each worker then loads one file, not the sources through the
+    // TypeScript loader (the what-if bench's two workers spent about a second starting from the sources)
+    const compiled = o.compiledWorker === false ? null : (await compiledWorker('what-if-worker')).url;
+    const entry = compiled ?? new URL('./what-if-worker.ts', import.meta.url);
     parts = await Promise.all(
       shards.map((shard) =>
         runWorker(
+          entry,
           {
             storePath: o.storePath,
             shard,
@@ -182,8 +198,9 @@ export async function runWhatIf(o: WhatIfOptions): Promise<WhatIfReport> {
             scope: o.scope,
             replay: o.replay ?? null,
             maxChanged,
+            boundHeap: o.boundHeap ?? BOUND_HEAP_BY_DEFAULT,
           },
-          o.loader,
+          compiled === null ? o.loader : undefined,
         ),
       ),
     );
@@ -197,11 +214,15 @@ export async function runWhatIf(o: WhatIfOptions): Promise<WhatIfReport> {
   };
 }
 
-function runWorker(data: WhatIfWorkerData, loader: string | undefined): Promise<WhatIfPartial> {
+function runWorker(entry: URL, data: WhatIfWorkerData, loader: string | undefined): Promise<WhatIfPartial> {
   return new Promise((resolve, reject) => {
-    const worker = new Worker(new URL('./what-if-worker.ts', import.meta.url), {
+    const worker = new Worker(entry, {
       workerData: data,
-      ...(loader ? { execArgv: [...process.execArgv, '--import', loader] } : {}),
+      execArgv: loader
+        ? [...process.execArgv, '--import', loader]
+        : entry.pathname.endsWith('.mjs')
+          ? withoutModuleHooks(process.execArgv)
+          : process.execArgv,
     });
     let result: WhatIfPartial | null = null;
     worker.once('message', (m: WhatIfPartial) => (result = m));

@@ -12,9 +12,11 @@ import { fileURLToPath } from 'node:url';
 import { canonicalJson, type EventStore } from '@table-audit/eventstore';
 import { SqliteEventStore } from '@table-audit/eventstore/sqlite';
 import { IngestPipeline } from '@table-audit/ingest';
+import { macauDate } from '@table-audit/rules';
 import { simulateSession } from '@table-audit/simulator';
-import { COMPILED_WORKER_DIR, compiledShardWorker } from '../src/compiled-worker.ts';
+import { COMPILED_WORKER_DIR, compiledShardWorker, compiledWorker } from '../src/compiled-worker.ts';
 import { replayInParallel, withoutModuleHooks } from '../src/parallel.ts';
+import { runWhatIf } from '../src/what-if.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'ta-compiled-worker-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
@@ -88,5 +90,34 @@ describe('the compiled shard worker', () => {
       await s.close();
     }
     assert.deepEqual(out[0], out[1]);
+  });
+
+  it('what-if workers started from their compiled worker report what workers started from the sources report', async () => {
+    const made = await compiledWorker('what-if-worker');
+    assert.ok(made.url !== null, made.url === null ? made.why : '');
+    assert.ok(fileURLToPath(made.url).endsWith('what-if-worker.mjs'));
+    const session = simulateSession({ seed: 78, tables: 4, roundsPerTable: 10, faultRate: 0.1 });
+    const path = join(dir, 'what-if.sqlite');
+    const store = new SqliteEventStore(path);
+    await new IngestPipeline(store, () => 0).submit(
+      session.events.map((event, index) => ({
+        source: { kind: 'in-process' as const, producer: 'test', index },
+        event,
+      })),
+    );
+    await store.close();
+    const day = macauDate(session.events[0]!.data.header.eventTime);
+    const scope = { from: day, to: day };
+    const run = (compiled: boolean) =>
+      runWhatIf({
+        storePath: path,
+        alternatives: ['J11', 'J2'],
+        scope,
+        workers: 2,
+        compiledWorker: compiled,
+      });
+    const [compiled, sources] = [await run(true), await run(false)];
+    assert.ok(compiled.roundsCompared > 0 && compiled.roundsChanged > 0);
+    assert.deepEqual({ ...compiled, elapsedMs: 0 }, { ...sources, elapsedMs: 0 });
   });
 });

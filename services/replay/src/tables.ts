@@ -46,6 +46,11 @@ export class TableFolds {
     return this.folds.values();
   }
 
+  /** Forgets a table's fold (a table stopped where its record failed verification): it is not finished. */
+  drop(tableId: string): void {
+    this.folds.delete(tableId);
+  }
+
   /** The fold for a table opened with `game`; null (and counted) when no module knows the game. */
   open(tableId: string, game: string | null): TableFold | null {
     const known = this.folds.get(tableId);

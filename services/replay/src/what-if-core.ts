@@ -97,6 +97,20 @@ export interface WhatIfPartial {
   money: MoneyByBet[];
   /** the first `maxChanged` changed rounds, by round start time */
   changed: ChangedRound[];
+  /**
+   * Tables whose stored record failed verification as it was read (a broken link of the hash chain): each is
+   * compared up to the event before the break and no further, as the replay stops it.
+   */
+  tablesNotVerified: UnverifiedTable[];
+}
+
+/** Where a table's stored record stopped following its hash chain, and why. */
+export interface UnverifiedTable {
+  tableId: string;
+  stream: string;
+  revision: number;
+  eventId: string;
+  reason: string;
 }
 
 export const emptyWhatIf = (): WhatIfPartial => ({
@@ -112,6 +126,7 @@ export const emptyWhatIf = (): WhatIfPartial => ({
   findings: [],
   money: [],
   changed: [],
+  tablesNotVerified: [],
 });
 
 /** Changed rounds kept by default (all are counted). */
@@ -143,6 +158,8 @@ export class WhatIfComparer {
   private readonly tablesSeen = new Set<string>();
   /** tables with a unit in scope: their table-level findings are compared at the end */
   private readonly tablesInScope = new Set<string>();
+  /** tables stopped where their record failed verification */
+  private readonly stopped = new Set<string>();
 
   constructor(
     private readonly scope: WhatIfScope,
@@ -169,7 +186,7 @@ export class WhatIfComparer {
   /** Applies one table event under both readings and compares the units it completed. */
   apply(e: TableEvent): void {
     this.result.tableEvents++;
-    if (!this.tableInScope(e)) return;
+    if (!this.tableInScope(e) || this.stopped.has(e.data.header.tableId)) return;
     this.tablesSeen.add(e.data.header.tableId);
     const c = this.chosen.apply(e) ?? [];
     const a = this.alternative.apply(e) ?? [];
@@ -323,6 +340,17 @@ export class WhatIfComparer {
     return changed;
   }
 
+  /**
+   * Stops a table whose record failed verification at `at`: nothing from that event on is derived under either
+   * reading (its open units are not closed either), what was compared before it stays.
+   */
+  stopTable(tableId: string, at: Omit<UnverifiedTable, 'tableId'>): void {
+    this.stopped.add(tableId);
+    this.chosen.drop(tableId);
+    this.alternative.drop(tableId);
+    this.result.tablesNotVerified.push({ tableId, ...at });
+  }
+
   /** Closes the tables' open units and compares them and the table-level findings; returns the partial. */
   finish(events: number): WhatIfPartial {
     for (const t of this.chosen.values()) {
@@ -403,7 +431,9 @@ export function mergeWhatIf(
       }
     }
     for (const r of p.changed) keepEarliest(out.changed, r, maxChanged);
+    out.tablesNotVerified.push(...p.tablesNotVerified);
   }
+  out.tablesNotVerified.sort((a, b) => a.tableId.localeCompare(b.tableId));
   out.findings = [...findings.values()].sort(
     (a, b) =>
       a.checkId.localeCompare(b.checkId) ||

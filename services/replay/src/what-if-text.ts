@@ -41,6 +41,10 @@ export function whatIfText(r: WhatIfReport, maxRounds = 20, maxRows = 30): strin
     '',
     `${n(r.roundsCompared)} rounds re-derived under both readings (${n(r.events)} events read, ${r.workers} worker${r.workers === 1 ? '' : 's'}, ${(r.elapsedMs / 1000).toFixed(1)} s); ${n(r.roundsChanged)} changed; the stored findings and checkpoints were not touched`,
   );
+  for (const t of r.tablesNotVerified)
+    out.push(
+      `table ${t.tableId} compared only up to revision ${t.revision - 1} of ${t.stream}: its stored record failed verification at revision ${t.revision} (event ${t.eventId}): ${t.reason}; nothing from there on is derived (table-audit verify --stream ${t.stream})`,
+    );
   if (r.notDerivedAlternative !== r.notDerivedChosen)
     out.push(
       `rounds not derived: ${n(r.notDerivedChosen)} under the chosen readings, ${n(r.notDerivedAlternative)} under the alternative`,

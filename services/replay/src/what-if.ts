@@ -7,7 +7,7 @@
  */
 import { Worker } from 'node:worker_threads';
 import { SqliteEventStore } from '@table-audit/eventstore/sqlite';
-import type { EventStore } from '@table-audit/eventstore';
+import { linkBrokenBecause, type EventStore } from '@table-audit/eventstore';
 import {
   allProvisions,
   alternativeReading,
@@ -20,7 +20,7 @@ import { explainRound, type RoundExplanation } from './explain.ts';
 import { BOUND_HEAP_BY_DEFAULT } from './memory.ts';
 import { withoutModuleHooks } from './parallel.ts';
 import { isShardEvent, type Shard } from './shards.ts';
-import { tableStream } from './streams.ts';
+import { tableOfStream, tableStream } from './streams.ts';
 import { toTableEvent } from './tables.ts';
 import {
   DEFAULT_MAX_CHANGED,
@@ -153,8 +153,30 @@ export async function compareShard(
   const only = scope.tableId === undefined ? null : tableStream(scope.tableId);
   const streams = (s: string) => (only === null || s === only) && isShardEvent(s, shard);
   let events = 0;
+  // every link of what is read is checked, as the replay checks it: a table is never compared on events that are
+  // not what was recorded (each stream is read from its first event, so its chain is followed from the genesis)
+  const heads = new Map<string, { revision: number; hash: string }>();
+  const broken = new Set<string>();
   for await (const stored of store.readAll({ streams })) {
     events++;
+    if (broken.has(stored.stream)) continue;
+    const previous = heads.get(stored.stream);
+    const reason = linkBrokenBecause(stored, previous, true);
+    if (reason !== null) {
+      broken.add(stored.stream);
+      comparer.stopTable(tableOfStream(stored.stream), {
+        stream: stored.stream,
+        revision: stored.revision,
+        eventId: stored.eventId,
+        reason,
+      });
+      continue;
+    }
+    if (previous === undefined) heads.set(stored.stream, { revision: stored.revision, hash: stored.hash });
+    else {
+      previous.revision = stored.revision;
+      previous.hash = stored.hash;
+    }
     const e = toTableEvent(stored);
     if (e) comparer.apply(e);
   }

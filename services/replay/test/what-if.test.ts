@@ -6,6 +6,7 @@ import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import { canonicalJson } from '@table-audit/eventstore';
 import { SqliteEventStore } from '@table-audit/eventstore/sqlite';
+import { openForTampering } from '@table-audit/eventstore/sqlite-tamper';
 import { IngestPipeline } from '@table-audit/ingest';
 import { simulateSession } from '@table-audit/simulator';
 import { macauDate, type TableEvent } from '@table-audit/rules';
@@ -112,6 +113,57 @@ describe('what-if replay', () => {
     assert.ok(one.changed.every((c) => c.tableId === table));
     const none = compareInMemory(s.events, ['J11'], { ...WHOLE, concessionaire: 'NO-SUCH' } as never);
     assert.equal(none.roundsCompared, 0);
+  });
+
+  it('checks the chain of what it reads: a table edited behind the store is compared only up to the edit', async () => {
+    const s = simulateSession({ seed: 12, tables: 3, roundsPerTable: 12, faultRate: 0.1 });
+    const path = await storeOf(s.events);
+    const day = macauDate(s.events[0]!.data.header.eventTime);
+    const scope = { from: day, to: day };
+    const clean = await runWhatIf({ storePath: path, alternatives: ['J11'], scope, workers: 1 });
+    assert.deepEqual(clean.tablesNotVerified, []);
+    const [edited, other] = s.tables.map((t) => t.tableId) as [string, string];
+    const otherTable = { ...scope, tableId: other };
+    const cleanOther = await runWhatIf({
+      storePath: path,
+      alternatives: ['J11'],
+      scope: otherTable,
+      workers: 1,
+    });
+    assert.ok(cleanOther.roundsCompared > 0);
+    const db = openForTampering(path);
+    // a payout raised behind the store's back, the hash not recomputed
+    const row = db
+      .prepare(
+        `SELECT revision, event_id, data FROM events WHERE stream = ? AND type = 'PayoutMade' ORDER BY revision LIMIT 1 OFFSET 10`,
+      )
+      .get(`table-${edited}`) as { revision: number; event_id: string; data: string };
+    db.prepare('UPDATE events SET data = ? WHERE stream = ? AND revision = ?').run(
+      row.data.replace(/"amount":(\d+)/, (_m, a: string) => `"amount":${Number(a) * 2 + 100}`),
+      `table-${edited}`,
+      row.revision,
+    );
+    db.close();
+    for (const workers of [1, 2]) {
+      const r = await runWhatIf({ storePath: path, alternatives: ['J11'], scope, workers });
+      assert.equal(r.tablesNotVerified.length, 1, `${workers} worker(s)`);
+      assert.deepEqual(
+        { ...r.tablesNotVerified[0]!, reason: '' },
+        {
+          tableId: edited,
+          stream: `table-${edited}`,
+          revision: row.revision,
+          eventId: row.event_id,
+          reason: '',
+        },
+      );
+      assert.match(r.tablesNotVerified[0]!.reason, /hash/);
+      assert.ok(r.roundsCompared < clean.roundsCompared, 'the edited table is not compared past the edit');
+      assert.ok(r.roundsCompared > 0);
+    }
+    const after = await runWhatIf({ storePath: path, alternatives: ['J11'], scope: otherTable, workers: 1 });
+    assert.equal(after.roundsCompared, cleanOther.roundsCompared, 'another table is compared whole');
+    assert.deepEqual(after.tablesNotVerified, []);
   });
 
   it('runs over a store in worker threads, the same as in one thread, and writes nothing', async () => {

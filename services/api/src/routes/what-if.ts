@@ -268,6 +268,10 @@ async function sendPdf(reply: FastifyReply, report: WhatIfReport) {
     .text(
       `${report.roundsCompared} rounds re-derived under both readings; ${report.roundsChanged} changed. Findings: ${report.findingsChosen} under the chosen readings, ${report.findingsAlternative} under the alternative.`,
     );
+  for (const t of report.tablesNotVerified)
+    doc.text(
+      `Table ${t.tableId} compared only up to revision ${t.revision - 1}: its stored record failed verification at revision ${t.revision} of ${t.stream} (${t.reason}).`,
+    );
   const moved = report.findings.filter((f) => f.appeared || f.disappeared);
   doc
     .moveDown(0.5)

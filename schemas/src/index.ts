@@ -55,6 +55,7 @@ export {
   DEFAULT_MAX_BLOCK_SIZE,
   DEFAULT_MAX_KEPT_BYTES,
   readEventsFile,
+  readEventsFileChunks,
   writeEventsFile,
   type EventsFileCodec,
   type EventsFileError,

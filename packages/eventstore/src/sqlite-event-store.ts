@@ -61,6 +61,11 @@ import type {
 
 export interface SqliteEventStoreOptions {
   /**
+   * SQLite's page cache of this connection, in KiB (default 64 MiB: a batch of tens of thousands of events in one
+   * transaction without spilling). What a process holds at most for it, once the store is larger than that.
+   */
+  cacheSizeKiB?: number;
+  /**
    * How often a live subscription looks for events appended by other processes (or other store instances);
    * appends through this instance wake its subscriptions at once. Default 50 ms.
    */
@@ -947,7 +952,10 @@ export class SqliteEventStore implements EventStore {
         this.#db.pragma('synchronous = FULL');
         // A batch of tens of thousands of events is one transaction: with SQLite's 2 MiB default its dirty pages
         // spill to the WAL mid-transaction and the index pages are written again and again. 64 MiB holds a batch.
-        this.#db.pragma(`cache_size = -${64 * 1024}`);
+        const cacheKiB = options.cacheSizeKiB ?? 64 * 1024;
+        if (!Number.isSafeInteger(cacheKiB) || cacheKiB < 64)
+          throw new InvalidArgument(`cacheSizeKiB must be a whole number of KiB from 64, got ${cacheKiB}`);
+        this.#db.pragma(`cache_size = -${cacheKiB}`);
       }
       this.schemaVersion = this.#openSchema(readOnly);
     } catch (err) {

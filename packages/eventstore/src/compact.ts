@@ -22,6 +22,7 @@
  */
 
 import {
+  type ByteWriter,
   definedKeys,
   explainProblem,
   FORM_TAG,
@@ -258,6 +259,26 @@ export function encodeWithHashForm(
   ownId = eventId;
   writeBoth(value, dict, hw, 0);
   return Buffer.from(scratch.subarray(0, at));
+}
+
+/**
+ * As encodeWithHashForm, the compact form appended to `out` instead of returned as a copy of its own (no Buffer
+ * made per value); returns its length.
+ */
+export function encodeWithHashFormInto(
+  value: unknown,
+  dict: DualDictionary,
+  eventId: string | undefined,
+  hw: FormWriter,
+  out: ByteWriter,
+): number {
+  at = 0;
+  ownId = eventId;
+  writeBoth(value, dict, hw, 0);
+  out.room(at);
+  scratch.copy(out.buf, out.at, 0, at);
+  out.at += at;
+  return at;
 }
 
 /** What the expansion needs: each entry's bytes in the hash form (cached by the dictionary). */

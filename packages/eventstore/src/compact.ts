@@ -23,6 +23,7 @@
 
 import {
   type ByteWriter,
+  copyBytes,
   definedKeys,
   explainProblem,
   FORM_TAG,
@@ -167,7 +168,7 @@ function writeBoth(v: unknown, dict: DualDictionary, hw: FormWriter, depth: numb
       // inline, the stored bytes are the hash form's: copied, not encoded twice
       const n = hw.at - start;
       room(n);
-      hw.buf.copy(scratch, at, start, hw.at);
+      copyBytes(hw.buf, start, hw.at, scratch, at);
       at += n;
       return;
     }
@@ -276,7 +277,7 @@ export function encodeWithHashFormInto(
   ownId = eventId;
   writeBoth(value, dict, hw, 0);
   out.room(at);
-  scratch.copy(out.buf, out.at, 0, at);
+  copyBytes(scratch, 0, at, out.buf, out.at);
   out.at += at;
   return at;
 }

@@ -26,6 +26,7 @@ import { encodeWithHashFormInto } from './compact.ts';
 import { InvalidArgument, InvalidEventData } from './errors.ts';
 import {
   ByteWriter,
+  copyBytes,
   explainProblem,
   FORM_TAG,
   FormWriter,
@@ -62,8 +63,7 @@ class PackWriter extends ByteWriter {
   bytes(b: Uint8Array, from = 0, to = b.length): void {
     this.varint(to - from);
     this.room(to - from);
-    if (Buffer.isBuffer(b)) b.copy(this.buf, this.at, from, to);
-    else this.buf.set(b.subarray(from, to), this.at);
+    copyBytes(b, from, to, this.buf, this.at);
     this.at += to - from;
   }
 }
@@ -196,7 +196,7 @@ export class AppendPreparer {
       else {
         out.varint(metadataBytes + 1);
         out.room(metadataBytes);
-        enc.buf.copy(out.buf, out.at, dataBytes, dataBytes + metadataBytes);
+        copyBytes(enc.buf, dataBytes, dataBytes + metadataBytes, out.buf, out.at);
         out.at += metadataBytes;
       }
       out.bytes(w.buf, 0, w.at);

@@ -18,7 +18,8 @@
  * and ingested into a new store in a process of its own (bench/lib/part.ts ingest-file), whose peak RSS is printed
  * with the ratios 10×/1× and 100×/10× (BENCH_MEMORY=0 leaves it out; BENCH_MEMORY_THREADS=2 ingests with two
  * threads). The file is also ingested with two threads (ingestFilesParallel), and the sequential part's floor is
- * measured: the same batches packed beforehand, then only written (appendPrepared). BENCH_KAFKA=0 leaves Kafka out.
+ * measured: the same batches packed beforehand, then only written (appendPrepared), each with its CPU per event
+ * (the packing, as the worker does it, timed alone: the preparing side). BENCH_KAFKA=0 leaves Kafka out.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';

@@ -6,8 +6,8 @@
  * with where they were seen; the events themselves are stored as they came (nothing is lost, nothing reordered),
  * and the replay judges the rounds they belong to (F3CP.EVENT.SEQUENCE).
  *
- * Bounded: at most `maxSources` table/source pairs are followed (the least recently seen is forgotten: its next
- * event starts it again, unchecked), each remembering its last `window` numbers (rounded up to a power of two) with
+ * Bounded: at most `maxSources` table/source pairs are followed (past that, the least recently seen quarter is
+ * forgotten: a forgotten pair's next event starts it again, unchecked), each remembering its last `window` numbers (rounded up to a power of two) with
  * a hash of the event id given each, so that an event delivered again (a Kafka redelivery, a file ingested twice) is
  * recognised by its id rather than reported as a step backwards: about 16 KiB per pair, 160 MiB at most.
  */
@@ -155,17 +155,24 @@ export class SequenceTracker {
     return found;
   }
 
-  /** Forgets the least recently seen pair (a scan: only when a new pair goes past maxSources). */
+  /**
+   * Forgets the least recently seen quarter of the pairs (at least one), once a new pair goes past maxSources: one
+   * scan and sort per maxSources / 4 new pairs, so that a stream of ever new pairs costs a constant per event, not a
+   * scan of every pair per event.
+   */
   private forgetLeastRecent(): void {
-    let oldest: SourceState | null = null;
-    for (const bySource of this.tables.values())
-      for (const state of bySource.values()) if (!oldest || state.seen < oldest.seen) oldest = state;
-    if (!oldest) return;
-    const bySource = this.tables.get(oldest.tableId)!;
-    bySource.delete(oldest.source);
-    if (!bySource.size) this.tables.delete(oldest.tableId);
-    this.size--;
-    if (this.lastState === oldest) this.lastState = null;
+    const all: SourceState[] = [];
+    for (const bySource of this.tables.values()) for (const state of bySource.values()) all.push(state);
+    all.sort((a, b) => a.seen - b.seen);
+    const forget = Math.max(1, Math.floor(this.maxSources / 4));
+    for (let i = 0; i < forget && i < all.length; i++) {
+      const oldest = all[i]!;
+      const bySource = this.tables.get(oldest.tableId)!;
+      bySource.delete(oldest.source);
+      if (!bySource.size) this.tables.delete(oldest.tableId);
+      this.size--;
+      if (this.lastState === oldest) this.lastState = null;
+    }
   }
 
   private count(x: SequenceIrregularity): void {

@@ -28,6 +28,32 @@ describe('SequenceTracker: bounded to the most recently seen table/source pairs'
     );
   });
 
+  test('Given 8 pairs and room for 8, When a 9th comes, Then the 2 least recently seen (a quarter) are forgotten, the rest still followed', () => {
+    const t = new SequenceTracker(8, 8);
+    for (let p = 0; p < 8; p++) t.observe('T', `s${p}`, 10, `T-s${p}-10`, 'w');
+    t.observe('T', 's0', 11, 'T-s0-11', 'w'); // s0 seen again: s1 and s2 are now the least recent
+    t.observe('T', 's8', 1, 'T-s8-1', 'w'); // a 9th pair: s1 and s2 are forgotten
+    // forgotten: a step backwards is not seen, the pair starts again (s1 comes back as the 8th pair)
+    assert.equal(t.observe('T', 's1', 1, 'T-s1-1', 'w'), null);
+    // still followed: s3 and s0 see their step backwards
+    assert.equal(t.observe('T', 's3', 1, 'T-s3-1', 'w')?.kind, 'backwards');
+    assert.equal(t.observe('T', 's0', 2, 'T-s0-2', 'w')?.kind, 'backwards');
+    // s2 comes back as a 9th pair: the 2 least recently seen now, s4 and s5, are forgotten; s6 is still followed
+    assert.equal(t.observe('T', 's2', 1, 'T-s2-1', 'w'), null);
+    assert.equal(t.observe('T', 's4', 1, 'T-s4-1', 'w'), null);
+    assert.equal(t.observe('T', 's6', 1, 'T-s6-1', 'w')?.kind, 'backwards');
+  });
+
+  test('Given 200,000 pairs each seen once, past a bound of 1,000, Then the most recent pair is still followed and the first forgotten', () => {
+    // each new pair past the bound must not cost a scan of every pair (a stream of ever new sources is input)
+    const t = new SequenceTracker(1_000, 4);
+    for (let p = 0; p < 200_000; p++) assert.equal(t.observe(`T${p % 50}`, `s${p}`, 1, `id-${p}`, 'w'), null);
+    // the most recent pair is followed: its repeat under another id is seen
+    assert.equal(t.observe('T49', 's199999', 1, 'other', 'w')?.kind, 'repeat');
+    // the first one was forgotten long ago: it starts again
+    assert.equal(t.observe('T0', 's0', 0, 'id-0-again', 'w'), null);
+  });
+
   test('Given the same pair interleaved with others, Then each pair is followed on its own, and a redelivery is not counted', () => {
     const t = new SequenceTracker();
     const where = (n: number) => `record ${n}`;

@@ -18,7 +18,8 @@
  * and ingested into a new store in a process of its own (bench/lib/part.ts ingest-file), whose peak RSS is printed
  * with the ratios 10×/1× and 100×/10× (BENCH_MEMORY=0 leaves it out; BENCH_MEMORY_THREADS=2 ingests with two
  * threads). The file is also ingested with two threads (ingestFilesParallel), and the sequential part's floor is
- * measured: the same batches packed beforehand, then only written (appendPrepared). BENCH_KAFKA=0 leaves Kafka out.
+ * measured: the same batches packed beforehand, then only written (appendPrepared), each with its CPU per event
+ * (the packing, as the worker does it, timed alone: the preparing side). BENCH_KAFKA=0 leaves Kafka out.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
@@ -174,19 +175,40 @@ async function preparedInsertFloor(file: string, events: number) {
     const pipeline = new IngestPipeline(reader);
     const preparer = reader.preparer();
     const packed: ArrayBuffer[] = [];
+    // the preparing side alone, as the worker does it (read, decode, check, pack, then follow what was stored),
+    // timed in this thread's CPU: what bounds the pipeline over two threads when it is above the writer's part
+    const p0 = performance.now();
+    const c0 = process.cpuUsage();
     for await (const b of fileBatches([file])) {
       if (!b.inputs.length) continue;
       const p = await pipeline.prepare(b.inputs, preparer);
       if (!p) throw new Error('floor: a batch could not be prepared');
       packed.push(p.batch);
+      pipeline.applyPrepared(p, [
+        ...p.tables.map(([, accepted]) => ({ appended: accepted.length, alreadyStored: 0 })),
+        ...(p.rejects.length ? [{ appended: p.rejects.length, alreadyStored: 0 }] : []),
+      ]);
     }
+    const prepareCpu = process.cpuUsage(c0);
+    const prepareSeconds = (performance.now() - p0) / 1000;
     const t0 = performance.now();
+    const c1 = process.cpuUsage();
     let stored = 0;
     for (const batch of packed)
       for (const r of store.appendPrepared(new Uint8Array(batch))) stored += r.appended;
     const seconds = (performance.now() - t0) / 1000;
+    const writeCpu = process.cpuUsage(c1);
     if (stored !== events) throw new Error(`floor: stored ${stored} of ${events}`);
-    return { events, seconds: +seconds.toFixed(2), eventsPerSecond: Math.round(events / seconds) };
+    return {
+      events,
+      seconds: +seconds.toFixed(2),
+      eventsPerSecond: Math.round(events / seconds),
+      cpuMicrosecondsPerEvent: +((writeCpu.user + writeCpu.system) / events).toFixed(1),
+      preparingSideAlone: {
+        eventsPerSecond: Math.round(events / prepareSeconds),
+        cpuMicrosecondsPerEvent: +((prepareCpu.user + prepareCpu.system) / events).toFixed(1),
+      },
+    };
   } finally {
     await reader.close();
     await store.close();

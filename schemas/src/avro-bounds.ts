@@ -9,14 +9,17 @@ import type avro from 'avsc';
 
 /** Where and why a value does not fit its type. `offset` counts from the start of the data given. */
 export class EncodingError extends Error {
+  readonly path: string;
   constructor(
     readonly offset: number,
-    readonly path: string,
+    /** null: measured without paths (measureValue measures again with them for the message) */
+    path: string | null,
     readonly reason: string,
     /** the data ended (or declares more than is left): more bytes might make it whole */
     readonly truncated = false,
   ) {
     super(`${path || 'the record'} at byte ${offset}: ${reason}`);
+    this.path = path ?? '';
   }
 }
 
@@ -27,6 +30,15 @@ const MAX_ZIGZAG = 2 ** 54; // zigzag of ±2^53
 
 /** Reads a zigzag varint long: its value and the offset after it. Throws EncodingError. */
 export function readLong(data: Uint8Array, pos: number, end: number, path: string): [number, number] {
+  const value = longAt(data, pos, end, path);
+  return [value, longEnd];
+}
+
+/** The offset after the long the last longAt read (no pair made per long). */
+let longEnd = 0;
+
+/** As readLong, its value only; the offset after it is left in longEnd. */
+function longAt(data: Uint8Array, pos: number, end: number, path: string | null): number {
   let unsigned = 0;
   let scale = 1;
   let at = pos;
@@ -46,10 +58,19 @@ export function readLong(data: Uint8Array, pos: number, end: number, path: strin
     if (!(byte & 0x80)) break;
     scale *= 128;
   }
-  return [unsigned % 2 === 0 ? unsigned / 2 : -(unsigned + 1) / 2, at];
+  longEnd = at;
+  return unsigned % 2 === 0 ? unsigned / 2 : -(unsigned + 1) / 2;
 }
 
-type Measure = (data: Uint8Array, pos: number, end: number, path: string) => number;
+/**
+ * Measures one value. `path` names the value for an error; null: not named (measureValue first measures without
+ * making a path per field and item, and measures again with paths only when that fails, for the message).
+ */
+type Measure = (data: Uint8Array, pos: number, end: number, path: string | null) => number;
+type Path = string | null;
+const fieldPath = (path: Path, name: string): Path =>
+  path === null ? null : path ? `${path}.${name}` : name;
+const itemPath = (path: Path, suffix: string): Path => (path === null ? null : `${path}${suffix}`);
 
 const measures = new WeakMap<avro.Type, { measure: Measure; min: number }>();
 
@@ -94,7 +115,8 @@ function measureOf(type: avro.Type): Measure {
 const bytesLength =
   (what: string): Measure =>
   (data, pos, end, path) => {
-    const [length, at] = readLong(data, pos, end, path);
+    const length = longAt(data, pos, end, path);
+    const at = longEnd;
     if (length < 0) throw new EncodingError(pos, path, `${what} declares a negative length (${length})`);
     if (length > end - at)
       throw new EncodingError(
@@ -119,13 +141,13 @@ function compile(type: avro.Type): Measure {
       };
     case 'int':
       return (data, pos, end, path) => {
-        const [value, at] = readLong(data, pos, end, path);
+        const value = longAt(data, pos, end, path);
         if (value < -(2 ** 31) || value >= 2 ** 31)
           throw new EncodingError(pos, path, `an int is ${value}, beyond 32 bits`);
-        return at;
+        return longEnd;
       };
     case 'long':
-      return (data, pos, end, path) => readLong(data, pos, end, path)[1];
+      return (data, pos, end, path) => (longAt(data, pos, end, path), longEnd);
     case 'float':
     case 'double': {
       const size = name === 'float' ? 4 : 8;
@@ -149,14 +171,14 @@ function compile(type: avro.Type): Measure {
     case 'enum': {
       const symbols = (type as avro.types.EnumType).symbols;
       return (data, pos, end, path) => {
-        const [index, at] = readLong(data, pos, end, path);
+        const index = longAt(data, pos, end, path);
         if (index < 0 || index >= symbols.length)
           throw new EncodingError(
             pos,
             path,
             `enum index ${index}, but ${String(type.name)} has ${symbols.length} symbols`,
           );
-        return at;
+        return longEnd;
       };
     }
     case 'array':
@@ -171,13 +193,13 @@ function compile(type: avro.Type): Measure {
         let total = 0;
         for (;;) {
           const blockStart = at;
-          const declared = readLong(data, at, end, path);
-          let count = declared[0];
-          at = declared[1];
+          let count = longAt(data, at, end, path);
+          at = longEnd;
           if (count === 0) return at;
           if (count < 0) {
             count = -count;
-            [, at] = readLong(data, at, end, path); // the block's size in bytes, not needed to read it
+            longAt(data, at, end, path); // the block's size in bytes, not needed to read it
+            at = longEnd;
           }
           total += count;
           if (min > 0 ? count * min > end - at : total > MAX_EMPTY_ITEMS)
@@ -190,8 +212,8 @@ function compile(type: avro.Type): Measure {
               min > 0,
             );
           for (let i = 0; i < count; i += 1) {
-            if (name === 'map') at = key(data, at, end, `${path}{key}`);
-            at = item(data, at, end, `${path}[${i}]`);
+            if (name === 'map') at = key(data, at, end, itemPath(path, '{key}'));
+            at = item(data, at, end, itemPath(path, `[${i}]`));
           }
         }
       };
@@ -204,7 +226,10 @@ function compile(type: avro.Type): Measure {
       return (data, pos, end, path) => {
         parts ??= fields.map((f) => ({ name: f.name, measure: measureOf(f.type) }));
         let at = pos;
-        for (const part of parts) at = part.measure(data, at, end, path ? `${path}.${part.name}` : part.name);
+        for (let i = 0; i < parts.length; i++) {
+          const part = parts[i]!;
+          at = part.measure(data, at, end, fieldPath(path, part.name));
+        }
         return at;
       };
     }
@@ -212,7 +237,8 @@ function compile(type: avro.Type): Measure {
       if (name.startsWith('union')) {
         const branches = (type as avro.types.WrappedUnionType).types;
         return (data, pos, end, path) => {
-          const [index, at] = readLong(data, pos, end, path);
+          const index = longAt(data, pos, end, path);
+          const at = longEnd;
           const branch = branches[index];
           if (!branch)
             throw new EncodingError(
@@ -235,7 +261,14 @@ function compile(type: avro.Type): Measure {
  * EncodingError naming the field and the offset.
  */
 export function measureValue(type: avro.Type, data: Uint8Array, pos: number, end: number, path = ''): number {
-  return measureOf(type)(data, pos, end, path);
+  const measure = measureOf(type);
+  try {
+    return measure(data, pos, end, null);
+  } catch (error) {
+    if (!(error instanceof EncodingError)) throw error;
+  }
+  // it does not fit: measured again, naming every field and item on the way, for the message (the same failure)
+  return measure(data, pos, end, path);
 }
 
 /** The fewest bytes a value of the type takes (0 for null or an empty record). */

@@ -223,6 +223,27 @@ export function createType(schema: Json, what = 'schema'): avro.Type {
   }
 }
 
+/**
+ * The avsc type of a schema for reading only, whose records decode as plain objects (prototype Object.prototype,
+ * fields in schema order): what toPlain would make of a decoded value, without making every object twice. The
+ * records' constructors are avsc's own, made without their methods (omitRecordMethods) and given Object.prototype.
+ * Nothing here is wrapped: a union of the schemas this reads is ["null", X], read unwrapped. Use it to decode, not to
+ * encode (it encodes the same, but its records have no methods).
+ */
+export function createPlainReaderType(schema: Json, what = 'schema'): avro.Type {
+  const registry: Record<string, avro.Type> = {};
+  let type: avro.Type;
+  try {
+    type = avro.Type.forSchema(schema as avro.Schema, { omitRecordMethods: true, registry });
+  } catch (error) {
+    throw new InvalidSchemaError(what, (error as Error).message);
+  }
+  for (const named of Object.values(registry))
+    if (named.typeName === 'record' || named.typeName === 'error')
+      (named as avro.types.RecordType).recordConstructor.prototype = Object.prototype;
+  return type;
+}
+
 /** Parses a schema given as JSON text or as an object, and checks that it is a named type. */
 export function parseNamedSchema(schema: string | JsonObject): NamedSchema {
   let parsed: unknown = schema;
@@ -278,7 +299,8 @@ export function validationProblems(type: avro.Type, value: unknown): string[] {
 /** The symbol an enum declares as its default when it is the "unknown" fallback (UNKNOWN, or unknown for Severity). */
 const isUnknownSymbol = (symbol: unknown): boolean => symbol === 'UNKNOWN' || symbol === 'unknown';
 
-type EnumCheck = (value: unknown, path: string, out: string[]) => void;
+/** `path` null: only whether there is any (a '' is pushed per value found, no path made per field on the way). */
+type EnumCheck = (value: unknown, path: string | null, out: string[]) => void;
 const enumChecks = new Map<ContractRecordType, EnumCheck>();
 
 /** Builds, from a self-contained schema, a function that finds every enum value equal to its UNKNOWN default. */
@@ -288,7 +310,8 @@ function enumCheckOf(schema: Json): EnumCheck {
   const build = (node: Json, namespace: string): EnumCheck => {
     if (typeof node === 'string') return named.get(qualify(node, namespace)) ?? none;
     if (Array.isArray(node)) {
-      const branches = node.map((b) => build(b, namespace));
+      const branches = node.map((b) => build(b, namespace)).filter((b) => b !== none);
+      if (!branches.length) return none;
       // unions here are ["null", X] (decoded unwrapped): the value is X's unless it is null
       return (value, path, out) => {
         if (value !== null) for (const b of branches) b(value, path, out);
@@ -303,8 +326,10 @@ function enumCheckOf(schema: Json): EnumCheck {
         ? (value, path, out) => {
             if (value === fallback)
               out.push(
-                `${path} is ${String(fallback)}: the producer wrote a ${fullName} symbol this reader's schema does not ` +
-                  `have (${String(fallback)} is the enum's default); upgrade the pipeline's schemas or fix the producer`,
+                path === null
+                  ? ''
+                  : `${path} is ${String(fallback)}: the producer wrote a ${fullName} symbol this reader's schema does not ` +
+                      `have (${String(fallback)} is the enum's default); upgrade the pipeline's schemas or fix the producer`,
               );
           }
         : none;
@@ -315,9 +340,15 @@ function enumCheckOf(schema: Json): EnumCheck {
       const fullName = fullNameOf(node, namespace);
       const own = namespaceOfFullName(fullName);
       const fields: [string, EnumCheck][] = [];
+      /** the fields that can hold an enum value (known once the schema is built: at the first call) */
+      let active: [string, EnumCheck][] | undefined;
       const check: EnumCheck = (value, path, out) => {
         if (!isJsonObject(value as Json)) return;
-        for (const [name, f] of fields) f((value as JsonObject)[name], path ? `${path}.${name}` : name, out);
+        active ??= fields.filter(([, f]) => f !== none);
+        for (let i = 0; i < active.length; i++) {
+          const [name, f] = active[i]!;
+          f((value as JsonObject)[name], path === null ? null : path ? `${path}.${name}` : name, out);
+        }
       };
       named.set(fullName, check);
       for (const field of Array.isArray(node['fields']) ? node['fields'] : [])
@@ -328,14 +359,16 @@ function enumCheckOf(schema: Json): EnumCheck {
     if (kind === 'array') {
       const items = build(node['items'] ?? null, namespace);
       return (value, path, out) => {
-        if (Array.isArray(value)) value.forEach((v, i) => items(v, `${path}[${i}]`, out));
+        if (Array.isArray(value))
+          for (let i = 0; i < value.length; i++) items(value[i], path === null ? null : `${path}[${i}]`, out);
       };
     }
     if (kind === 'map') {
       const values = build(node['values'] ?? null, namespace);
       return (value, path, out) => {
         if (isJsonObject(value as Json))
-          for (const [k, v] of Object.entries(value as JsonObject)) values(v, `${path}.${k}`, out);
+          for (const [k, v] of Object.entries(value as JsonObject))
+            values(v, path === null ? null : `${path}.${k}`, out);
       };
     }
     if (typeof kind === 'string' && !PRIMITIVES.has(kind)) return build(kind, namespace);
@@ -353,6 +386,10 @@ export function unknownEnumValues(type: ContractRecordType, data: unknown): stri
   let check = enumChecks.get(type);
   if (!check) enumChecks.set(type, (check = enumCheckOf(recordSchema(type))));
   const out: string[] = [];
+  check(data, null, out);
+  if (!out.length) return out;
+  // found: checked again, with the paths, for the messages
+  out.length = 0;
   check(data, '', out);
   return out;
 }

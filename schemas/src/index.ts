@@ -55,6 +55,8 @@ export {
   DEFAULT_MAX_BLOCK_SIZE,
   DEFAULT_MAX_KEPT_BYTES,
   readEventsFile,
+  MAX_ITEMS_PER_CHUNK,
+  readEventsFileChunks,
   writeEventsFile,
   type EventsFileCodec,
   type EventsFileError,

@@ -23,11 +23,11 @@ import { createHash, randomBytes } from 'node:crypto';
 import { open, rename, unlink, type FileHandle } from 'node:fs/promises';
 import type avro from 'avsc';
 import {
+  createPlainReaderType,
   createType,
   eventFullName,
   eventTypeOf,
   eventUnionSchema,
-  toPlain,
   validationProblems,
   type Json,
 } from './avro.ts';
@@ -148,6 +148,17 @@ function eventUnion(): { schema: Json[]; type: avro.types.WrappedUnionType } {
     };
   }
   return unionCache;
+}
+
+let plainReadersCache: Map<string, avro.Type> | undefined;
+/** The current event records by full name, built once to read: their records decode as plain objects. */
+function plainEventReaders(): ReadonlyMap<string, avro.Type> {
+  plainReadersCache ??= new Map(
+    (
+      createPlainReaderType(eventUnion().schema, 'the union of event records') as avro.types.WrappedUnionType
+    ).types.map((type) => [String(type.name), type]),
+  );
+  return plainReadersCache;
 }
 
 /** Writes events to an Avro object container file, atomically (a temporary file renamed into place). */
@@ -382,6 +393,21 @@ export async function* readEventsFile(
   path: string,
   options: ReadEventsFileOptions = {},
 ): AsyncGenerator<EventsFileItem, void, undefined> {
+  for await (const chunk of readEventsFileChunks(path, options)) yield* chunk;
+}
+
+/** The most items readEventsFileChunks puts in one chunk (a block of many small records gives several). */
+export const MAX_ITEMS_PER_CHUNK = 1024;
+
+/**
+ * The items of readEventsFile, in the same order, a block's records at a time (at most MAX_ITEMS_PER_CHUNK each):
+ * one step of the asynchronous iteration per block instead of one per record. When reading fails for a reason of
+ * the reader's own (an I/O error), the items read before it are yielded first, then it throws, as readEventsFile.
+ */
+export async function* readEventsFileChunks(
+  path: string,
+  options: ReadEventsFileOptions = {},
+): AsyncGenerator<EventsFileItem[], void, undefined> {
   const file = await open(path, 'r').catch((error: Error) => {
     throw new NotAnEventsFileError(path, `it cannot be opened (${error.message})`);
   });
@@ -390,7 +416,7 @@ export async function* readEventsFile(
     const maxKept = options.maxKeptBytes ?? DEFAULT_MAX_KEPT_BYTES;
     const window = new FileWindow(file, (await file.stat()).size, options.chunkSize ?? 1024 * 1024);
     const { writerBranches, isUnion, codec, sync, headerEnd } = await readHeader(path, window, maxBlockSize);
-    const readers = new Map(eventUnion().type.types.map((type) => [String(type.name), type]));
+    const readers = plainEventReaders();
     const readings = writerBranches.map((branch) => resolveBranch(path, branch, readers));
     const knownBranches = readings.filter((r) => !('error' in r)).length;
     if (knownBranches === 0)
@@ -416,12 +442,14 @@ export async function* readEventsFile(
       if ('damage' in frame) {
         // Skip to just past the next sync marker: the end of this block if only its header or data is damaged.
         const region = await scanToSync(window, offset, offset + 1, sync, maxKept);
-        yield {
-          error: new CorruptBlockError(path, block, offset, region.end - offset, frame.damage),
-          block,
-          bytes: region.bytes,
-          region: { path, offset, length: region.end - offset, sha256: region.sha256 },
-        };
+        yield [
+          {
+            error: new CorruptBlockError(path, block, offset, region.end - offset, frame.damage),
+            block,
+            bytes: region.bytes,
+            region: { path, offset, length: region.end - offset, sha256: region.sha256 },
+          },
+        ];
         offset = region.end;
         continue;
       }
@@ -443,41 +471,56 @@ export async function* readEventsFile(
       } catch (error) {
         const e = error as CodecError;
         const Damage = e.checksum ? ChecksumMismatchError : CorruptBlockError;
-        yield {
-          error: new Damage(path, block, offset, frame.next - offset, e.message),
-          block,
-          bytes: blockBytes(),
-          region: blockRegion(),
-        };
+        yield [
+          {
+            error: new Damage(path, block, offset, frame.next - offset, e.message),
+            block,
+            bytes: blockBytes(),
+            region: blockRegion(),
+          },
+        ];
         offset = frame.next;
         continue;
       }
       if (frame.count > data.length) {
-        yield {
-          error: new CorruptBlockError(
-            path,
+        yield [
+          {
+            error: new CorruptBlockError(
+              path,
+              block,
+              offset,
+              frame.next - offset,
+              `it declares ${frame.count} records in ${data.length} bytes of ${codec === 'null' ? '' : 'decompressed '}data: each record takes at least one byte`,
+            ),
             block,
-            offset,
-            frame.next - offset,
-            `it declares ${frame.count} records in ${data.length} bytes of ${codec === 'null' ? '' : 'decompressed '}data: each record takes at least one byte`,
-          ),
-          block,
-          bytes: blockBytes(),
-          region: blockRegion(),
-        };
+            bytes: blockBytes(),
+            region: blockRegion(),
+          },
+        ];
         offset = frame.next;
         continue;
       }
       const dataOffset = codec === 'null' ? frame.dataStart : null;
-      for (const item of decoder.records(data, frame.count, block, offset, dataOffset)) {
-        if ('error' in item)
-          yield {
-            ...item,
-            bytes: item.bytes && item.bytes.length > maxKept ? null : item.bytes,
-            region: blockRegion(),
-          };
-        else yield item;
+      let chunk: EventsFileItem[] = [];
+      try {
+        for (const item of decoder.records(data, frame.count, block, offset, dataOffset)) {
+          if ('error' in item)
+            chunk.push({
+              ...item,
+              bytes: item.bytes && item.bytes.length > maxKept ? null : item.bytes,
+              region: blockRegion(),
+            });
+          else chunk.push(item);
+          if (chunk.length >= MAX_ITEMS_PER_CHUNK) {
+            yield chunk;
+            chunk = [];
+          }
+        }
+      } catch (error) {
+        if (chunk.length) yield chunk;
+        throw error;
       }
+      if (chunk.length) yield chunk;
       offset = frame.next;
     }
   } finally {
@@ -704,7 +747,7 @@ class BlockRecords {
           try {
             const decoded = reading.reader.decode(data, start, reading.resolver);
             if (decoded.offset !== parsed.end) throw new Error(`avsc read to byte ${decoded.offset}`);
-            value = toPlain(decoded.value);
+            value = decoded.value; // plain objects already (plainEventReaders)
           } catch (error) {
             yield {
               error: new CorruptRecordError(

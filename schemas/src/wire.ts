@@ -10,7 +10,7 @@
  */
 import type avro from 'avsc';
 import {
-  createType,
+  createPlainReaderType,
   eventTypeOf,
   recordFullName,
   recordSchema,
@@ -81,7 +81,8 @@ const pipelineReaders = new Map<ContractRecordType, avro.Type>();
 export function pipelineReaderType(type: ContractRecordType): avro.Type {
   let reader = pipelineReaders.get(type);
   if (!reader) {
-    reader = createType(recordSchema(type), recordFullName(type));
+    // records decode as plain objects (no toPlain copy needed for what this reader reads)
+    reader = createPlainReaderType(recordSchema(type), recordFullName(type));
     pipelineReaders.set(type, reader);
   }
   return reader;
@@ -291,13 +292,16 @@ export async function decodeRecord(
         writer: `${writerName} schema id ${writerSchemaId}`,
         reader: readerName,
       });
-  const value = decodeExactly(same ? writer : reader, payload, resolver, {
+  // the same schema reads the same bytes the same way: with the pipeline's own reader when it is that one (its
+  // records are plain objects already), else with the writer's
+  const plain = options.readerIdFor === undefined;
+  const value = decodeExactly(same ? (plain ? reader : writer) : reader, payload, resolver, {
     schemaId: writerSchemaId,
     fullName: writerName,
   });
   return {
     type,
-    data: toPlain(value),
+    data: plain ? value : toPlain(value),
     writerSchemaId,
     defaultedFields: same ? [] : defaultedFields(reader, writer),
   } as DecodedRecord;

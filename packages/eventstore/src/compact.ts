@@ -22,6 +22,8 @@
  */
 
 import {
+  type ByteWriter,
+  copyBytes,
   definedKeys,
   explainProblem,
   FORM_TAG,
@@ -166,7 +168,7 @@ function writeBoth(v: unknown, dict: DualDictionary, hw: FormWriter, depth: numb
       // inline, the stored bytes are the hash form's: copied, not encoded twice
       const n = hw.at - start;
       room(n);
-      hw.buf.copy(scratch, at, start, hw.at);
+      copyBytes(hw.buf, start, hw.at, scratch, at);
       at += n;
       return;
     }
@@ -258,6 +260,26 @@ export function encodeWithHashForm(
   ownId = eventId;
   writeBoth(value, dict, hw, 0);
   return Buffer.from(scratch.subarray(0, at));
+}
+
+/**
+ * As encodeWithHashForm, the compact form appended to `out` instead of returned as a copy of its own (no Buffer
+ * made per value); returns its length.
+ */
+export function encodeWithHashFormInto(
+  value: unknown,
+  dict: DualDictionary,
+  eventId: string | undefined,
+  hw: FormWriter,
+  out: ByteWriter,
+): number {
+  at = 0;
+  ownId = eventId;
+  writeBoth(value, dict, hw, 0);
+  out.room(at);
+  copyBytes(scratch, 0, at, out.buf, out.at);
+  out.at += at;
+  return at;
 }
 
 /** What the expansion needs: each entry's bytes in the hash form (cached by the dictionary). */

@@ -52,6 +52,16 @@ export const sha256Bytes: (bytes: Uint8Array) => Buffer = sha256
   : (bytes) => createHash('sha256').update(bytes).digest();
 
 /** A growable byte buffer with its byte and varint writes; reused, so a caller copies what it keeps. */
+/**
+ * Copies src[from, to) to dst at `at`: a loop for the few bytes of a value (Buffer.copy's and set's own costs per
+ * call are more than the copy of tens of bytes), set() beyond.
+ */
+export function copyBytes(src: Uint8Array, from: number, to: number, dst: Uint8Array, at: number): void {
+  const n = to - from;
+  if (n <= 64) for (let i = 0; i < n; i++) dst[at + i] = src[from + i]!;
+  else dst.set(src.subarray(from, to), at);
+}
+
 export class ByteWriter {
   buf: Buffer;
   at = 0;

@@ -22,10 +22,11 @@
  *   ends in it (varint)
  */
 import { checkEvents, checkStreamName, withoutRepeats, type CheckedEvent } from './append-input.ts';
-import { encodeWithHashForm } from './compact.ts';
+import { encodeWithHashFormInto } from './compact.ts';
 import { InvalidArgument, InvalidEventData } from './errors.ts';
 import {
   ByteWriter,
+  copyBytes,
   explainProblem,
   FORM_TAG,
   FormWriter,
@@ -62,7 +63,7 @@ class PackWriter extends ByteWriter {
   bytes(b: Uint8Array, from = 0, to = b.length): void {
     this.varint(to - from);
     this.room(to - from);
-    this.buf.set(b.subarray(from, to), this.at);
+    copyBytes(b, from, to, this.buf, this.at);
     this.at += to - from;
   }
 }
@@ -83,6 +84,7 @@ export class AppendPreparer {
   readonly #pack = new PackWriter();
   readonly #head = new PackWriter();
   readonly #form = new FormWriter();
+  readonly #encoded = new ByteWriter(64 * 1024);
   readonly #compareA = new FormWriter();
   readonly #compareB = new FormWriter();
   #dict: StoreDictionary;
@@ -163,20 +165,23 @@ export class AppendPreparer {
     out.varint(repeats);
     out.varint(firsts.length);
     const w = this.#form;
+    // the data's and the metadata's compact forms, one after the other (no Buffer made per event)
+    const enc = this.#encoded;
     for (const e of firsts) {
       w.at = 0;
       w.byte(HASH_FORM_VERSION);
+      enc.at = 0;
       let part: 'data' | 'metadata' = 'data';
-      let data: Buffer;
-      let metadata: Buffer | null = null;
+      let dataBytes: number;
+      let metadataBytes = -1;
       let dataEnd: number;
       try {
-        data = encodeWithHashForm(e.data, dict, e.eventId, w);
+        dataBytes = encodeWithHashFormInto(e.data, dict, e.eventId, w, enc);
         dataEnd = w.at;
         if (e.metadata === undefined) w.byte(FORM_TAG.null);
         else {
           part = 'metadata';
-          metadata = encodeWithHashForm(e.metadata, dict, e.eventId, w);
+          metadataBytes = encodeWithHashFormInto(e.metadata, dict, e.eventId, w, enc);
         }
       } catch (err) {
         if (err !== NOT_IN_FORM) throw err;
@@ -186,13 +191,13 @@ export class AppendPreparer {
       out.string(e.eventId);
       out.string(e.type);
       out.varint(dict.idOf(TYPE_KIND, e.type));
-      out.bytes(data);
-      if (metadata === null) out.varint(0);
+      out.bytes(enc.buf, 0, dataBytes);
+      if (metadataBytes < 0) out.varint(0);
       else {
-        out.varint(metadata.length + 1);
-        out.room(metadata.length);
-        out.buf.set(metadata, out.at);
-        out.at += metadata.length;
+        out.varint(metadataBytes + 1);
+        out.room(metadataBytes);
+        copyBytes(enc.buf, dataBytes, dataBytes + metadataBytes, out.buf, out.at);
+        out.at += metadataBytes;
       }
       out.bytes(w.buf, 0, w.at);
       out.varint(dataEnd);

@@ -4,7 +4,7 @@ import { resolve } from 'node:path';
 import {
   DEFAULT_MAX_KEPT_BYTES,
   NotAnEventsFileError,
-  readEventsFile,
+  readEventsFileChunks,
   type EventsFileItem,
   type FileRegion,
 } from '@table-audit/schemas';
@@ -94,7 +94,7 @@ export async function* fileBatches(
   for (const path of absolute) {
     let batch: IngestInput[] = [];
     let records = 0;
-    const items = readEventsFile(path, {
+    const chunks = readEventsFileChunks(path, {
       maxKeptBytes: maxKept,
       ...(options.maxBlockSize === undefined ? {} : { maxBlockSize: options.maxBlockSize }),
       onInfo: (info) => {
@@ -107,21 +107,22 @@ export async function* fileBatches(
     });
     for (;;) {
       // Only what the reader throws is about the file; what the consumer of the batches throws is not.
-      let next: IteratorResult<EventsFileItem>;
+      let next: IteratorResult<EventsFileItem[]>;
       try {
-        next = await items.next();
+        next = await chunks.next();
       } catch (err) {
         batch.push(await fileReject(path, err as Error, records, maxKept));
         break;
       }
       if (next.done) break;
-      const item = next.value;
-      records++;
-      batch.push(toInput(path, item));
-      if (batch.length >= batchSize) {
-        yield { path, records, inputs: batch, fileDone: false };
-        batch = [];
-        batchSize = options.batchSize ?? DEFAULT_FILE_BATCH;
+      for (const item of next.value) {
+        records++;
+        batch.push(toInput(path, item));
+        if (batch.length >= batchSize) {
+          yield { path, records, inputs: batch, fileDone: false };
+          batch = [];
+          batchSize = options.batchSize ?? DEFAULT_FILE_BATCH;
+        }
       }
     }
     yield { path, records, inputs: batch, fileDone: true };

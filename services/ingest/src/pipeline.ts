@@ -108,8 +108,21 @@ export const sourceMetadata = (s: InputSource): Record<string, string | number> 
   s.kind === 'kafka'
     ? { source: `kafka ${s.topic}[${s.partition}]`, offset: s.offset }
     : s.kind === 'file'
-      ? { source: `file ${s.path}`, block: s.block, ...(s.index !== undefined && { record: s.index }) }
+      ? s.index === undefined
+        ? { source: fileOrigin(s.path), block: s.block }
+        : { source: fileOrigin(s.path), block: s.block, record: s.index }
       : { source: s.producer, index: s.index };
+
+/** `file PATH`, made once per file (not once per event: the same string object, hashed once by the dictionary). */
+const fileOrigins = new Map<string, string>();
+function fileOrigin(path: string): string {
+  let origin = fileOrigins.get(path);
+  if (origin === undefined) {
+    if (fileOrigins.size >= 1024) fileOrigins.clear();
+    fileOrigins.set(path, (origin = `file ${path}`));
+  }
+  return origin;
+}
 
 export { tableStream } from '@table-audit/schemas/streams';
 
@@ -416,7 +429,7 @@ export class IngestPipeline {
     const result: IngestResult = { accepted: 0, alreadyStored: 0, rejected: 0 };
     const observe = (tableId: string, { input }: Accepted) => {
       const h = input.event.data.header;
-      this.sequences.observe(tableId, h.sourceDevice, h.sequence, h.eventId, () => sourceText(input.source));
+      this.sequences.observe(tableId, h.sourceDevice, h.sequence, h.eventId, sourceText, input.source);
     };
     if (await this.appendTogether(byTable, rejects, result, observe)) {
       await this.#count(result, rejects);
@@ -481,18 +494,19 @@ export class IngestPipeline {
     results: readonly Pick<AppendResult, 'appended' | 'alreadyStored'>[],
   ): IngestResult {
     const result: IngestResult = { accepted: 0, alreadyStored: 0, rejected: 0 };
-    prepared.tables.forEach(([tableId, accepted], i) => {
+    const sequences = this.sequences;
+    for (let i = 0; i < prepared.tables.length; i++) {
+      const [tableId, accepted] = prepared.tables[i]!;
       const r = results[i]!;
       result.accepted += r.appended;
       result.alreadyStored += r.alreadyStored;
       if (r.alreadyStored < accepted.length)
-        for (const { input } of accepted) {
+        for (let k = 0; k < accepted.length; k++) {
+          const input = accepted[k]!.input;
           const h = input.event.data.header;
-          this.sequences.observe(tableId, h.sourceDevice, h.sequence, h.eventId, () =>
-            sourceText(input.source),
-          );
+          sequences.observe(tableId, h.sourceDevice, h.sequence, h.eventId, sourceText, input.source);
         }
-    });
+    }
     if (prepared.rejects.length) result.rejected += results.at(-1)!.appended + results.at(-1)!.alreadyStored;
     for (const r of prepared.rejects)
       this.totals.byReason.set(r.code, (this.totals.byReason.get(r.code) ?? 0) + 1);

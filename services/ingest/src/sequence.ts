@@ -6,8 +6,8 @@
  * with where they were seen; the events themselves are stored as they came (nothing is lost, nothing reordered),
  * and the replay judges the rounds they belong to (F3CP.EVENT.SEQUENCE).
  *
- * Bounded: at most `maxSources` table/source pairs are followed (the least recently seen is forgotten: its next
- * event starts it again, unchecked), each remembering its last `window` numbers (rounded up to a power of two) with
+ * Bounded: at most `maxSources` table/source pairs are followed (past that, the least recently seen quarter is
+ * forgotten: a forgotten pair's next event starts it again, unchecked), each remembering its last `window` numbers (rounded up to a power of two) with
  * a hash of the event id given each, so that an event delivered again (a Kafka redelivery, a file ingested twice) is
  * recognised by its id rather than reported as a step backwards: about 16 KiB per pair, 160 MiB at most.
  */
@@ -46,6 +46,10 @@ interface SourceState {
   last: number;
   readonly numbers: Float64Array;
   readonly ids: Float64Array;
+  /** when it was last seen (the tracker's count of events observed): the least recently seen pair is forgotten */
+  seen: number;
+  readonly tableId: string;
+  readonly source: string;
 }
 
 /** A 53-bit hash of a string (two 32-bit FNV-1a hashes with different offsets, 32 + 21 bits of them). */
@@ -69,7 +73,12 @@ export const describeIrregularity = (x: SequenceIrregularity): string =>
 
 export class SequenceTracker {
   static readonly KEEP = 20;
-  private readonly sources = new Map<string, SourceState>();
+  /** table → source → state: no key string made per event */
+  private readonly tables = new Map<string, Map<string, SourceState>>();
+  private size = 0;
+  private tick = 0;
+  /** the pair of the last event (consecutive events of a table often come from the same source) */
+  private lastState: SourceState | null = null;
   readonly summary: SequenceSummary = { gaps: 0, missing: 0, repeats: 0, backwards: 0, first: [] };
 
   /** the window (a power of two) less one: a number's slot is the number AND this */
@@ -86,33 +95,44 @@ export class SequenceTracker {
 
   /**
    * Follows one stored event; returns the irregularity it shows, if any. `where` may be given as a function, called
-   * only for an irregularity (most events have none: no text is made for them).
+   * only for an irregularity (most events have none: no text is made for them) — with `whereArg`, so that a caller
+   * need not make a closure per event.
    */
-  observe(
+  observe<T = undefined>(
     tableId: string,
     source: string,
     sequence: number,
     eventId: string,
-    where: string | (() => string),
+    where: string | ((arg: T) => string),
+    whereArg?: T,
   ): SequenceIrregularity | null {
-    const key = `${tableId}\u0000${source}`;
-    const state = this.sources.get(key);
     const slot = sequence & this.mask;
     const id = idHash(eventId);
-    if (!state) {
-      const fresh: SourceState = {
-        last: sequence,
-        numbers: new Float64Array(this.mask + 1).fill(NaN),
-        ids: new Float64Array(this.mask + 1),
-      };
-      fresh.numbers[slot] = sequence;
-      fresh.ids[slot] = id;
-      this.remember(key, fresh);
-      return null;
+    const tick = ++this.tick;
+    let state = this.lastState;
+    if (state === null || state.tableId !== tableId || state.source !== source) {
+      let bySource = this.tables.get(tableId);
+      state = bySource?.get(source) ?? null;
+      if (!state) {
+        const fresh: SourceState = {
+          last: sequence,
+          numbers: new Float64Array(this.mask + 1).fill(NaN),
+          ids: new Float64Array(this.mask + 1),
+          seen: tick,
+          tableId,
+          source,
+        };
+        fresh.numbers[slot] = sequence;
+        fresh.ids[slot] = id;
+        if (!bySource) this.tables.set(tableId, (bySource = new Map()));
+        bySource.set(source, fresh);
+        this.lastState = fresh;
+        if (++this.size > this.maxSources) this.forgetLeastRecent();
+        return null;
+      }
+      this.lastState = state;
     }
-    // least recently seen last: re-inserted on every event
-    this.sources.delete(key);
-    this.sources.set(key, state);
+    state.seen = tick;
     const seen = state.numbers[slot] === sequence;
     if (seen && state.ids[slot] === id) return null; // the same event again: a redelivery
     let kind: SequenceKind | null = null;
@@ -126,7 +146,7 @@ export class SequenceTracker {
       previous: state.last,
       sequence,
       eventId,
-      where: typeof where === 'string' ? where : where(),
+      where: typeof where === 'string' ? where : where(whereArg as T),
     };
     state.last = sequence;
     state.numbers[slot] = sequence;
@@ -135,9 +155,24 @@ export class SequenceTracker {
     return found;
   }
 
-  private remember(key: string, state: SourceState): void {
-    this.sources.set(key, state);
-    if (this.sources.size > this.maxSources) this.sources.delete(this.sources.keys().next().value!);
+  /**
+   * Forgets the least recently seen quarter of the pairs (at least one), once a new pair goes past maxSources: one
+   * scan and sort per maxSources / 4 new pairs, so that a stream of ever new pairs costs a constant per event, not a
+   * scan of every pair per event.
+   */
+  private forgetLeastRecent(): void {
+    const all: SourceState[] = [];
+    for (const bySource of this.tables.values()) for (const state of bySource.values()) all.push(state);
+    all.sort((a, b) => a.seen - b.seen);
+    const forget = Math.max(1, Math.floor(this.maxSources / 4));
+    for (let i = 0; i < forget && i < all.length; i++) {
+      const oldest = all[i]!;
+      const bySource = this.tables.get(oldest.tableId)!;
+      bySource.delete(oldest.source);
+      if (!bySource.size) this.tables.delete(oldest.tableId);
+      this.size--;
+      if (this.lastState === oldest) this.lastState = null;
+    }
   }
 
   private count(x: SequenceIrregularity): void {

@@ -21,8 +21,8 @@ export function meaningProblems(
   table: TableLimits = NO_LIMITS,
 ): string[] {
   // sizes first: a reason never quotes an oversized value, and nothing else is looked at in an event that has one
-  const sized = sizeProblems(e.data);
-  if (sized.length) return sized;
+  const found = scan(e.data, '', 0);
+  if (found & OVERSIZED) return sizeProblems(e.data);
   const p: string[] = [];
   const h = e.data.header;
   if (!h.eventId) p.push('header.eventId is empty');
@@ -33,7 +33,13 @@ export function meaningProblems(
   if (h.receivedTime !== null) p.push(...timeProblems('header.receivedTime', h.receivedTime));
   if (!Number.isSafeInteger(h.sequence) || h.sequence < 0)
     p.push(`header.sequence ${h.sequence} is not a sequence number (a whole number from 0)`);
-  p.push(...amountProblems(e, e.type === 'TableOpened' ? null : table.largestBetMaximum));
+  p.push(
+    ...amountProblems(
+      e,
+      e.type === 'TableOpened' ? null : table.largestBetMaximum,
+      (found & OVER_MAX_AVOS) !== 0,
+    ),
+  );
   if (h.roundId === null && ROUND_EVENTS.has(e.type)) p.push(`header.roundId is required for ${e.type}`);
   // an enum value read as its UNKNOWN default (a symbol added after these schemas) describes nothing known: refused
   // (the game has its own message below)
@@ -92,6 +98,38 @@ const MAX_SIZE_PROBLEMS = 5;
 
 const idLimit = (key: string): boolean => key.endsWith('Id') || HEADER_IDS.has(key);
 
+const OVERSIZED = 1;
+const OVER_MAX_AVOS = 2;
+const SIZE_DEPTH = 8;
+const AMOUNT_DEPTH = 6;
+
+/**
+ * One walk of an event for both of what sizeProblems and amountProblems look for, without building a path or a
+ * message (the usual event, with nothing wrong, costs no garbage): OVERSIZED if a value down to depth SIZE_DEPTH is
+ * `oversized` (an array found so is not entered), OVER_MAX_AVOS if a value down to AMOUNT_DEPTH is `overMaxAvos`.
+ * The paths are made only for an event that has a problem, by the walks of those two.
+ */
+function scan(v: unknown, key: string, depth: number): number {
+  if (typeof v === 'string')
+    return v.length > BOUNDS.idChars && v.length > (idLimit(key) ? BOUNDS.idChars : BOUNDS.textChars)
+      ? OVERSIZED
+      : 0;
+  if (typeof v === 'number') return depth <= AMOUNT_DEPTH && overMaxAvos(v, key) ? OVER_MAX_AVOS : 0;
+  if (v === null || typeof v !== 'object') return 0;
+  let found = 0;
+  if (Array.isArray(v)) {
+    if (v.length > 1_000) return OVERSIZED;
+    if (depth >= SIZE_DEPTH) return 0;
+    for (let i = 0; i < v.length; i++) found |= scan(v[i], key, depth + 1);
+  } else {
+    if (depth >= SIZE_DEPTH) return 0;
+    const o = v as Record<string, unknown>;
+    const keys = Object.keys(o);
+    for (let i = 0; i < keys.length; i++) found |= scan(o[keys[i]!], keys[i]!, depth + 1);
+  }
+  return found;
+}
+
 /**
  * Whether `found` holds for a value of a walk like those of sizeProblems and amountProblems (arrays and objects
  * entered down to maxDepth, each value with the key it is under; a value found is not entered), without building a
@@ -125,7 +163,7 @@ const oversized = (v: unknown, key: string): boolean =>
 
 /** Strings longer than an id or a text may be, and arrays longer than any table needs, by path; never the value. */
 function sizeProblems(data: unknown): string[] {
-  if (!anyInWalk(data, '', 0, 8, oversized)) return [];
+  if (!anyInWalk(data, '', 0, SIZE_DEPTH, oversized)) return [];
   const p: string[] = [];
   const walk = (v: unknown, path: string, key: string, depth: number): void => {
     if (p.length >= MAX_SIZE_PROBLEMS || depth > 8) return;
@@ -178,7 +216,7 @@ const overMaxAvos = (v: unknown, key: string): boolean =>
   typeof v === 'number' && Math.abs(v) > BOUNDS.maxAvos && isAmountKey(key);
 
 /** Amounts beyond any table (maxAvos), and stakes and payouts orders of magnitude over this table's limits. */
-function amountProblems(e: TableEvent, largestBetMaximum: number | null): string[] {
+function amountProblems(e: TableEvent, largestBetMaximum: number | null, overMax: boolean): string[] {
   const p: string[] = [];
   const walk = (v: unknown, path: string, key: string, depth: number): void => {
     if (depth > 6) return;
@@ -192,7 +230,7 @@ function amountProblems(e: TableEvent, largestBetMaximum: number | null): string
     else if (v !== null && typeof v === 'object')
       for (const [k, x] of Object.entries(v)) walk(x, path ? `${path}.${k}` : k, k, depth + 1);
   };
-  if (anyInWalk(e.data, '', 0, 6, overMaxAvos)) walk(e.data, '', '', 0);
+  if (overMax) walk(e.data, '', '', 0);
   if (p.length || largestBetMaximum === null || largestBetMaximum <= 0) return p;
   const amount = (e.data as { amount?: unknown }).amount;
   if (typeof amount !== 'number') return p;

@@ -28,6 +28,15 @@ import { StoreIndex } from './store-index.ts';
 import { AccessLog, type AccessLogOptions } from './access-log.ts';
 import { RoundDerivations, type RoundDerivationsOptions } from './round-derivations.ts';
 import { derivedAnswer } from './routes/rounds.ts';
+import { SqliteEventStore } from '@table-audit/eventstore/sqlite';
+import { ReplayPool, type ReplayPoolOptions } from './replay-pool.ts';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** the replay workers, or null when replays are folded in the main thread (see AppOptions.replayWorkers) */
+    replayPool: ReplayPool | null;
+  }
+}
 
 /** Something the API depends on that /health/ready checks (ClickHouse, through the analytics client). */
 export interface ReadinessCheck {
@@ -61,6 +70,13 @@ export interface AppOptions {
   readonly accessLog?: AccessLogOptions;
   /** bounds of the disputed hands kept in memory (rounds kept, answers kept) */
   readonly derivations?: RoundDerivationsOptions;
+  /**
+   * Disputed-hand replays folded in worker threads (replay-pool.ts; the bounds of `derivations` shared out between
+   * them), for a SQLite store on a file: each worker opens it read-only. Absent, or `threads: 0`, or another store:
+   * folded in the main thread. A pool that cannot start is said in the log and replays are folded in the main
+   * thread.
+   */
+  readonly replayWorkers?: Omit<ReplayPoolOptions, 'storePath' | 'maxRounds' | 'maxExplanations'>;
 }
 
 export async function buildApp(o: AppOptions): Promise<FastifyInstance> {
@@ -72,6 +88,9 @@ export async function buildApp(o: AppOptions): Promise<FastifyInstance> {
     ajv: { customOptions: { removeAdditional: false, coerceTypes: 'array', allErrors: false } },
   });
   const index = new StoreIndex(o.store);
+  const replayPool = await startReplayPool(app, o);
+  app.decorate('replayPool', replayPool);
+  if (replayPool) app.addHook('onClose', () => replayPool.close());
   const ctx: ApiContext = {
     store: o.store,
     index,
@@ -81,6 +100,7 @@ export async function buildApp(o: AppOptions): Promise<FastifyInstance> {
     now: o.now ?? Date.now,
     accessLog: new AccessLog(o.store, o.accessLog),
     derivations: new RoundDerivations(o.store, derivedAnswer, o.derivations),
+    replayPool,
   };
   const auth = new Authenticator(o.auth);
   // the index of rounds and findings is read before the first request, not during it (a month's store takes
@@ -205,6 +225,37 @@ export async function buildApp(o: AppOptions): Promise<FastifyInstance> {
       { prefix: '/ui' },
     );
   return app;
+}
+
+/** The replay workers AppOptions.replayWorkers asks for, or null (folded in the main thread), said in the log. */
+async function startReplayPool(app: FastifyInstance, o: AppOptions): Promise<ReplayPool | null> {
+  const w = o.replayWorkers;
+  if (w === undefined || w.threads === 0) return null;
+  const store = o.store;
+  if (!(store instanceof SqliteEventStore) || store.path === ':memory:' || store.path === '') {
+    app.log.info('replays are folded in the main thread: replay workers need a SQLite store on a file');
+    return null;
+  }
+  try {
+    const pool = await ReplayPool.start({
+      ...w,
+      storePath: store.path,
+      ...(o.derivations?.maxRounds === undefined ? {} : { maxRounds: o.derivations.maxRounds }),
+      ...(o.derivations?.maxExplanations === undefined
+        ? {}
+        : { maxExplanations: o.derivations.maxExplanations }),
+    });
+    app.log.info(
+      { threads: pool.threads, code: pool.code },
+      `replays are folded in ${pool.threads} worker thread(s)`,
+    );
+    return pool;
+  } catch (e) {
+    app.log.warn(
+      `replays are folded in the main thread: the replay workers did not start (${(e as Error).message})`,
+    );
+    return null;
+  }
 }
 
 const REASONS: Record<number, string> = {

@@ -18,12 +18,22 @@ import { builtinModules } from 'node:module';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
-const SOURCE = fileURLToPath(new URL('./shard-worker.ts', import.meta.url));
-const ROOT = resolve(dirname(SOURCE), '../../..');
-/** Where the compiled worker and its manifest are kept. */
+const SHARD_WORKER = new URL('./shard-worker.ts', import.meta.url);
+const ROOT = resolve(dirname(fileURLToPath(SHARD_WORKER)), '../../..');
+/** Where the compiled workers and their manifests are kept. */
 export const COMPILED_WORKER_DIR = join(ROOT, 'node_modules/.cache/table-audit-replay');
-const BUNDLE = join(COMPILED_WORKER_DIR, 'shard-worker.mjs');
-const MANIFEST = join(COMPILED_WORKER_DIR, 'shard-worker.json');
+
+/** A worker's source and where its bundle and manifest are kept (named after the source's file). */
+interface WorkerFiles {
+  readonly source: string;
+  readonly bundle: string;
+  readonly manifest: string;
+}
+const filesOf = (source: URL, name: string): WorkerFiles => ({
+  source: fileURLToPath(source),
+  bundle: join(COMPILED_WORKER_DIR, `${name}.mjs`),
+  manifest: join(COMPILED_WORKER_DIR, `${name}.json`),
+});
 
 interface Manifest {
   node: string;
@@ -36,7 +46,7 @@ const builtins = new Set([...builtinModules, ...builtinModules.map((m) => `node:
 const sha256 = (bytes: string | Uint8Array) => createHash('sha256').update(bytes).digest('hex');
 
 /** Why the kept bundle cannot be used, or null when it can. */
-function stale(): string | null {
+function stale({ bundle: BUNDLE, manifest: MANIFEST }: WorkerFiles): string | null {
   let manifest: Manifest;
   try {
     manifest = JSON.parse(readFileSync(MANIFEST, 'utf8')) as Manifest;
@@ -60,7 +70,7 @@ function stale(): string | null {
   return null;
 }
 
-async function make(): Promise<void> {
+async function make({ source: SOURCE, bundle: BUNDLE, manifest: MANIFEST }: WorkerFiles): Promise<void> {
   const { build } = await import('esbuild');
   const result = await build({
     entryPoints: [SOURCE],
@@ -122,15 +132,26 @@ async function make(): Promise<void> {
  * The compiled shard worker, made first if it is missing or stale; null (with why) when it cannot be made, and the
  * caller then starts its workers from the sources.
  */
-export async function compiledShardWorker(): Promise<
-  { url: URL; made: boolean } | { url: null; why: string }
-> {
-  if (stale() === null) return { url: pathToFileURL(BUNDLE), made: false };
+export function compiledShardWorker(): Promise<{ url: URL; made: boolean } | { url: null; why: string }> {
+  return compiledWorker(SHARD_WORKER, 'shard-worker');
+}
+
+/**
+ * Any worker of the workspace compiled the same way (e.g. the API's replay workers): `source` is its TypeScript
+ * entry, `name` the name its bundle and manifest are kept under in COMPILED_WORKER_DIR (one name per source).
+ */
+export async function compiledWorker(
+  source: URL,
+  name: string,
+): Promise<{ url: URL; made: boolean } | { url: null; why: string }> {
+  if (!/^[\w-]+$/.test(name)) throw new Error(`not a worker name: ${name}`);
+  const files = filesOf(source, name);
+  if (stale(files) === null) return { url: pathToFileURL(files.bundle), made: false };
   try {
-    await make();
+    await make(files);
   } catch (err) {
     return { url: null, why: err instanceof Error ? err.message : String(err) };
   }
-  const why = stale();
-  return why === null ? { url: pathToFileURL(BUNDLE), made: true } : { url: null, why };
+  const why = stale(files);
+  return why === null ? { url: pathToFileURL(files.bundle), made: true } : { url: null, why };
 }

@@ -8,5 +8,6 @@ export * from './integrity.ts';
 export * from './writes.ts';
 export * from './shards.ts';
 export * from './parallel.ts';
+export { compiledWorker } from './compiled-worker.ts';
 export * from './what-if.ts';
 export * from './what-if-text.ts';

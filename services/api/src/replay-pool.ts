@@ -6,7 +6,7 @@
  *
  * - Each table goes to one worker (a hash of its id), so a table is folded once and its later rounds are answered
  *   from that worker's kept fold, as RoundDerivations does in one thread; the bounds on rounds and answers kept are
- *   shared out between the workers.
+ *   shared out between the workers (each 1.5 × an even share: with two, up to 1.5 × the one thread's memory).
  * - Bounded: at most as many workers as the machine has cores, and at most `maxQueued` replays waiting for or
  *   inside each worker; one more is refused at once (ReplayPoolBusy: the route answers 503 with Retry-After)
  *   rather than queued without end.
@@ -18,24 +18,21 @@
  */
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
-import { compiledWorker, RoundNotFound, withoutModuleHooks } from '@table-audit/replay';
+import { RoundNotFound } from '@table-audit/replay';
+import { workerCode, type WorkerCode, type WorkerCodeOptions } from './worker-code.ts';
 import type { ReplayPlace } from './replay-body.ts';
 
-export interface ReplayPoolOptions {
+export interface ReplayPoolOptions extends WorkerCodeOptions {
   /** the SQLite store's file: each worker opens it read-only */
   readonly storePath: string;
   /** worker threads (at most the machine's cores; default: the cores) */
   readonly threads?: number;
   /** replays waiting for or inside one worker before the next is refused (default 64) */
   readonly maxQueued?: number;
-  /** rounds kept over all workers (default 5,000, as RoundDerivations), shared out between them */
+  /** rounds kept (default 5,000, as RoundDerivations), shared out between the workers (see `share`) */
   readonly maxRounds?: number;
-  /** answers kept over all workers (default 1,000), shared out between them */
+  /** answers kept (default 1,000), shared out between the workers (see `share`) */
   readonly maxExplanations?: number;
-  /** false: start the workers from the TypeScript sources (tests of the fallback) */
-  readonly compiled?: boolean;
-  /** a module each worker imports first when it starts from the sources (the TypeScript loader) */
-  readonly loader?: string;
 }
 
 /** What a worker is started with. */
@@ -73,6 +70,15 @@ interface Slot {
   readonly pending: Map<number, { resolve: (b: Uint8Array) => void; reject: (e: Error) => void }>;
 }
 
+/**
+ * One worker's share of a bound kept over all of them: half as much again as an even share (at most the whole),
+ * since tables fall to workers by a hash, not evenly: 150 tables of 6 rounds asked in turn (900 answers, within
+ * the default 1,000) overrun an even share of 500 whenever the hash gives one worker more than 83 of them, and a
+ * worker over its share drops the answers it is asked for next (in the benchmark's first run with even shares,
+ * the rounds of folded tables cost twice the CPU a request).
+ */
+const share = (bound: number, n: number): number => Math.min(bound, Math.ceil((1.5 * bound) / n));
+
 /** FNV-1a of a table id: which worker folds it. */
 function slotOf(tableId: string, n: number): number {
   let h = 0x811c9dc5;
@@ -94,7 +100,7 @@ export class ReplayPool {
   /** how the replays went, for tests and the benchmark */
   readonly stats = { asked: 0, answered: 0, notFound: 0, failed: 0, busy: 0, restarts: 0 };
   /** what the workers were started from: the compiled worker, or the sources and why */
-  readonly code: { compiled: true } | { compiled: false; why: string };
+  readonly code: WorkerCode;
 
   private constructor(
     threads: number,
@@ -102,7 +108,7 @@ export class ReplayPool {
     entry: URL,
     execArgv: string[],
     data: ReplayWorkerData,
-    code: ReplayPool['code'],
+    code: WorkerCode,
   ) {
     this.#slots = Array.from({ length: threads }, () => ({
       worker: null,
@@ -126,22 +132,11 @@ export class ReplayPool {
     if (!Number.isSafeInteger(maxQueued) || maxQueued < 1)
       throw new RangeError(`maxQueued is a whole number ≥ 1, got ${maxQueued}`);
     const n = Math.min(threads, cores);
-    const source = new URL('./replay-worker.ts', import.meta.url);
-    let entry = source;
-    let code: ReplayPool['code'] = { compiled: false, why: 'compiled is false' };
-    if (o.compiled !== false) {
-      const made = await compiledWorker(source, 'api-replay-worker');
-      if (made.url === null) code = { compiled: false, why: made.why };
-      else {
-        entry = made.url;
-        code = { compiled: true };
-      }
-    }
-    const execArgv = code.compiled
-      ? withoutModuleHooks(process.execArgv)
-      : o.loader
-        ? [...process.execArgv, '--import', o.loader]
-        : process.execArgv;
+    const { entry, execArgv, code } = await workerCode(
+      new URL('./replay-worker.ts', import.meta.url),
+      'api-replay-worker',
+      o,
+    );
     const pool = new ReplayPool(
       n,
       maxQueued,
@@ -149,8 +144,8 @@ export class ReplayPool {
       execArgv,
       {
         storePath: o.storePath,
-        maxRounds: Math.ceil((o.maxRounds ?? 5_000) / n),
-        maxExplanations: Math.ceil((o.maxExplanations ?? 1_000) / n),
+        maxRounds: share(o.maxRounds ?? 5_000, n),
+        maxExplanations: share(o.maxExplanations ?? 1_000, n),
       },
       code,
     );

@@ -58,6 +58,7 @@ describe('replay workers', () => {
       roundsPerTable: 8,
       otherGames: everyOtherGame(1),
       replayWorkers: { threads: 2 },
+      accessLog: { thread: true },
     });
     inThread = await buildApp({ store: f.store, auth: { tokenKey: f.key } });
     rounds = await roundsOf(f.store);
@@ -130,6 +131,23 @@ describe('replay workers', () => {
       records.some((r) => r.requestId === foreign.headers['x-request-id']),
       'recorded with its request id',
     );
+  });
+
+  it('store each access record through the writer thread before the answer goes', async () => {
+    const roundId = [...rounds.keys()][3]!;
+    for (let i = 0; i < 5; i++) {
+      const answers = await Promise.all(
+        [0, 1, 2].map(() => f.app.inject({ url: replayUrl(roundId), headers: bearer(f.tokens.auditor) })),
+      );
+      // read at once through the test's own connection: every answered request's record is there already
+      const ids = new Set<string>();
+      for await (const e of f.store.readStream(ACCESS_STREAM))
+        ids.add((e.data as { requestId: string }).requestId);
+      for (const a of answers) {
+        assert.equal(a.statusCode, 200);
+        assert.ok(ids.has(a.headers['x-request-id'] as string), 'the record is stored before the answer');
+      }
+    }
   });
 
   it('refuse at once beyond the queue bound (ReplayPoolBusy), and the route answers 503 with Retry-After', async () => {

@@ -125,7 +125,11 @@ if (process.argv[2] === '--serve') {
       ...(process.env.BENCH_API_ACCESS_GAP === '0' ? { windowMs: 0, maxWaitMs: 0 } : {}),
     },
     // replays folded in worker threads (BENCH_API_REPLAY_THREADS, default one a core; 0: in the main thread)
-    replayWorkers: { threads: REPLAY_THREADS ?? availableParallelism() },
+    // BENCH_API_MAIN_KEPT=0: every replay goes to its worker, kept answers too (none kept in the main thread)
+    replayWorkers: {
+      threads: REPLAY_THREADS ?? availableParallelism(),
+      ...(process.env.BENCH_API_MAIN_KEPT === '0' ? { keptBodies: 0 } : {}),
+    },
   });
   process.stderr.write(
     `server: access records appended ${process.env.BENCH_API_ACCESS_THREAD !== '0' ? 'by a writer thread' : 'in the main thread'}; replays folded ${app.replayPool ? `in ${app.replayPool.threads} worker thread(s) (${JSON.stringify(app.replayPool.code)})` : 'in the main thread'}\n`,

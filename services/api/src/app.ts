@@ -81,7 +81,7 @@ export interface AppOptions {
    * folded in the main thread. A pool that cannot start is said in the log and replays are folded in the main
    * thread.
    */
-  readonly replayWorkers?: Omit<ReplayPoolOptions, 'storePath' | 'maxRounds' | 'maxExplanations'>;
+  readonly replayWorkers?: Omit<ReplayPoolOptions, 'storePath' | 'maxRounds' | 'maxExplanations' | 'store'>;
 }
 
 export async function buildApp(o: AppOptions): Promise<FastifyInstance> {
@@ -274,6 +274,7 @@ async function startReplayPool(app: FastifyInstance, o: AppOptions): Promise<Rep
     const pool = await ReplayPool.start({
       ...w,
       storePath: file,
+      store: o.store,
       ...(o.derivations?.maxRounds === undefined ? {} : { maxRounds: o.derivations.maxRounds }),
       ...(o.derivations?.maxExplanations === undefined
         ? {}

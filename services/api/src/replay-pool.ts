@@ -20,7 +20,10 @@ import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { RoundNotFound } from '@table-audit/replay';
 import { workerCode, type WorkerCode, type WorkerCodeOptions } from './worker-code.ts';
+import type { EventStore } from '@table-audit/eventstore';
+import { findingStream, tableStream } from '@table-audit/schemas/streams';
 import type { ReplayPlace } from './replay-body.ts';
+import { streamHead, type AnswerKey } from './round-derivations.ts';
 
 export interface ReplayPoolOptions extends WorkerCodeOptions {
   /** the SQLite store's file: each worker opens it read-only */
@@ -33,6 +36,13 @@ export interface ReplayPoolOptions extends WorkerCodeOptions {
   readonly maxRounds?: number;
   /** answers kept (default 1,000), shared out between the workers (see `share`) */
   readonly maxExplanations?: number;
+  /**
+   * the store as the main thread has it: with it, the bodies of answers the workers keep are kept here too (at
+   * most `keptBodies`, default `maxExplanations`), each with the table head (and findings head) it was made at,
+   * and served without asking a worker while one indexed read finds those heads unchanged
+   */
+  readonly store?: EventStore;
+  readonly keptBodies?: number;
 }
 
 /** What a worker is started with. */
@@ -52,7 +62,7 @@ export interface ReplayAsk {
 
 /** A worker's answer: the body as UTF-8 bytes, or RoundNotFound's message, or another failure's. */
 export type ReplayAnswer =
-  | { readonly id: number; readonly body: Uint8Array }
+  | { readonly id: number; readonly body: Uint8Array; readonly key: AnswerKey }
   | { readonly id: number; readonly notFound: string }
   | { readonly id: number; readonly error: string };
 
@@ -67,7 +77,10 @@ interface Slot {
   worker: Worker | null;
   /** the worker starting (resolves once it said it is ready) */
   starting: Promise<Worker> | null;
-  readonly pending: Map<number, { resolve: (b: Uint8Array) => void; reject: (e: Error) => void }>;
+  readonly pending: Map<
+    number,
+    { resolve: (a: { body: Uint8Array; key: AnswerKey }) => void; reject: (e: Error) => void }
+  >;
 }
 
 /**
@@ -98,7 +111,14 @@ export class ReplayPool {
   #nextId = 0;
   #closed = false;
   /** how the replays went, for tests and the benchmark */
-  readonly stats = { asked: 0, answered: 0, notFound: 0, failed: 0, busy: 0, restarts: 0 };
+  readonly stats = { asked: 0, answered: 0, keptHere: 0, notFound: 0, failed: 0, busy: 0, restarts: 0 };
+  /** bodies the workers keep, kept here too by (readings, table, round), least recently used first */
+  readonly #kept = new Map<
+    string,
+    { readonly head: number; readonly findingsHead: number | 'none'; readonly body: Uint8Array }
+  >();
+  #store: EventStore | null = null;
+  #maxKept = 0;
   /** what the workers were started from: the compiled worker, or the sources and why */
   readonly code: WorkerCode;
 
@@ -149,6 +169,8 @@ export class ReplayPool {
       },
       code,
     );
+    pool.#store = o.store ?? null;
+    pool.#maxKept = o.keptBodies ?? o.maxExplanations ?? 1_000;
     try {
       await Promise.all(pool.#slots.map((s) => pool.#started(s)));
     } catch (e) {
@@ -190,7 +212,7 @@ export class ReplayPool {
         if (slot.pending.size === 0) worker.unref();
         if ('body' in m) {
           this.stats.answered++;
-          p.resolve(m.body);
+          p.resolve(m);
         } else if ('notFound' in m) {
           this.stats.notFound++;
           p.reject(new RoundNotFound(m.notFound));
@@ -228,6 +250,40 @@ export class ReplayPool {
    */
   async replay(roundId: string, place: ReplayPlace, alternatives: readonly string[]): Promise<Uint8Array> {
     if (this.#closed) throw new Error('the replay pool is closed');
+    const keptKey = `${[...alternatives].sort().join(',')}\u0000${place.tableId}\u0000${roundId}`;
+    const kept = this.#kept.get(keptKey);
+    if (kept && this.#store) {
+      // served here while the heads it was made at are the heads now, as its worker would serve it
+      const head = await streamHead(this.#store, tableStream(place.tableId));
+      const findingsHead =
+        kept.findingsHead === 'none' ? 'none' : await streamHead(this.#store, findingStream(place.tableId));
+      if (head === kept.head && findingsHead === kept.findingsHead) {
+        this.#kept.delete(keptKey);
+        this.#kept.set(keptKey, kept); // most recently used last
+        this.stats.keptHere++;
+        return kept.body;
+      }
+      this.#kept.delete(keptKey);
+    }
+    const answer = await this.#ask(roundId, place, alternatives);
+    if (answer.key.kept && this.#store && this.#maxKept > 0) {
+      this.#kept.delete(keptKey);
+      this.#kept.set(keptKey, {
+        head: answer.key.head,
+        findingsHead: answer.key.findingsHead,
+        body: answer.body,
+      });
+      if (this.#kept.size > this.#maxKept) this.#kept.delete(this.#kept.keys().next().value!);
+    }
+    return answer.body;
+  }
+
+  /** Asks the table's worker (refused at once when it holds its bound). */
+  async #ask(
+    roundId: string,
+    place: ReplayPlace,
+    alternatives: readonly string[],
+  ): Promise<{ body: Uint8Array; key: AnswerKey }> {
     this.stats.asked++;
     const slot = this.#slots[slotOf(place.tableId, this.#slots.length)]!;
     if (slot.pending.size >= this.#maxQueued) {
@@ -237,7 +293,9 @@ export class ReplayPool {
       );
     }
     const id = this.#nextId++;
-    const answered = new Promise<Uint8Array>((resolve, reject) => slot.pending.set(id, { resolve, reject }));
+    const answered = new Promise<{ body: Uint8Array; key: AnswerKey }>((resolve, reject) =>
+      slot.pending.set(id, { resolve, reject }),
+    );
     let worker: Worker;
     try {
       worker = await this.#started(slot);

@@ -11,7 +11,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { SqliteEventStore } from '@table-audit/eventstore/sqlite';
 import { RoundNotFound } from '@table-audit/replay';
-import { RoundDerivations } from './round-derivations.ts';
+import { RoundDerivations, type AnswerKey } from './round-derivations.ts';
 import { derivedAnswer, replayPayload, replaySerializer, type DerivedAnswer } from './replay-body.ts';
 import type { ReplayAnswer, ReplayAsk, ReplayWorkerData } from './replay-pool.ts';
 
@@ -35,13 +35,14 @@ const encoder = new TextEncoder();
 
 async function answer(ask: ReplayAsk): Promise<ReplayAnswer> {
   try {
-    const a = await derivations.answer(ask.roundId, ask.place.tableId, ask.alternatives, ask.place.game);
+    const at: AnswerKey = { head: -1, findingsHead: 'none', kept: false };
+    const a = await derivations.answer(ask.roundId, ask.place.tableId, ask.alternatives, ask.place.game, at);
     let body = bodies.get(a);
     if (body === undefined) {
       body = serialize(replayPayload(ask.roundId, ask.place, a));
       bodies.set(a, body);
     }
-    return { id: ask.id, body: encoder.encode(body) };
+    return { id: ask.id, body: encoder.encode(body), key: at };
   } catch (e) {
     if (e instanceof RoundNotFound) return { id: ask.id, notFound: e.message };
     return { id: ask.id, error: (e as Error).message ?? String(e) };

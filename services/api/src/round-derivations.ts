@@ -26,10 +26,23 @@ import { findingStream, tableStream } from '@table-audit/schemas/streams';
 import { completeExplanation, isCrapsExplanation } from './explanations.ts';
 import { tableView } from './table-view.ts';
 
+/** What an answer is kept under (RoundDerivations.answer's `at`). */
+export interface AnswerKey {
+  head: number;
+  findingsHead: number | 'none';
+  kept: boolean;
+}
+
 /** Events read at once by a fold that may stop early (a round needs the stream only up to the round after it). */
 const FIRST_CHUNK = 128;
 /** …doubling up to this (the SQLite store's own page of rows) */
 const LAST_CHUNK = 512;
+
+/** The revision of a stream's last event (-1: no events). One indexed read. */
+export async function streamHead(store: EventStore, stream: string): Promise<number> {
+  for await (const e of store.readStream(stream, { direction: 'backwards', maxCount: 1 })) return e.revision;
+  return -1;
+}
 
 /** A round the fold completed: the unit and the findings about it judged with the units after it. */
 interface KeptRound {
@@ -96,29 +109,27 @@ export class RoundDerivations<T = RoundExplanation> {
 
   /** The revision of the table's last event (-1: no events). One indexed read. */
   head(tableId: string): Promise<number> {
-    return this.#streamHead(tableStream(tableId));
+    return streamHead(this.store, tableStream(tableId));
   }
 
-  async #streamHead(stream: string): Promise<number> {
-    for await (const e of this.store.readStream(stream, {
-      direction: 'backwards',
-      maxCount: 1,
-    }))
-      return e.revision;
-    return -1;
+  #streamHead(stream: string): Promise<number> {
+    return streamHead(this.store, stream);
   }
 
   /**
    * The round's answer, as explainRound(store, roundId, {alternatives}) explains it, made into T. `tableId` is
    * the round's table (the API's index knows it); `game` the round's game when the caller knows it: only a CRAPS
    * throw's answer shows the findings stored about it, so another game's answer is kept without reading the findings
-   * stream's head (unknown: it is read). Rejects with RoundNotFound as explainRound does.
+   * stream's head (unknown: it is read). Rejects with RoundNotFound as explainRound does. `at`, when given, is told
+   * what the answer is kept under (the table's head and, for a CRAPS throw or a game not known, the findings
+   * stream's head) and whether it is kept: a copy of the answer kept elsewhere holds exactly while these do.
    */
   async answer(
     roundId: string,
     tableId: string,
     alternatives: readonly string[] = [],
     game?: string | null,
+    at?: AnswerKey,
   ): Promise<T> {
     const readings = [...alternatives].sort().join(',');
     const tableKey = `${readings}\u0000${tableId}`;
@@ -135,6 +146,11 @@ export class RoundDerivations<T = RoundExplanation> {
     // a CRAPS throw's answer shows the findings stored about it: kept only while the findings stream is unchanged
     const findingsHead = findingsMatter ? await this.#streamHead(findingStream(tableId)) : 'none';
     const key = `${head}/${findingsHead}\u0000${tableKey}\u0000${roundId}`;
+    if (at) {
+      at.head = head;
+      at.findingsHead = findingsHead;
+      at.kept = true;
+    }
     const kept = this.#answers.get(key);
     if (kept) {
       this.#answers.delete(key);
@@ -146,7 +162,10 @@ export class RoundDerivations<T = RoundExplanation> {
       .then((x) => completeExplanation(this.store, x, tableId, roundId))
       .then((x) => {
         // the caller said another game, yet the answer shows stored findings: made, never kept
-        if (!findingsMatter && isCrapsExplanation(x.json)) this.#forget(key, entry);
+        if (!findingsMatter && isCrapsExplanation(x.json)) {
+          this.#forget(key, entry);
+          if (at) at.kept = false;
+        }
         return this.finish(x, alternatives);
       });
     const entry = { table: tableKey, answer: made };

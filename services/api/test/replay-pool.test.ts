@@ -90,9 +90,17 @@ describe('replay workers', () => {
     }
     assert.ok(failed <= 2, `${failed} rounds failed`);
     assert.deepEqual([...games].sort(), ['CRAPS', 'F3CP', 'MAHJONG', 'THIRTEEN_CARDS']);
-    // asked again: kept answers, still the same bytes
+    // asked again: kept answers (their bodies served by the main thread while their table's head is unchanged,
+    // without asking a worker), still the same bytes
+    const pool = f.app.replayPool!;
+    const [keptBefore, askedBefore] = [pool.stats.keptHere, pool.stats.asked];
     for (const roundId of [...rounds.keys()].slice(0, 20))
       await sameAnswer(f.app, inThread, replayUrl(roundId), f.tokens.inspector);
+    assert.ok(
+      pool.stats.keptHere - keptBefore >= 15,
+      `${pool.stats.keptHere - keptBefore} served from kept bodies`,
+    );
+    assert.ok(pool.stats.asked - askedBefore <= 5, 'the workers not asked for them');
     // under the alternative reading H1, and a round not there
     for (const roundId of [...rounds.keys()].slice(0, 10))
       await sameAnswer(f.app, inThread, replayUrl(roundId, 'H1'), f.tokens.inspector);

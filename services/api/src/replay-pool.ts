@@ -13,6 +13,9 @@
  * - Started from the compiled worker (services/replay's compiledWorker: one JavaScript file made with esbuild and
  *   kept in node_modules/.cache/table-audit-replay), else from the sources with the TypeScript loader the caller
  *   names or the process runs with. A worker that stops is started again; the replays it held fail (500).
+ * - Kept answers are served here: the body of each answer a worker keeps is kept in this thread too, with the
+ *   table head (and findings head) the worker keeps it under, and sent without asking the worker while one
+ *   indexed read finds those heads unchanged — so a kept answer does not wait behind the folds queued in its worker.
  * - The answers are the in-thread route's byte for byte: the same RoundDerivations, the same law lookup, the same
  *   schema serialized by the same fast-json-stringify (replay-body.ts); a test holds them equal.
  */
@@ -231,7 +234,7 @@ export class ReplayPool {
           reject(new Error(`a replay worker did not start: ${why}`));
           return;
         }
-        this.stats.restarts++;
+        if (!this.#closed) this.stats.restarts++;
         const pending = [...slot.pending.values()];
         slot.pending.clear();
         this.stats.failed += pending.length;

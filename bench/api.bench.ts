@@ -23,7 +23,7 @@
 import { spawn } from 'node:child_process';
 import { createPrivateKey, generateKeyPairSync } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { loadavg, tmpdir } from 'node:os';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { AnalyticsProjector, migrate, openAnalytics } from '@table-audit/analytics';
@@ -46,6 +46,13 @@ const WARM = Number(process.env.BENCH_API_WARM_TABLES ?? 150);
 /** rounds of one more table, played in one long session: the cold replay of a late round of a long table */
 const LONG = Number(process.env.BENCH_API_LONG_ROUNDS ?? 800);
 const FIRST_DAY = Date.parse('2025-12-01T02:00:00Z'); // 10:00 in Macau
+/** replay worker threads of the server (default: one a core); 0: replays folded in the server's main thread */
+const REPLAY_THREADS =
+  process.env.BENCH_API_REPLAY_THREADS === undefined
+    ? undefined
+    : Number(process.env.BENCH_API_REPLAY_THREADS);
+/** only the routes whose name holds one of these (comma-separated; the baselines always run), e.g. `replay` */
+const ONLY = process.env.BENCH_API_ONLY?.split(',').filter((x) => x !== '') ?? [];
 
 /** A month of sessions in one store: day d's tables are `d01-…`, simulated from 10:00 Macau time that day. */
 async function buildMonth(path: string): Promise<void> {
@@ -112,7 +119,24 @@ if (process.argv[2] === '--serve') {
     charts: new ClickHouseCharts(analytics.client, analytics.description),
     rateLimitPerMinute: 1_000_000_000,
     // BENCH_API_ACCESS_GAP=0: the access log appends once per turn of the event loop (no gap between appends)
-    ...(process.env.BENCH_API_ACCESS_GAP === '0' ? { accessLog: { windowMs: 0, maxWaitMs: 0 } } : {}),
+    // the access records appended by a writer thread of their own (BENCH_API_ACCESS_THREAD=0: in the main thread)
+    accessLog: {
+      thread: process.env.BENCH_API_ACCESS_THREAD !== '0',
+      ...(process.env.BENCH_API_ACCESS_GAP === '0' ? { windowMs: 0, maxWaitMs: 0 } : {}),
+    },
+    // replays folded in worker threads (BENCH_API_REPLAY_THREADS, default one a core; 0: in the main thread)
+    // BENCH_API_MAIN_KEPT=0: every replay goes to its worker, kept answers too (none kept in the main thread)
+    replayWorkers: {
+      threads: REPLAY_THREADS ?? availableParallelism(),
+      ...(process.env.BENCH_API_MAIN_KEPT === '0' ? { keptBodies: 0 } : {}),
+    },
+  });
+  process.stderr.write(
+    `server: access records appended ${process.env.BENCH_API_ACCESS_THREAD !== '0' ? 'by a writer thread' : 'in the main thread'}; replays folded ${app.replayPool ? `in ${app.replayPool.threads} worker thread(s) (${JSON.stringify(app.replayPool.code)})` : 'in the main thread'}\n`,
+  );
+  // the load process asks for the server's CPU time (every thread of it: the workers' too) around each loop
+  process.on('message', (m: unknown) => {
+    if (m === 'cpu') process.send!(process.cpuUsage());
   });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.address() as { port: number };
@@ -120,6 +144,8 @@ if (process.argv[2] === '--serve') {
   process.on('SIGTERM', () => {
     // how the incident list's pages were made: queries, kept answers, pages from the findings' keys in memory
     process.stderr.write(`server: incident list ${JSON.stringify(findings.stats)}\n`);
+    if (app.replayPool)
+      process.stderr.write(`server: replay workers ${JSON.stringify(app.replayPool.stats)}\n`);
     void app
       .close()
       .then(() => store.close())
@@ -192,11 +218,17 @@ if (process.argv[2] === '--serve') {
       keyPath,
       join(dir, 'analytics'),
     ],
-    { stdio: ['ignore', 'pipe', 'inherit'] },
+    { stdio: ['ignore', 'pipe', 'inherit', 'ipc'] },
   );
+  /** the server process's CPU time so far (user + system, every thread), ms */
+  const serverCpu = () =>
+    new Promise<number>((resolve) => {
+      server.once('message', (u: { user: number; system: number }) => resolve((u.user + u.system) / 1000));
+      server.send('cpu');
+    });
   const port = await new Promise<number>((resolve, reject) => {
     let out = '';
-    server.stdout.on('data', (c: Buffer) => {
+    server.stdout!.on('data', (c: Buffer) => {
       out += c.toString();
       const m = /listening (\d+)/.exec(out);
       if (m) resolve(Number(m[1]));
@@ -225,19 +257,22 @@ if (process.argv[2] === '--serve') {
     readonly text: string;
     readonly rate: number;
     readonly p99: number;
+    /** requests answered (200) */
+    readonly count: number;
   }
   const summary = (latencies: number[], errors: number, seconds: number): Figures => {
     const s = [...latencies].sort((a, b) => a - b);
     const why = [...failures].map(([k, n]) => `${k}: ${n}`).join(', ');
     failures.clear();
     const errorText = `errors ${errors}${why ? ` (${why})` : ''}`;
-    if (!s.length) return { text: `no answer   ${errorText}`, rate: 0, p99: Infinity };
+    if (!s.length) return { text: `no answer   ${errorText}`, rate: 0, p99: Infinity, count: 0 };
     const rate = latencies.length / seconds;
     const p99 = percentile(s, 0.99);
     return {
       text: `${rate.toFixed(0).padStart(5)} req/s   p50 ${percentile(s, 0.5).toFixed(1).padStart(6)} ms   p99 ${p99.toFixed(1).padStart(7)} ms   max ${s.at(-1)!.toFixed(1).padStart(7)} ms   ${errorText}`,
       rate,
       p99,
+      count: latencies.length,
     };
   };
   /** A route's figures beside the baseline's of the same loop: its share of the baseline's req/s, its p99 over the baseline's. */
@@ -406,7 +441,7 @@ if (process.argv[2] === '--serve') {
       }
   };
   let uniq = 0;
-  const routes: [string, (i: number) => string][] = [
+  const allRoutes: [string, (i: number) => string][] = [
     ['baseline GET /health/live', () => '/health/live'],
     ['GET /v1/findings (50 a page)', (i) => findingsUrls[i % findingsUrls.length]!],
     [
@@ -422,6 +457,19 @@ if (process.argv[2] === '--serve') {
     ['GET /v1/charts/findings-over-time', () => '/v1/charts/findings-over-time'],
     ['baseline GET /health/live (again)', () => '/health/live'],
   ];
+  const routes = allRoutes.filter(
+    ([name]) => name.startsWith('baseline') || ONLY.length === 0 || ONLY.some((o) => name.includes(o)),
+  );
+  /** A loop's figures with the CPU time the server and this process spent on it, per request answered. */
+  const measured = async (loop: () => Promise<Figures>): Promise<{ f: Figures; cpu: string }> => {
+    const s0 = await serverCpu();
+    const c0 = process.cpuUsage();
+    const f = await loop();
+    const c = process.cpuUsage(c0);
+    const server = (await serverCpu()) - s0;
+    const per = (ms: number) => (f.count ? (ms / f.count).toFixed(2) : '-');
+    return { f, cpu: `   CPU/req: server ${per(server)} ms, client ${per((c.user + c.system) / 1000)} ms` };
+  };
   // warm up (JIT)
   for (let i = 0; i < 20; i++) await get('/health/live');
   // each route beside the first baseline of the same loop (the last baseline shows how the load moved meanwhile)
@@ -429,17 +477,17 @@ if (process.argv[2] === '--serve') {
   let baseline: Figures | undefined;
   for (const [name, url] of routes) {
     if (name.includes('(folded)')) await foldWarmTables();
-    const f = await atRate(url);
+    const { f, cpu } = await measured(() => atRate(url));
     baseline ??= f;
-    console.log(`  ${name.padEnd(34)} ${beside(f, baseline)}`);
+    console.log(`  ${name.padEnd(34)} ${beside(f, baseline)}${cpu}`);
   }
   console.log(`closed loop, ${CONCURRENCY} connections for ${SECONDS / 2} s:`);
   baseline = undefined;
   for (const [name, url] of routes) {
     if (name.includes('(folded)')) await foldWarmTables();
-    const f = await flatOut(url);
+    const { f, cpu } = await measured(() => flatOut(url));
     baseline ??= f;
-    console.log(`  ${name.padEnd(34)} ${beside(f, baseline)}`);
+    console.log(`  ${name.padEnd(34)} ${beside(f, baseline)}${cpu}`);
   }
   console.log(
     `load average at the end ${loadavg()

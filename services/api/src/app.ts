@@ -28,6 +28,16 @@ import { StoreIndex } from './store-index.ts';
 import { AccessLog, type AccessLogOptions } from './access-log.ts';
 import { RoundDerivations, type RoundDerivationsOptions } from './round-derivations.ts';
 import { derivedAnswer } from './routes/rounds.ts';
+import { SqliteEventStore } from '@table-audit/eventstore/sqlite';
+import { ReplayPool, type ReplayPoolOptions } from './replay-pool.ts';
+import { AccessWriterThread } from './access-writer-thread.ts';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** the replay workers, or null when replays are folded in the main thread (see AppOptions.replayWorkers) */
+    replayPool: ReplayPool | null;
+  }
+}
 
 /** Something the API depends on that /health/ready checks (ClickHouse, through the analytics client). */
 export interface ReadinessCheck {
@@ -57,10 +67,21 @@ export interface AppOptions {
   /** the web UI: a directory of static files served under /ui/, or a plugin registered under /ui */
   readonly ui?: { readonly root: string } | FastifyPluginAsync;
   readonly now?: () => number;
-  /** the access log's group commit: the gap between two appends (access-log.ts) */
-  readonly accessLog?: AccessLogOptions;
+  /**
+   * the access log's group commit: the gap between two appends (access-log.ts); `thread: true` appends from a
+   * writer thread of its own (access-writer-thread.ts) for a SQLite store on a file, so the commits' waits for the
+   * disk do not hold the event loop (another store: appended in the main thread, said in the log)
+   */
+  readonly accessLog?: Omit<AccessLogOptions, 'writer'> & { readonly thread?: boolean };
   /** bounds of the disputed hands kept in memory (rounds kept, answers kept) */
   readonly derivations?: RoundDerivationsOptions;
+  /**
+   * Disputed-hand replays folded in worker threads (replay-pool.ts; the bounds of `derivations` shared out between
+   * them), for a SQLite store on a file: each worker opens it read-only. Absent, or `threads: 0`, or another store:
+   * folded in the main thread. A pool that cannot start is said in the log and replays are folded in the main
+   * thread.
+   */
+  readonly replayWorkers?: Omit<ReplayPoolOptions, 'storePath' | 'maxRounds' | 'maxExplanations' | 'store'>;
 }
 
 export async function buildApp(o: AppOptions): Promise<FastifyInstance> {
@@ -72,6 +93,11 @@ export async function buildApp(o: AppOptions): Promise<FastifyInstance> {
     ajv: { customOptions: { removeAdditional: false, coerceTypes: 'array', allErrors: false } },
   });
   const index = new StoreIndex(o.store);
+  const replayPool = await startReplayPool(app, o);
+  app.decorate('replayPool', replayPool);
+  if (replayPool) app.addHook('onClose', () => replayPool.close());
+  const accessWriter = await startAccessWriter(app, o);
+  if (accessWriter) app.addHook('onClose', () => accessWriter.close());
   const ctx: ApiContext = {
     store: o.store,
     index,
@@ -79,8 +105,9 @@ export async function buildApp(o: AppOptions): Promise<FastifyInstance> {
     charts: o.charts ?? null,
     anchors: o.anchors ?? null,
     now: o.now ?? Date.now,
-    accessLog: new AccessLog(o.store, o.accessLog),
+    accessLog: new AccessLog(o.store, { ...o.accessLog, ...(accessWriter ? { writer: accessWriter } : {}) }),
     derivations: new RoundDerivations(o.store, derivedAnswer, o.derivations),
+    replayPool,
   };
   const auth = new Authenticator(o.auth);
   // the index of rounds and findings is read before the first request, not during it (a month's store takes
@@ -205,6 +232,65 @@ export async function buildApp(o: AppOptions): Promise<FastifyInstance> {
       { prefix: '/ui' },
     );
   return app;
+}
+
+/** A SQLite store's file, or null (in memory, or another store): what worker threads can open themselves. */
+const storeFile = (store: EventStore): string | null =>
+  store instanceof SqliteEventStore && store.path !== ':memory:' && store.path !== '' ? store.path : null;
+
+/** The access writer thread AppOptions.accessLog.thread asks for, or null (appended in the main thread). */
+async function startAccessWriter(app: FastifyInstance, o: AppOptions): Promise<AccessWriterThread | null> {
+  if (!o.accessLog?.thread) return null;
+  const file = storeFile(o.store);
+  if (file === null) {
+    app.log.info(
+      'access records are appended in the main thread: its writer thread needs a SQLite store on a file',
+    );
+    return null;
+  }
+  try {
+    return await AccessWriterThread.start(
+      file,
+      o.replayWorkers?.loader === undefined ? {} : { loader: o.replayWorkers.loader },
+    );
+  } catch (e) {
+    app.log.warn(
+      `access records are appended in the main thread: the writer thread did not start (${(e as Error).message})`,
+    );
+    return null;
+  }
+}
+
+/** The replay workers AppOptions.replayWorkers asks for, or null (folded in the main thread), said in the log. */
+async function startReplayPool(app: FastifyInstance, o: AppOptions): Promise<ReplayPool | null> {
+  const w = o.replayWorkers;
+  if (w === undefined || w.threads === 0) return null;
+  const file = storeFile(o.store);
+  if (file === null) {
+    app.log.info('replays are folded in the main thread: replay workers need a SQLite store on a file');
+    return null;
+  }
+  try {
+    const pool = await ReplayPool.start({
+      ...w,
+      storePath: file,
+      store: o.store,
+      ...(o.derivations?.maxRounds === undefined ? {} : { maxRounds: o.derivations.maxRounds }),
+      ...(o.derivations?.maxExplanations === undefined
+        ? {}
+        : { maxExplanations: o.derivations.maxExplanations }),
+    });
+    app.log.info(
+      { threads: pool.threads, code: pool.code },
+      `replays are folded in ${pool.threads} worker thread(s)`,
+    );
+    return pool;
+  } catch (e) {
+    app.log.warn(
+      `replays are folded in the main thread: the replay workers did not start (${(e as Error).message})`,
+    );
+    return null;
+  }
 }
 
 const REASONS: Record<number, string> = {

@@ -7,6 +7,7 @@ import type { FindingsQuery, FindingView } from './findings-query.ts';
 import type { StoreIndex } from './store-index.ts';
 import type { AccessLog } from './access-log.ts';
 import type { RoundDerivations } from './round-derivations.ts';
+import type { ReplayPool } from './replay-pool.ts';
 import type { DerivedAnswer } from './routes/rounds.ts';
 import type { ChartsQuery } from './charts.ts';
 import { formatMacauTime } from '@table-audit/rules';
@@ -41,6 +42,8 @@ export interface ApiContext {
   readonly accessLog: AccessLog;
   /** disputed hands derived once per table and kept (bounded), with their law texts */
   readonly derivations: RoundDerivations<DerivedAnswer>;
+  /** the replay route's worker threads (null: it folds with `derivations`, in the main thread) */
+  readonly replayPool: ReplayPool | null;
 }
 
 /** The caller's scope: the one concessionaire they see, or null for all. */

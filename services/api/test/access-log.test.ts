@@ -143,4 +143,50 @@ describe('the access log’s group commit', () => {
     await turn();
     assert.ok(a.done && b.done && c.done);
   });
+
+  it('with a writer off the event loop: one append in flight, the next holding every record that came meanwhile', async () => {
+    const { store, appends } = heldStore();
+    const writer = {
+      append: (events: readonly EventData[]) => store.append(ACCESS_STREAM, events).then(() => {}),
+    };
+    let now = 0;
+    // a window and a gap that would put appends off: with a writer they do not apply
+    const log = new AccessLog({} as EventStore, {
+      windowMs: 1_000,
+      maxWaitMs: 1_000,
+      now: () => now,
+      writer,
+    });
+    const first = [1, 2].map((n) => settled(log.record(record(n))));
+    await turn();
+    assert.equal(appends.length, 1, 'the records of a turn together');
+    assert.equal(appends[0]!.events.length, 2);
+    const meanwhile = [3, 4, 5].map((n) => settled(log.record(record(n))));
+    await turn();
+    await turn();
+    assert.equal(appends.length, 1, 'while one append is in flight, records wait for it');
+    now += 5;
+    appends[0]!.release();
+    await turn();
+    assert.ok(first.every((s) => s.done && s.error === undefined));
+    assert.ok(
+      meanwhile.every((s) => !s.done),
+      'not before their own append returned',
+    );
+    assert.equal(appends.length, 2, 'then at once, all of them in one append, with no gap kept');
+    assert.deepEqual(
+      appends[1]!.events.map((e) => e.eventId),
+      ['req-3:round.replay', 'req-4:round.replay', 'req-5:round.replay'],
+    );
+    appends[1]!.release(new Error('disk full'));
+    await turn();
+    for (const s of meanwhile) assert.equal((s.error as Error | undefined)?.message, 'disk full');
+    const after = settled(log.record(record(6)));
+    await turn();
+    assert.equal(appends.length, 3, 'after a failed append, the next record is appended anew');
+    appends[2]!.release();
+    await turn();
+    assert.equal(after.done && after.error, undefined);
+    assert.deepEqual(log.stats, { appends: 3, records: 6 });
+  });
 });

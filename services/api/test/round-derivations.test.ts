@@ -136,6 +136,28 @@ describe('disputed hands derived once per table', () => {
     assert.equal(d.stats.folds, folds + 1, 'a dropped table is folded again');
   });
 
+  it('reads a table only as far as the round asked needs, and on from there for a later round', async () => {
+    await ingestUpTo(session.events.length);
+    const tableId = [...rounds.values()][0]!;
+    const tableRounds = [...rounds].filter(([, t]) => t === tableId); // in the order the session played them
+    let events = 0;
+    for await (const _ of store.readStream(`table-${tableId}`)) events++;
+    const d = new RoundDerivations(store, (x) => x);
+    const [first] = tableRounds[0]!;
+    same(await d.answer(first, tableId), (await reference(first)) as RoundExplanation, first);
+    const early = d.stats.eventsRead;
+    assert.ok(
+      early < events / 2,
+      `the first round of ${tableRounds.length} read ${early} of ${events} events`,
+    );
+    // every other round of the table: the fold goes on from where it stopped, each event read once
+    for (const [roundId] of tableRounds.slice(1))
+      same(await d.answer(roundId, tableId), (await reference(roundId)) as RoundExplanation, roundId);
+    assert.equal(d.stats.folds, 1, 'folded from its first event once');
+    assert.ok(d.stats.continued >= 1);
+    assert.equal(d.stats.eventsRead, events, 'every event of the table read once');
+  });
+
   it('answers a round of no table with explainRound\'s "not found"', async () => {
     const d = new RoundDerivations(store, (x) => x);
     await assert.rejects(d.answer('no-such-round', session.tables[0]!.tableId), RoundNotFound);

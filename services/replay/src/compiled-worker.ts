@@ -1,11 +1,12 @@
 /**
- * The shard worker (and the what-if worker) as one compiled JavaScript file each, so that a worker thread does not
+ * A worker of the workspace (the bulk replay's shard worker, the what-if's, the API's replay workers) as one
+ * compiled JavaScript file each, so that a worker thread does not
  * transpile ~170 TypeScript files
  * through the loader before its first event (0.5–0.7 s a worker in a probe; in the bench runs under load, the
  * compiled worker started in about half the time of the sources). docs/scaling.md, replay, fourth pass, has the
  * figures.
  *
- * The file is made with esbuild from shard-worker.ts and everything of the workspace it imports; packages from
+ * The file is made with esbuild from the worker's source and everything of the workspace it imports; packages from
  * node_modules stay imports of the exact file this install resolves them to, and `import.meta.url` in each bundled
  * source is that source's own URL (files found next to a source are found where they are), as the CLI's build does.
  * It is kept in node_modules/.cache/table-audit-replay/ with a manifest of every source it was made from (size and
@@ -19,14 +20,22 @@ import { builtinModules } from 'node:module';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
-/** The worker entries that can be compiled: the bulk replay's shard worker and the what-if's. */
-export type WorkerEntry = 'shard-worker' | 'what-if-worker';
-const sourceOf = (entry: WorkerEntry) => fileURLToPath(new URL(`./${entry}.ts`, import.meta.url));
-const ROOT = resolve(dirname(sourceOf('shard-worker')), '../../..');
+const SHARD_WORKER = new URL('./shard-worker.ts', import.meta.url);
+const ROOT = resolve(dirname(fileURLToPath(SHARD_WORKER)), '../../..');
 /** Where the compiled workers and their manifests are kept. */
 export const COMPILED_WORKER_DIR = join(ROOT, 'node_modules/.cache/table-audit-replay');
-const bundleOf = (entry: WorkerEntry) => join(COMPILED_WORKER_DIR, `${entry}.mjs`);
-const manifestOf = (entry: WorkerEntry) => join(COMPILED_WORKER_DIR, `${entry}.json`);
+
+/** A worker's source and where its bundle and manifest are kept (named after the source's file). */
+interface WorkerFiles {
+  readonly source: string;
+  readonly bundle: string;
+  readonly manifest: string;
+}
+const filesOf = (source: URL, name: string): WorkerFiles => ({
+  source: fileURLToPath(source),
+  bundle: join(COMPILED_WORKER_DIR, `${name}.mjs`),
+  manifest: join(COMPILED_WORKER_DIR, `${name}.json`),
+});
 
 interface Manifest {
   node: string;
@@ -39,10 +48,10 @@ const builtins = new Set([...builtinModules, ...builtinModules.map((m) => `node:
 const sha256 = (bytes: string | Uint8Array) => createHash('sha256').update(bytes).digest('hex');
 
 /** Why the kept bundle cannot be used, or null when it can. */
-function stale(entry: WorkerEntry): string | null {
+function stale(files: WorkerFiles): string | null {
   let manifest: Manifest;
   try {
-    manifest = JSON.parse(readFileSync(manifestOf(entry), 'utf8')) as Manifest;
+    manifest = JSON.parse(readFileSync(files.manifest, 'utf8')) as Manifest;
   } catch {
     return 'no compiled worker';
   }
@@ -56,7 +65,7 @@ function stale(entry: WorkerEntry): string | null {
     }
   }
   try {
-    if (sha256(readFileSync(bundleOf(entry))) !== manifest.sha256)
+    if (sha256(readFileSync(files.bundle)) !== manifest.sha256)
       return 'the compiled worker is not the one made';
   } catch {
     return 'the compiled worker is gone';
@@ -64,10 +73,10 @@ function stale(entry: WorkerEntry): string | null {
   return null;
 }
 
-async function make(entry: WorkerEntry): Promise<void> {
+async function make(files: WorkerFiles): Promise<void> {
   const { build } = await import('esbuild');
   const result = await build({
-    entryPoints: [sourceOf(entry)],
+    entryPoints: [files.source],
     bundle: true,
     format: 'esm',
     platform: 'node',
@@ -115,8 +124,7 @@ async function make(entry: WorkerEntry): Promise<void> {
   }
   mkdirSync(COMPILED_WORKER_DIR, { recursive: true });
   const own = `.${process.pid}.${Date.now()}`;
-  const bundle = bundleOf(entry);
-  const manifestFile = manifestOf(entry);
+  const { bundle, manifest: manifestFile } = files;
   writeFileSync(bundle + own, code);
   renameSync(bundle + own, bundle);
   const manifest: Manifest = { node: process.version, sha256: sha256(code), inputs };
@@ -128,18 +136,27 @@ async function make(entry: WorkerEntry): Promise<void> {
  * A compiled worker, made first if it is missing or stale; null (with why) when it cannot be made, and the caller
  * then starts its workers from the sources.
  */
+/** The compiled shard worker of the bulk replay (see compiledWorker). */
+export function compiledShardWorker(): Promise<{ url: URL; made: boolean } | { url: null; why: string }> {
+  return compiledWorker(SHARD_WORKER, 'shard-worker');
+}
+
+/**
+ * Any worker of the workspace compiled the same way (e.g. the API's replay workers): `source` is its TypeScript
+ * entry, `name` the name its bundle and manifest are kept under in COMPILED_WORKER_DIR (one name per source).
+ */
 export async function compiledWorker(
-  entry: WorkerEntry,
+  source: URL,
+  name: string,
 ): Promise<{ url: URL; made: boolean } | { url: null; why: string }> {
-  if (stale(entry) === null) return { url: pathToFileURL(bundleOf(entry)), made: false };
+  if (!/^[\w-]+$/.test(name)) throw new Error(`not a worker name: ${name}`);
+  const files = filesOf(source, name);
+  if (stale(files) === null) return { url: pathToFileURL(files.bundle), made: false };
   try {
-    await make(entry);
+    await make(files);
   } catch (err) {
     return { url: null, why: err instanceof Error ? err.message : String(err) };
   }
-  const why = stale(entry);
-  return why === null ? { url: pathToFileURL(bundleOf(entry)), made: true } : { url: null, why };
+  const why = stale(files);
+  return why === null ? { url: pathToFileURL(files.bundle), made: true } : { url: null, why };
 }
-
-/** The compiled shard worker of the bulk replay (see compiledWorker). */
-export const compiledShardWorker = () => compiledWorker('shard-worker');

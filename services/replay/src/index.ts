@@ -8,6 +8,7 @@ export * from './integrity.ts';
 export * from './writes.ts';
 export * from './shards.ts';
 export * from './parallel.ts';
+export { compiledWorker } from './compiled-worker.ts';
 export * from './what-if.ts';
 export * from './what-if-text.ts';
 export * from './memory.ts';

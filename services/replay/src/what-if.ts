@@ -183,6 +183,8 @@ export async function compareShard(
   return comparer.finish(events);
 }
 
+const WHAT_IF_WORKER = new URL('./what-if-worker.ts', import.meta.url);
+
 /** Runs the what-if over the store: sharded over `workers` threads (1: in this thread). */
 export async function runWhatIf(o: WhatIfOptions): Promise<WhatIfReport> {
   if (!Number.isSafeInteger(o.workers) || o.workers < 1 || o.workers > 64)
@@ -207,8 +209,9 @@ export async function runWhatIf(o: WhatIfOptions): Promise<WhatIfReport> {
     const shards = Array.from({ length: o.workers }, (_, index) => ({ index, count: o.workers }));
     // from the compiled worker when it can be had: each worker then loads one file, not the sources through the
     // TypeScript loader (the what-if bench's two workers spent about a second starting from the sources)
-    const compiled = o.compiledWorker === false ? null : (await compiledWorker('what-if-worker')).url;
-    const entry = compiled ?? new URL('./what-if-worker.ts', import.meta.url);
+    const compiled =
+      o.compiledWorker === false ? null : (await compiledWorker(WHAT_IF_WORKER, 'what-if-worker')).url;
+    const entry = compiled ?? WHAT_IF_WORKER;
     parts = await Promise.all(
       shards.map((shard) =>
         runWorker(

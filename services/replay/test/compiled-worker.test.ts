@@ -93,7 +93,7 @@ describe('the compiled shard worker', () => {
   });
 
   it('what-if workers started from their compiled worker report what workers started from the sources report', async () => {
-    const made = await compiledWorker('what-if-worker');
+    const made = await compiledWorker(new URL('../src/what-if-worker.ts', import.meta.url), 'what-if-worker');
     assert.ok(made.url !== null, made.url === null ? made.why : '');
     assert.ok(fileURLToPath(made.url).endsWith('what-if-worker.mjs'));
     const session = simulateSession({ seed: 78, tables: 4, roundsPerTable: 10, faultRate: 0.1 });

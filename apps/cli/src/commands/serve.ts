@@ -124,6 +124,9 @@ export async function serveUntilStopped(o: ServeOptions): Promise<void> {
       ...(charts ? { charts } : {}),
       ui: (await import('@table-audit/ui')).uiPlugin(),
       logger: { level: o.logLevel ?? process.env.LOG_LEVEL ?? 'info' },
+      // a SQLite store on a file: replays folded in worker threads, access records appended by a thread of their own
+      replayWorkers: { loader: new URL('../../bin/register-ts.mjs', import.meta.url).href },
+      accessLog: { thread: true },
     });
     const stopped = new Promise<void>((resolve) => {
       const stop = () => void app.close().then(resolve, resolve);

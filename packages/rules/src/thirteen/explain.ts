@@ -15,7 +15,7 @@ import type { ThirteenRuleSet } from './rule-set.ts';
 import type { ThirteenRound } from './round.ts';
 import { marginOf, scorePlace } from './score.ts';
 import { settleThirteenRound } from './settle.ts';
-import { bestArrangementAgainst } from './solver.ts';
+import { bestArrangementAgainst, SolverInputError } from './solver.ts';
 import { tierClassName } from './hands.ts';
 
 /**
@@ -122,7 +122,17 @@ export function explainThirteenRound(r: ThirteenRound, rules: ThirteenRuleSet): 
     const scored =
       played && banker ? scorePlace(played, banker, { late: entry?.late ?? false }, alternatives) : null;
     const cards = hands[p.place] ?? [];
-    const best = banker && cards.length === 13 && !banker.foul ? bestArrangementAgainst(cards, banker) : null;
+    // the best arrangement is worked out only for cards that can be one deal's: a hand sharing a card with the
+    // banker's (an impossible deal, which the round's own findings report) is said so, never a failed explanation
+    let best: ReturnType<typeof bestArrangementAgainst> | null = null;
+    let bestNotWorkedOut: string | null = null;
+    if (banker && cards.length === 13 && !banker.foul)
+      try {
+        best = bestArrangementAgainst(cards, banker);
+      } catch (err) {
+        if (!(err instanceof SolverInputError)) throw err;
+        bestNotWorkedOut = err.message;
+      }
     lines.push(
       `place ${p.place} (held by ${p.holderPlayerId ?? 'nobody'}), dealt ${cards.map(formatCard).join(' ')}`,
     );
@@ -140,6 +150,8 @@ export function explainThirteenRound(r: ThirteenRound, rules: ThirteenRuleSet): 
           `    tier ${t.tier + 1}: ${t.winner} scores ${t.points}${t.bankerByEquality ? ' (equal: the banker’s, art. 10.º)' : ''}`,
         );
     }
+    if (bestNotWorkedOut !== null)
+      lines.push(`  best legal arrangement: not worked out — ${bestNotWorkedOut}`);
     if (best) {
       const playedMargin = scored ? marginOf(scored) : null;
       lines.push(
@@ -165,6 +177,7 @@ export function explainThirteenRound(r: ThirteenRound, rules: ThirteenRuleSet): 
             playedMargin: scored ? marginOrNull(marginOf(scored)) : null,
           }
         : null,
+      ...(bestNotWorkedOut === null ? {} : { bestNotWorkedOut }),
       interpretations: ['T1', 'T4', 'T5', 'T6'],
     });
   }

@@ -195,4 +195,32 @@ describe('13 Cards disputed-hand explanation', () => {
     ).places)
       assert.equal(p.result.placePoints - p.result.bankerPoints, p.best.margin);
   });
+
+  it('Given a deal where a place holds a card the banker shows too, Then the explanation says why no best arrangement is worked out, and does not fail', () => {
+    const r = cleanThirteenRound(seededRng(3), THIRTEEN_CARDS_1989, {
+      roundId: 'd2',
+      tableId: 'T',
+      start: Date.UTC(2026, 0, 1),
+    });
+    const bankerCard = r.bankerShown[0]!.arrangement.front[0]!;
+    let replaced = false;
+    // place 1's first card dealt becomes a card of the banker's: an impossible deal
+    const deal = r.deal.map((d) => {
+      if (replaced || (d.misdealCorrectedTo ?? d.place) !== 1) return d;
+      replaced = true;
+      return { ...d, card: bankerCard };
+    });
+    const e = explainThirteenRound({ ...r, deal }, THIRTEEN_CARDS_1989);
+    assert.match(
+      e.text,
+      /place 1 .*\n {2}.*[\s\S]*best legal arrangement: not worked out — cards .* are both in the hand and the banker's/,
+    );
+    const places = (e.json as { places: { place: number; best: unknown; bestNotWorkedOut?: string }[] })
+      .places;
+    assert.equal(places.find((p) => p.place === 1)!.best, null);
+    assert.match(places.find((p) => p.place === 1)!.bestNotWorkedOut!, /both in the hand and the banker's/);
+    assert.ok(
+      places.filter((p) => p.place !== 1).every((p) => p.best !== null && p.bestNotWorkedOut === undefined),
+    );
+  });
 });

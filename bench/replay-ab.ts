@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { replayEvents, type ReplayResult } from '@table-audit/replay';
 import type { TableEvent } from '@table-audit/rules';
-import { simulateSession } from '@table-audit/simulator';
+import { pureReplaySession } from './lib/pure-input.ts';
 
 const other = process.argv[2];
 if (!other)
@@ -24,16 +24,7 @@ const TABLES = Number(process.env.BENCH_TABLES ?? 200);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 50);
 const PAIRS = Number(process.env.BENCH_PAIRS ?? 8);
 
-const events = simulateSession({
-  seed: 11,
-  tables: TABLES + 2,
-  roundsPerTable: ROUNDS,
-  faultRate: 0.05,
-  handledRate: 0.02,
-  bettingSystemTables: 2,
-  collusionTables: 2,
-  collusionRounds: 400,
-}).events;
+const events = pureReplaySession(TABLES, ROUNDS).events;
 
 const digest = (r: ReplayResult): string =>
   createHash('sha256')

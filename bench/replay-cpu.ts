@@ -17,45 +17,15 @@ import { writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector';
 import { replayEvents } from '@table-audit/replay';
 import type { TableEvent } from '@table-audit/rules';
-import { simulateSession } from '@table-audit/simulator';
+import { groupOnly, pureReplaySession } from './lib/pure-input.ts';
 
 const TABLES = Number(process.env.BENCH_TABLES ?? 200);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 50);
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
 
-const session = simulateSession({
-  seed: 11,
-  tables: TABLES + 2,
-  roundsPerTable: ROUNDS,
-  faultRate: 0.05,
-  handledRate: 0.02,
-  bettingSystemTables: 2,
-  collusionTables: 2,
-  collusionRounds: 400,
-});
+const session = pureReplaySession(TABLES, ROUNDS);
 const events = session.events;
 const cpuUs = (u: NodeJS.CpuUsage): number => u.user + u.system;
-
-function groupOnly(list: readonly TableEvent[]): number {
-  const open = new Map<string, { roundId: string | null; events: TableEvent[] }>();
-  let read = 0;
-  const close = (o: { events: TableEvent[] }) => {
-    for (const e of o.events) read += (e.data.header.eventTime & 1) + (e.type === 'RoundSettled' ? 1 : 0);
-    o.events = [];
-  };
-  for (const e of list) {
-    const h = e.data.header;
-    let o = open.get(h.tableId);
-    if (!o) open.set(h.tableId, (o = { roundId: null, events: [] }));
-    if (h.roundId !== null && h.roundId !== o.roundId) {
-      if (o.events.length) close(o);
-      o.roundId = h.roundId;
-    }
-    o.events.push(e);
-  }
-  for (const o of open.values()) if (o.events.length) close(o);
-  return read;
-}
 
 /** The events as columns: table, round (-1: none) and type numbers (ids interned) and the time of each event. */
 interface Columns {
@@ -205,7 +175,7 @@ else {
     rounds = replayEvents(events).rounds.length;
     const r = cpuUs(process.cpuUsage(c0)) / rounds;
     c0 = process.cpuUsage();
-    if (groupOnly(events) < 0) throw new Error('nothing grouped');
+    if (groupOnly(events).read < 0) throw new Error('nothing grouped');
     const g = cpuUs(process.cpuUsage(c0)) / rounds;
     c0 = process.cpuUsage();
     if (groupColumns(columns) < 0) throw new Error('nothing grouped');

@@ -29,9 +29,9 @@ import {
   type F3cpRoundFacts,
   type F3cpRuleSet,
   type ReplayedRound,
-  type TableEvent,
 } from '@table-audit/rules';
 import { simulateSession } from '@table-audit/simulator';
+import { groupOnly, pureReplaySession } from './lib/pure-input.ts';
 import { REGISTER_TS } from './lib/measure.ts';
 
 const MiB = 2 ** 20;
@@ -96,16 +96,7 @@ const COLLUSION_TABLES = Number(process.env.BENCH_COLLUSION_TABLES ?? 2);
 const RUNS = Number(process.env.BENCH_RUNS ?? 7);
 const TARGET = 40_000;
 
-const session = simulateSession({
-  seed: 11,
-  tables: TABLES + COLLUSION_TABLES,
-  roundsPerTable: ROUNDS,
-  faultRate: 0.05,
-  handledRate: 0.02,
-  bettingSystemTables: 2,
-  collusionTables: COLLUSION_TABLES,
-  collusionRounds: 400,
-});
+const session = pureReplaySession(TABLES, ROUNDS, COLLUSION_TABLES);
 const events = session.events;
 
 // the facts of every round the replay settles, with its rule set: what the settlement-only baseline settles
@@ -118,34 +109,6 @@ const toSettle: { facts: F3cpRoundFacts; rules: F3cpRuleSet }[] = [];
   };
   for (const e of events) keep(folds.apply(e) ?? []);
   for (const t of folds.values()) keep(t.finish().units);
-}
-
-/**
- * The grouping baseline: each event appended to its table's open round; when a round ends (an event of another
- * round, or the end), its events are read again (type and time), as a fold reads them when it closes the round.
- * Returns the rounds so grouped and a sum of what was read, so that nothing is optimised away.
- */
-function groupOnly(list: readonly TableEvent[]): { rounds: number; read: number } {
-  const open = new Map<string, { roundId: string | null; events: TableEvent[] }>();
-  let grouped = 0;
-  let read = 0;
-  const close = (o: { events: TableEvent[] }) => {
-    for (const e of o.events) read += (e.data.header.eventTime & 1) + (e.type === 'RoundSettled' ? 1 : 0);
-    grouped++;
-    o.events = [];
-  };
-  for (const e of list) {
-    const h = e.data.header;
-    let o = open.get(h.tableId);
-    if (!o) open.set(h.tableId, (o = { roundId: null, events: [] }));
-    if (h.roundId !== null && h.roundId !== o.roundId) {
-      if (o.events.length) close(o);
-      o.roundId = h.roundId;
-    }
-    o.events.push(e);
-  }
-  for (const o of open.values()) if (o.events.length) close(o);
-  return { rounds: grouped, read };
 }
 
 const median = (xs: readonly number[]): number => {

@@ -17,6 +17,7 @@ import { fileURLToPath } from 'node:url';
 import { SqliteEventStore } from '@table-audit/eventstore/sqlite';
 import { redirectOutput } from '../src/commands/command.ts';
 import { settleCommand } from '../src/commands/settle.ts';
+import { fileIngestThreads, TWO_THREADS_FROM } from '../src/commands/ingest.ts';
 
 const bin = fileURLToPath(new URL('../bin/table-audit.js', import.meta.url));
 const root = mkdtempSync(join(tmpdir(), 'ta-cli-'));
@@ -264,8 +265,10 @@ describe('table-audit command line', () => {
     assert.equal(run(['simulate', '--out', file, '--tables', '3', '--rounds', '8', '--seed', '2']).code, 0);
     const counts = (threads: string) => {
       const store = join(dir, `t${threads}.sqlite`);
-      const r = run(['ingest', file, '--store', store, '--threads', threads]);
+      const r = run(['ingest', file, '--store', store, ...(threads ? ['--threads', threads] : [])]);
       assert.equal(r.code, 0, r.stderr);
+      // a small file goes over one thread unless told
+      assert.match(r.stdout, threads === '2' ? /events\/s, two threads\)/ : /events\/s, one thread\)/);
       const verified = run(['verify', '--store', store]);
       assert.equal(verified.code, 0, verified.stdout + verified.stderr);
       return /accepted (\d+), already stored (\d+), rejected (\d+)/.exec(r.stdout)?.slice(1);
@@ -273,6 +276,12 @@ describe('table-audit command line', () => {
     const one = counts('1');
     assert.ok(one && Number(one[0]) > 1000, String(one));
     assert.deepEqual(counts('2'), one);
+    assert.deepEqual(counts(''), one);
+    // from 8 MiB of input, two threads unless told
+    assert.equal(fileIngestThreads(undefined, TWO_THREADS_FROM - 1), 1);
+    assert.equal(fileIngestThreads(undefined, TWO_THREADS_FROM), 2);
+    assert.equal(fileIngestThreads('1', 10 * TWO_THREADS_FROM), 1);
+    assert.equal(fileIngestThreads('2', 1), 2);
     const bad = run(['ingest', file, '--store', join(dir, 'x.sqlite'), '--threads', '3']);
     assert.equal(bad.code, 2);
     assert.match(bad.stderr, /--threads takes 1 or 2, got "3"/);

@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import type { Anchor } from '@table-audit/eventstore';
@@ -33,9 +33,9 @@ reject kept, the rest stored) or ingest could not finish (a store file
 it created is then removed if nothing was appended to it), 2 for a usage error. From Kafka, offsets are committed only once the events are durable; --idle-exit stops after that many
 milliseconds without a message (otherwise it runs until interrupted).
 
---threads 2 ingests files into a SQLite store over two threads: one decodes, checks and encodes each batch while
-the other writes the one before; the store holds exactly what one thread (--threads 1, the default) stores. On
-this project's 2-core machine it was no faster than one thread (see docs/scaling.md), so it is not the default.
+Files into a SQLite store go over two threads from 8 MiB of input (--threads 2 always, --threads 1 never): one
+decodes, checks and encodes each batch while the other writes the one before; the store holds exactly what one
+thread stores. Below 8 MiB the second thread's start costs more than it saves (docs/scaling.md).
 
 ${ANCHOR_OPTIONS_USAGE}
                        (with --anchors, an anchor is signed at the end of every batch, once it is durable)
@@ -112,7 +112,9 @@ export const ingestCommand: Command = {
           onWarning: (message: string) => process.stderr.write(`warning: ${message}\n`),
         };
         const twoThreads =
-          store instanceof SqliteEventStore && opened.path !== undefined && values.threads === '2';
+          store instanceof SqliteEventStore &&
+          opened.path !== undefined &&
+          fileIngestThreads(values.threads, inputBytes(positionals)) === 2;
         let sequence = pipeline.totals.sequence;
         const r = twoThreads
           ? await ingestFilesParallel(positionals, store, {
@@ -125,7 +127,7 @@ export const ingestCommand: Command = {
         progressDone();
         const s = (performance.now() - t0) / 1000;
         out(
-          `accepted ${r.accepted}, already stored ${r.alreadyStored}, rejected ${r.rejected} in ${s.toFixed(1)} s (${Math.round((r.accepted + r.alreadyStored + r.rejected) / s).toLocaleString('en-US')} events/s)`,
+          `accepted ${r.accepted}, already stored ${r.alreadyStored}, rejected ${r.rejected} in ${s.toFixed(1)} s (${Math.round((r.accepted + r.alreadyStored + r.rejected) / s).toLocaleString('en-US')} events/s, ${twoThreads ? 'two threads' : 'one thread'})`,
         );
         reportSequences(sequence);
         anchored();
@@ -238,6 +240,33 @@ function reportSequences(s: SequenceSummary): void {
     `sequence: ${s.gaps} gap(s) (${s.missing} number(s) missing), ${s.repeats} repeat(s), ${s.backwards} step(s) backwards`,
   );
   for (const x of s.first) process.stderr.write(`sequence ${x.kind}: ${describeIrregularity(x)}\n`);
+}
+
+/**
+ * From this many bytes of input files, a file ingest into a SQLite store uses two threads unless told (--threads).
+ * Measured on the 2-core machine, quiet, with the compiled command (docs/scaling.md): a 4.2 MB file (114,912 events)
+ * took 2.73–2.76 s over two threads against 2.56–2.63 s over one; a 21.7 MB file (565,101 events) 6.76 s against
+ * 8.57–8.62 s.
+ */
+export const TWO_THREADS_FROM = 8 * 1024 * 1024;
+
+/** How many threads a file ingest uses: as asked (--threads), else two from TWO_THREADS_FROM bytes of input. */
+export function fileIngestThreads(asked: string | undefined, inputBytes: number): 1 | 2 {
+  if (asked === '1' || asked === '2') return asked === '2' ? 2 : 1;
+  return inputBytes >= TWO_THREADS_FROM ? 2 : 1;
+}
+
+/** The input files' bytes in all (a file that cannot be measured counts 0: reading it reports why). */
+function inputBytes(paths: readonly string[]): number {
+  let bytes = 0;
+  for (const p of paths) {
+    try {
+      bytes += statSync(p).size;
+    } catch {
+      // reported by the ingest itself
+    }
+  }
+  return bytes;
 }
 
 /**

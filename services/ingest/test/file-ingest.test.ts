@@ -153,7 +153,7 @@ test('table-audit ingest FILE.avro: every event once, then nothing new; a damage
   assert.match(
     first.stdout,
     new RegExp(
-      `^accepted ${session.events.length}, already stored 0, rejected 0 in [\\d.]+ s \\([\\d,]+ events/s\\)`,
+      `^accepted ${session.events.length}, already stored 0, rejected 0 in [\\d.]+ s \\([\\d,]+ events/s, one thread\\)`,
     ),
   );
   const second = await cli(['ingest', sessionFile, join(dir, 'damaged.avro'), '--store', store]);

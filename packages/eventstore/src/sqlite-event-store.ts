@@ -1114,7 +1114,7 @@ export class SqliteEventStore implements EventStore {
     })();
     if (!expectationHolds || firsts.length === 0) {
       // Refused unless every event is already stored (a retry with a stale revision succeeds): look them up.
-      const stored = this.#storedCopies(stream, firsts);
+      const stored = this.#storedCopies(stream, firsts, this.#dataFormOf);
       if (stored.fresh > 0 || checked.length === 0) checkExpectedRevision(stream, expected, actual);
       if (checked.length > 0)
         return {
@@ -1169,7 +1169,7 @@ export class SqliteEventStore implements EventStore {
       position = Number(info.lastInsertRowid);
       previousHash = hash;
     }
-    const stored = this.#storedCopies(stream, skipped);
+    const stored = this.#storedCopies(stream, skipped, this.#dataFormOf);
     if (appended === 0)
       return {
         nextExpectedRevision: actual,
@@ -1189,9 +1189,10 @@ export class SqliteEventStore implements EventStore {
    * Which of `events` are stored, each checked to be the same event (else EventIdConflict, which rolls the
    * transaction back); the latest position among them (-1n if none).
    */
-  #storedCopies(
+  #storedCopies<E extends { eventId: string; type: string }>(
     stream: string,
-    events: readonly CheckedEvent[],
+    events: readonly E[],
+    dataFormOf: (e: E) => Uint8Array,
   ): { count: number; fresh: number; latest: bigint } {
     let count = 0;
     let latest = -1;
@@ -1205,7 +1206,7 @@ export class SqliteEventStore implements EventStore {
           ? 'stream'
           : dict.text(stored.type_id, DICTIONARY_KIND.type) !== e.type
             ? 'type'
-            : this.#sameStoredData(stored.data, e)
+            : this.#storedDataIs(stored.data, e.eventId, dataFormOf(e))
               ? null
               : 'data';
       if (difference !== null)
@@ -1236,19 +1237,6 @@ export class SqliteEventStore implements EventStore {
       const problem = explainProblem(part === 'data' ? e.data : e.metadata, part);
       throw new InvalidEventData(e.eventId, problem.path, problem.reason);
     }
-  }
-
-  /** Whether stored data bytes hold the same content as an event's data (compared in the hash form). */
-  #sameStoredData(bytes: Uint8Array, e: CheckedEvent): boolean {
-    const a = this.#compareA;
-    a.at = 0;
-    try {
-      expandToHashForm(bytes, this.#dictionary, e.eventId, a);
-    } catch (err) {
-      if (err instanceof CompactFormatError) return false;
-      throw err;
-    }
-    return a.buf.subarray(0, a.at).equals(dataForm(this.#compareB, e.data, e.eventId));
   }
 
   /**
@@ -1348,30 +1336,12 @@ export class SqliteEventStore implements EventStore {
         position = Number(info.lastInsertRowid);
         previousHash = hash;
       }
-      let storedCount = 0;
-      let latest = -1;
-      for (const e of skipped) {
-        const stored = s.byEventId.get(e.eventId);
-        if (stored === undefined) continue;
-        const storedStream = dict.text(stored.stream_id, DICTIONARY_KIND.stream);
-        const difference =
-          storedStream !== stream
-            ? 'stream'
-            : dict.text(stored.type_id, DICTIONARY_KIND.type) !== e.type
-              ? 'type'
-              : this.#storedDataIs(stored.data, e.eventId, e.dataForm)
-                ? null
-                : 'data';
-        if (difference !== null)
-          throw new EventIdConflict(e.eventId, stream, storedStream, stored.revision, difference);
-        storedCount++;
-        if (stored.position > latest) latest = stored.position;
-      }
+      const { count: storedCount, latest } = this.#storedCopies(stream, skipped, (e) => e.dataForm);
       results.push(
         appended === 0
           ? {
               nextExpectedRevision: actual,
-              position: BigInt(latest),
+              position: latest,
               appended: 0,
               alreadyStored: repeats + storedCount,
             }
@@ -1386,6 +1356,9 @@ export class SqliteEventStore implements EventStore {
     if (!r.done) r.fail('bytes left after the last part');
     return results;
   }
+
+  /** An event's data in the hash form, to compare with a stored copy's (a view into a scratch buffer). */
+  readonly #dataFormOf = (e: CheckedEvent): Uint8Array => dataForm(this.#compareB, e.data, e.eventId);
 
   /** Whether stored data bytes hold the content whose hash form is `form`. */
   #storedDataIs(bytes: Uint8Array, eventId: string, form: Uint8Array): boolean {

@@ -309,18 +309,23 @@ export function expandToHashForm(
   r.flushTo(r.pos);
 }
 
-/** A position in a compact payload and its bounded reads: what the Expander and the Reader share. */
-class PayloadCursor {
+/**
+ * A position in bytes read from outside and its bounded reads; `fail` says whose bytes they are and throws. What a
+ * compact payload's readers (the Expander and the Reader) and a prepared batch's reader share.
+ */
+export abstract class ByteCursor {
   pos = 0;
-  constructor(readonly bytes: Uint8Array) {}
+  constructor(
+    readonly input: Uint8Array,
+    /** what the bytes are, for "the … ends early" */
+    private readonly what: string,
+  ) {}
 
-  fail(what: string): never {
-    throw new CompactFormatError(`${what} at byte ${this.pos} of ${this.bytes.length}`);
-  }
+  abstract fail(what: string): never;
 
   byte(): number {
-    if (this.pos >= this.bytes.length) this.fail('the payload ends early');
-    return this.bytes[this.pos++]!;
+    if (this.pos >= this.input.length) this.fail(`the ${this.what} ends early`);
+    return this.input[this.pos++]!;
   }
 
   varint(): number {
@@ -335,6 +340,17 @@ class PayloadCursor {
     }
     if (!Number.isSafeInteger(n)) this.fail('a varint larger than a safe integer');
     return n;
+  }
+}
+
+/** A position in a compact payload: what the Expander and the Reader share. */
+class PayloadCursor extends ByteCursor {
+  constructor(bytes: Uint8Array) {
+    super(bytes, 'payload');
+  }
+
+  fail(what: string): never {
+    throw new CompactFormatError(`${what} at byte ${this.pos} of ${this.input.length}`);
   }
 }
 
@@ -363,7 +379,7 @@ class Expander extends PayloadCursor {
     const hw = this.hw;
     hw.room(n);
     const out = hw.buf;
-    const src = this.bytes;
+    const src = this.input;
     let o = hw.at;
     for (let i = this.from; i < end; i++) out[o++] = src[i]!;
     hw.at = o;
@@ -374,7 +390,7 @@ class Expander extends PayloadCursor {
   private shortestVarint(): number {
     const start = this.pos;
     const n = this.varint();
-    if (this.pos - start > 1 && this.bytes[this.pos - 1] === 0) {
+    if (this.pos - start > 1 && this.input[this.pos - 1] === 0) {
       this.flushTo(start);
       this.hw.varint(n);
       this.from = this.pos;
@@ -397,7 +413,7 @@ class Expander extends PayloadCursor {
         return;
       case TAG.string: {
         const length = this.shortestVarint();
-        if (length > this.bytes.length - this.pos) this.fail(`a string of ${length} bytes runs past the end`);
+        if (length > this.input.length - this.pos) this.fail(`a string of ${length} bytes runs past the end`);
         this.pos += length;
         return;
       }
@@ -413,14 +429,14 @@ class Expander extends PayloadCursor {
         const start = this.pos - 1;
         const prefix = this.dict.stringBytes(this.varint());
         const length = this.varint();
-        if (length > this.bytes.length - this.pos) this.fail(`a string of ${length} bytes runs past the end`);
+        if (length > this.input.length - this.pos) this.fail(`a string of ${length} bytes runs past the end`);
         // the hash form spells the whole string inline, as the value decoded from it would be
         this.flushTo(start);
         const hw = this.hw;
         hw.byte(TAG.string);
         hw.varint(prefix.length + length);
         hw.bytes(prefix);
-        hw.bytes(this.bytes.subarray(this.pos, this.pos + length));
+        hw.bytes(this.input.subarray(this.pos, this.pos + length));
         this.pos += length;
         this.from = this.pos;
         return;
@@ -435,7 +451,7 @@ class Expander extends PayloadCursor {
       }
       case TAG.array: {
         const count = this.shortestVarint();
-        if (count > this.bytes.length - this.pos) this.fail(`an array of ${count} items runs past the end`);
+        if (count > this.input.length - this.pos) this.fail(`an array of ${count} items runs past the end`);
         if (depth > 1_000) this.fail('nesting deeper than 1000 levels');
         for (let i = 0; i < count; i++) this.value(depth + 1);
         return;
@@ -474,9 +490,9 @@ class Reader extends PayloadCursor {
 
   text(): string {
     const length = this.varint();
-    if (length > this.bytes.length - this.pos) this.fail(`a string of ${length} bytes runs past the end`);
+    if (length > this.input.length - this.pos) this.fail(`a string of ${length} bytes runs past the end`);
     // decoded in place: no Buffer view made per string (the same decoder as Buffer's toString('utf8'))
-    const s = utf8Slice.call(this.bytes, this.pos, this.pos + length);
+    const s = utf8Slice.call(this.input, this.pos, this.pos + length);
     this.pos += length;
     return s;
   }
@@ -509,7 +525,7 @@ class Reader extends PayloadCursor {
       case TAG.array: {
         const count = this.varint();
         // every item takes at least one byte: a count larger than what is left is a damaged payload
-        if (count > this.bytes.length - this.pos) this.fail(`an array of ${count} items runs past the end`);
+        if (count > this.input.length - this.pos) this.fail(`an array of ${count} items runs past the end`);
         if (depth > 1_000) this.fail('nesting deeper than 1000 levels');
         const out = new Array<unknown>(count);
         for (let i = 0; i < count; i++) out[i] = this.value(depth + 1);

@@ -22,7 +22,7 @@
  *   ends in it (varint)
  */
 import { checkEvents, checkStreamName, withoutRepeats, type CheckedEvent } from './append-input.ts';
-import { encodeWithHashFormInto } from './compact.ts';
+import { ByteCursor, encodeWithHashFormInto } from './compact.ts';
 import { InvalidArgument, InvalidEventData } from './errors.ts';
 import {
   ByteWriter,
@@ -208,33 +208,16 @@ export class AppendPreparer {
 // ---- reading a prepared batch (the writing side) ------------------------------------------------------------------
 
 /** A bounded cursor over a prepared batch; a batch that is not one is refused with its position. */
-export class PreparedReader {
-  pos = 0;
+export class PreparedReader extends ByteCursor {
   readonly #buf: Buffer;
   constructor(bytes: Uint8Array) {
-    this.#buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    super(buf, 'batch');
+    this.#buf = buf;
   }
 
   fail(what: string): never {
     throw new InvalidArgument(`prepared batch: ${what} at byte ${this.pos} of ${this.#buf.length}`);
-  }
-
-  byte(): number {
-    if (this.pos >= this.#buf.length) this.fail('the batch ends early');
-    return this.#buf[this.pos++]!;
-  }
-
-  varint(): number {
-    let n = 0;
-    let scale = 1;
-    for (;;) {
-      const b = this.byte();
-      n += (b & 0x7f) * scale;
-      if (b < 0x80) break;
-      scale *= 0x80;
-      if (scale > 2 ** 53) this.fail('a varint longer than a safe integer');
-    }
-    return n;
   }
 
   /** `n` bytes as a view (no copy). */

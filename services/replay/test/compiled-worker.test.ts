@@ -11,12 +11,12 @@ import { after, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { canonicalJson, type EventStore } from '@table-audit/eventstore';
 import { SqliteEventStore } from '@table-audit/eventstore/sqlite';
-import { IngestPipeline } from '@table-audit/ingest';
 import { macauDate } from '@table-audit/rules';
 import { simulateSession } from '@table-audit/simulator';
 import { COMPILED_WORKER_DIR, compiledShardWorker, compiledWorker } from '../src/compiled-worker.ts';
 import { replayInParallel, withoutModuleHooks } from '../src/parallel.ts';
 import { runWhatIf } from '../src/what-if.ts';
+import { storeEvents } from './stored-session.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'ta-compiled-worker-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
@@ -68,15 +68,7 @@ describe('the compiled shard worker', () => {
 
   it('writes what workers started from the sources write', async () => {
     const session = simulateSession({ seed: 77, tables: 6, roundsPerTable: 12, faultRate: 0.2 });
-    const base = join(dir, 'base.sqlite');
-    const store = new SqliteEventStore(base);
-    await new IngestPipeline(store, () => 0).submit(
-      session.events.map((event, index) => ({
-        source: { kind: 'in-process' as const, producer: 'test', index },
-        event,
-      })),
-    );
-    await store.close();
+    const base = await storeEvents(join(dir, 'base.sqlite'), session.events);
     const out: string[][] = [];
     for (const compiledWorker of [true, false]) {
       const path = join(dir, `${compiledWorker}.sqlite`);
@@ -97,15 +89,7 @@ describe('the compiled shard worker', () => {
     assert.ok(made.url !== null, made.url === null ? made.why : '');
     assert.ok(fileURLToPath(made.url).endsWith('what-if-worker.mjs'));
     const session = simulateSession({ seed: 78, tables: 4, roundsPerTable: 10, faultRate: 0.1 });
-    const path = join(dir, 'what-if.sqlite');
-    const store = new SqliteEventStore(path);
-    await new IngestPipeline(store, () => 0).submit(
-      session.events.map((event, index) => ({
-        source: { kind: 'in-process' as const, producer: 'test', index },
-        event,
-      })),
-    );
-    await store.close();
+    const path = await storeEvents(join(dir, 'what-if.sqlite'), session.events);
     const day = macauDate(session.events[0]!.data.header.eventTime);
     const scope = { from: day, to: day };
     const run = (compiled: boolean) =>

@@ -10,12 +10,12 @@ import { join } from 'node:path';
 import { after, it } from 'node:test';
 import { canonicalJson } from '@table-audit/eventstore';
 import { SqliteEventStore } from '@table-audit/eventstore/sqlite';
-import { IngestPipeline } from '@table-audit/ingest';
 import { macauDate } from '@table-audit/rules';
 import { simulateSession } from '@table-audit/simulator';
 import { BOUND_HEAP_BY_DEFAULT } from '../src/memory.ts';
 import { replayInParallel } from '../src/parallel.ts';
 import { runWhatIf } from '../src/what-if.ts';
+import { storeEvents } from './stored-session.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'ta-memory-bound-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
@@ -23,15 +23,7 @@ after(() => rmSync(dir, { recursive: true, force: true }));
 it('workers with a bounded heap derive and write what workers with the default write', async () => {
   assert.equal(BOUND_HEAP_BY_DEFAULT, false, 'off unless asked (docs/scaling.md: it costs CPU)');
   const session = simulateSession({ seed: 91, tables: 5, roundsPerTable: 10, faultRate: 0.2 });
-  const base = join(dir, 'base.sqlite');
-  const store = new SqliteEventStore(base);
-  await new IngestPipeline(store, () => 0).submit(
-    session.events.map((event, index) => ({
-      source: { kind: 'in-process' as const, producer: 'test', index },
-      event,
-    })),
-  );
-  await store.close();
+  const base = await storeEvents(join(dir, 'base.sqlite'), session.events);
 
   const written: string[][] = [];
   for (const boundHeap of [false, true]) {

@@ -5,12 +5,12 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { canonicalJson, type EventStore } from '@table-audit/eventstore';
 import { SqliteEventStore } from '@table-audit/eventstore/sqlite';
-import { IngestPipeline } from '@table-audit/ingest';
 import { simulateSession } from '@table-audit/simulator';
 import { replayInParallel } from '../src/parallel.ts';
 import { ReplayService } from '../src/service.ts';
 import { inShard, readForShard, shardCheckpoint, shardOf } from '../src/shards.ts';
 import { FINDING_EVENT_TYPE, ROUND_EVENT_TYPE, tableStream } from '../src/streams.ts';
+import { storeEvents } from './stored-session.ts';
 
 /**
  * A labelled session: faults at a rate, handled irregularities, a doubling bettor (30 rounds give its run of 10
@@ -97,16 +97,7 @@ describe('parallel replay, sharded by table across worker threads', () => {
     const dir = mkdtempSync(join(tmpdir(), 'ta-parallel-'));
     const single = join(dir, 'single.sqlite');
     const parallel = join(dir, 'parallel.sqlite');
-    const store = new SqliteEventStore(single);
-    const pipeline = new IngestPipeline(store, () => 0);
-    for (let i = 0; i < session.events.length; i += 5_000)
-      await pipeline.submit(
-        session.events.slice(i, i + 5_000).map((event, k) => ({
-          source: { kind: 'in-process' as const, producer: 'test', index: i + k },
-          event,
-        })),
-      );
-    await store.close();
+    await storeEvents(single, session.events);
     copyFileSync(single, parallel);
 
     const one = new SqliteEventStore(single, { mustExist: true });

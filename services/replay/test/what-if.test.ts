@@ -7,7 +7,6 @@ import fc from 'fast-check';
 import { canonicalJson } from '@table-audit/eventstore';
 import { SqliteEventStore } from '@table-audit/eventstore/sqlite';
 import { openForTampering } from '@table-audit/eventstore/sqlite-tamper';
-import { IngestPipeline } from '@table-audit/ingest';
 import { simulateSession } from '@table-audit/simulator';
 import { macauDate, type TableEvent } from '@table-audit/rules';
 import {
@@ -17,6 +16,7 @@ import {
   WhatIfComparer,
   WhatIfRequestError,
 } from '../src/what-if.ts';
+import { storeEvents } from './stored-session.ts';
 
 const WHOLE = { from: '2000-01-01', to: '2099-12-31' };
 
@@ -26,20 +26,8 @@ function compareInMemory(events: readonly TableEvent[], alternatives: readonly s
   return c.finish(events.length);
 }
 
-async function storeOf(events: readonly TableEvent[]): Promise<string> {
-  const path = join(mkdtempSync(join(tmpdir(), 'ta-what-if-')), 'events.sqlite');
-  const store = new SqliteEventStore(path);
-  const pipeline = new IngestPipeline(store, () => 0);
-  for (let i = 0; i < events.length; i += 5_000)
-    await pipeline.submit(
-      events.slice(i, i + 5_000).map((event, k) => ({
-        source: { kind: 'in-process' as const, producer: 'test', index: i + k },
-        event,
-      })),
-    );
-  await store.close();
-  return path;
-}
+const storeOf = (events: readonly TableEvent[]): Promise<string> =>
+  storeEvents(join(mkdtempSync(join(tmpdir(), 'ta-what-if-')), 'events.sqlite'), events);
 
 async function everything(path: string): Promise<string> {
   const store = new SqliteEventStore(path, { readOnly: true });

@@ -44,6 +44,15 @@ export interface DerivedUnit {
    * with no date); absent for a game that makes none yet, or a unit the replay made when the fold failed.
    */
   readonly record?: RoundRecord | null;
+  /**
+   * The table's state as the unit began, in the game's own versioned JSON form (`ReplayOptions.startStates`): the
+   * fold's state just before it applied the first event, in stored order, whose header names the unit's roundId.
+   * `GameModule.resumeTable` starts a fold from it; given the table's events from that event on, the fold returns
+   * the unit derived and explained as the full fold did (the art. 18 conduct findings, which need the whole
+   * session, excepted: they are read from what the replay stored). Absent or null: not recorded, or the game
+   * cannot resume there.
+   */
+  readonly startState?: string | null;
 }
 
 /** A table's fold: events in, judged units out. Pure state, rebuilt from the table's own stream after a restart. */
@@ -82,6 +91,16 @@ export interface ReplayOptions {
    * false: the full units (what `explain` needs).
    */
   readonly lean?: boolean;
+  /**
+   * Each unit carries its `startState` (the replay writes it into the round's record, so that one round can be
+   * derived again from its own events without folding the table from its start). Absent or false: none.
+   */
+  readonly startStates?: boolean;
+}
+
+/** A start state this version cannot resume from (damaged, another game's, or written by another form version). */
+export class StartStateError extends Error {
+  override readonly name = 'StartStateError';
 }
 
 export const DEFAULT_REPLAY_OPTIONS: ReplayOptions = {
@@ -112,6 +131,12 @@ export interface GameModule<U extends DerivedUnit = DerivedUnit> {
   validate(event: TableEvent): string[];
   /** a fresh fold for one table */
   newTable(tableId: string, options?: ReplayOptions): TableFold<U>;
+  /**
+   * A fold resumed from a unit's `startState`, to be given the table's events from the first that names the unit's
+   * roundId (see DerivedUnit.startState); throws StartStateError when it cannot resume from that state. Absent: the
+   * game cannot resume a fold (callers fold the table from its start).
+   */
+  resumeTable?(tableId: string, startState: string, options?: ReplayOptions): TableFold<U>;
   /** warms what the fold computes lazily (decision tables), so a live replay's first rounds do not pay for it */
   warm?(): void;
   /** how the simulator plays the game's tables, clean and with labelled faults; absent: not simulated yet */

@@ -7,6 +7,8 @@
  * wrong, so that a caller can fall back to folding the table from its start.
  */
 import type { EventHeader, TableOpened } from '@table-audit/schemas/events';
+import type { Citation } from './citations/citation.ts';
+import type { CheckDefinition, Evidence, Finding, FindingContext, FindingInput } from './findings.ts';
 import { StartStateError } from './game.ts';
 
 /** The largest start state read; anything longer is refused before it is parsed. */
@@ -330,5 +332,123 @@ export function readTableOpened(v: unknown, path: string, game: string, tableId:
       commissionBase: oneOfAt(t, 'commissionBase', at, ['WIN', 'STAKE', 'UNKNOWN']),
       commissionPercent: integerAt(t, 'commissionPercent', at, 0, 100),
     })),
+  };
+}
+
+// --- findings and their parts, as start states carry them ------------------------------------------------------
+
+const LIST = 10_000;
+
+/** A finding waiting for its round, as JSON: its check by id; null when the check is not one of `checks`. */
+export function findingInputJson(
+  f: FindingInput,
+  checks: ReadonlyMap<string, CheckDefinition>,
+): object | null {
+  if (checks.get(f.check.id) !== f.check) return null;
+  const { check, ...rest } = f;
+  return { checkId: check.id, ...rest };
+}
+
+export function readEvidence(x: unknown, at: string): Evidence {
+  const e = objectAt(x, at);
+  return { eventId: stringAt(e, 'eventId', at), eventTime: integerAt(e, 'eventTime', at) };
+}
+
+export function readContext(x: unknown, at: string): FindingContext {
+  const c = objectAt(x, at);
+  return {
+    ruleSet: stringAt(c, 'ruleSet', at),
+    casino: stringAt(c, 'casino', at),
+    concessionaire: stringAt(c, 'concessionaire', at),
+    tableId: stringAt(c, 'tableId', at),
+    roundId: nullableStringAt(c, 'roundId', at),
+  };
+}
+
+const textList = (o: Obj, name: string, at: string) =>
+  arrayAt(o, name, at, LIST, (x, i) => {
+    if (typeof x !== 'string') throw new StartStateError(`${i} is ${describe(x)}, not text`);
+    return x;
+  });
+const numberList = (o: Obj, name: string, at: string) =>
+  arrayAt(o, name, at, LIST, (x, i) => integerAt({ n: x }, 'n', i).valueOf());
+
+function readCitation(x: unknown, at: string): Citation {
+  const c = objectAt(x, at);
+  const optional = (name: string) =>
+    name in c ? { [name]: integerAt(c, name, at, 0, 10_000) } : ({} as Record<string, number>);
+  return {
+    diploma: stringAt(c, 'diploma', at),
+    article: integerAt(c, 'article', at, 0, 10_000),
+    ...optional('numero'),
+    ...optional('alinea'),
+    ...optional('subalinea'),
+    ...('wording' in c ? { wording: stringAt(c, 'wording', at) } : {}),
+  };
+}
+
+/** The fields a JSON value may hold as it is (expected, declared, details): anything JSON, kept as read. */
+const optionalAs = (o: Obj, name: string) => (name in o ? { [name]: o[name] } : {});
+
+export function readFindingInput(
+  x: unknown,
+  at: string,
+  checks: ReadonlyMap<string, CheckDefinition>,
+): FindingInput {
+  const f = objectAt(x, at);
+  const id = stringAt(f, 'checkId', at);
+  const check = checks.get(id);
+  if (!check) throw new StartStateError(`${at}.checkId ${id} is not a check of this game`);
+  return {
+    check,
+    ...('discriminator' in f ? { discriminator: stringAt(f, 'discriminator', at) } : {}),
+    ...('seats' in f ? { seats: numberList(f, 'seats', at) } : {}),
+    ...('players' in f
+      ? {
+          players: arrayAt(f, 'players', at, LIST, (p, i) => {
+            if (p !== null && typeof p !== 'string')
+              throw new StartStateError(`${i} is ${describe(p)}, not text or null`);
+            return p;
+          }),
+        }
+      : {}),
+    summary: stringAt(f, 'summary', at),
+    ...('handled' in f ? { handled: booleanAt(f, 'handled', at) } : {}),
+    ...('handledReading' in f ? { handledReading: stringAt(f, 'handledReading', at) } : {}),
+    ...optionalAs(f, 'expected'),
+    ...optionalAs(f, 'declared'),
+    ...('extraCitations' in f ? { extraCitations: arrayAt(f, 'extraCitations', at, 100, readCitation) } : {}),
+    ...('extraInterpretations' in f ? { extraInterpretations: textList(f, 'extraInterpretations', at) } : {}),
+    evidence: arrayAt(f, 'evidence', at, LIST, readEvidence),
+    ...('details' in f ? { details: objectAt(f.details, `${at}.details`) } : {}),
+  };
+}
+
+export function readFinding(x: unknown, at: string): Finding {
+  const f = objectAt(x, at);
+  return {
+    findingId: stringAt(f, 'findingId', at),
+    checkId: stringAt(f, 'checkId', at),
+    title: stringAt(f, 'title', at),
+    severity: oneOfAt(f, 'severity', at, ['critical', 'high', 'medium', 'low']),
+    ruleSet: stringAt(f, 'ruleSet', at),
+    casino: stringAt(f, 'casino', at),
+    concessionaire: stringAt(f, 'concessionaire', at),
+    tableId: stringAt(f, 'tableId', at),
+    roundId: nullableStringAt(f, 'roundId', at),
+    seats: numberList(f, 'seats', at),
+    players: textList(f, 'players', at),
+    summary: stringAt(f, 'summary', at),
+    handled: booleanAt(f, 'handled', at),
+    expected: f.expected ?? null,
+    declared: f.declared ?? null,
+    citations: arrayAt(f, 'citations', at, 100, (c, i) => {
+      const o = objectAt(c, i);
+      return { key: stringAt(o, 'key', i), reference: stringAt(o, 'reference', i) };
+    }),
+    interpretations: textList(f, 'interpretations', at),
+    evidenceEventIds: textList(f, 'evidenceEventIds', at),
+    eventTime: integerAt(f, 'eventTime', at),
+    ...('details' in f ? { details: objectAt(f.details, `${at}.details`) } : {}),
   };
 }

@@ -36,19 +36,56 @@ export interface StartStateForm {
   readonly game: string;
 }
 
-export function writeStartState<B>(
+/**
+ * A start state's text: the envelope, and the body given as its JSON text (a game writes parts that repeat from
+ * round to round — the TableOpened, a bet on the layout — once, and puts the same text in each round's body).
+ */
+export function writeStartState(
   form: StartStateForm,
-  at: Omit<StartStateEnvelope<B>, 'form' | 'v' | 'game'>,
-) {
-  return JSON.stringify({
+  at: Omit<StartStateEnvelope<unknown>, 'form' | 'v' | 'game' | 'body'>,
+  bodyJson: string,
+): string {
+  const envelope = JSON.stringify({
     form: form.form,
     v: form.v,
     game: form.game,
     tableId: at.tableId,
     roundId: at.roundId,
     before: at.before,
-    body: at.body,
   });
+  return `${envelope.slice(0, -1)},"body":${bodyJson}}`;
+}
+
+/** The JSON text of the last value given, kept while the same value (by identity) is given again. */
+export class LastJson {
+  private of: unknown = undefined;
+  private json = '';
+
+  text(value: unknown): string {
+    if (value !== this.of || this.json === '') {
+      this.of = value;
+      this.json = JSON.stringify(value);
+    }
+    return this.json;
+  }
+}
+
+/** An object's JSON text with one field's value given as JSON text already (written first). */
+export const jsonWith = (name: string, json: string, rest: object): string => {
+  const r = JSON.stringify(rest);
+  return `{${JSON.stringify(name)}:${json}${r === '{}' ? '' : `,${r.slice(1, -1)}`}}`;
+};
+
+/** Whether a start state's text is within MAX_START_STATE_BYTES (else the unit records none). */
+export const withinBound = (text: string): boolean =>
+  text.length * 3 <= MAX_START_STATE_BYTES || Buffer.byteLength(text) <= MAX_START_STATE_BYTES;
+
+/** The fields of an event header that differ from `base` (a bet's header beside its table's TableOpened's). */
+export function headerDiff(h: EventHeader, base: EventHeader | null): Partial<EventHeader> {
+  if (!base) return h;
+  const out: Record<string, unknown> = {};
+  for (const k of Object.keys(h) as (keyof EventHeader)[]) if (h[k] !== base[k]) out[k] = h[k];
+  return out as Partial<EventHeader>;
 }
 
 /**
@@ -242,8 +279,8 @@ export function withStartState<U extends { startState?: string | null }>(unit: U
 const SOURCE_KINDS = ['TABLE_CONTROLLER', 'SHUFFLER', 'SEAT_SENSOR', 'SURVEILLANCE', 'UNKNOWN'] as const;
 
 /** An event header as a start state carries it (every field checked). */
-export function readHeader(v: unknown, path: string): EventHeader {
-  const o = objectAt(v, path);
+export function readHeader(v: unknown, path: string, base: EventHeader | null = null): EventHeader {
+  const o = base ? { ...base, ...objectAt(v, path) } : objectAt(v, path);
   return {
     eventId: stringAt(o, 'eventId', path),
     eventTime: integerAt(o, 'eventTime', path),

@@ -5,7 +5,7 @@
  * the findings about bets placed and shooters changed since the last throw. Written by CrapsTable with
  * ReplayOptions.startStates, read by CRAPS_MODULE.resumeTable; every field checked on reading.
  */
-import type { CrapsBetPlaced, CrapsBetType, TableOpened } from '@table-audit/schemas/events';
+import type { CrapsBetPlaced, CrapsBetType, EventHeader, TableOpened } from '@table-audit/schemas/events';
 import type { CheckDefinition, Evidence, FindingInput } from '../findings.ts';
 import { StartStateError } from '../game.ts';
 import {
@@ -13,7 +13,10 @@ import {
   booleanAt,
   describe,
   findingInputJson,
+  headerDiff,
   integerAt,
+  jsonWith,
+  LastJson,
   nullableIntegerAt,
   nullableStringAt,
   objectAt,
@@ -50,19 +53,69 @@ export interface CrapsStartState {
   readonly pending: readonly FindingInput[];
 }
 
-/** The JSON body of a start state; null when a pending finding's check is not one of the game's. */
-export function crapsStartBody(
-  s: CrapsStartState,
-  checks: ReadonlyMap<string, CheckDefinition>,
-): object | null {
-  const pending = [];
-  for (const f of s.pending) {
-    const json = findingInputJson(f, checks);
-    if (!json) return null;
-    pending.push(json);
+/**
+ * Writes start states' bodies. What repeats from throw to throw is written once: the TableOpened while it is the
+ * table's, each bet while it is on the layout. A bet is a list (BET_FIELDS, then whether the law settles it and
+ * the point it travels on); its header is its event id, time and sequence number, and the other fields that
+ * differ from the TableOpened's header (null: none).
+ */
+export class CrapsStartWriter {
+  private readonly config = new LastJson();
+  private readonly bets = new WeakMap<CrapsBetPlaced, { base: EventHeader | null; json: string }>();
+
+  /** the body's JSON text; null when a pending finding's check is not one of the game's */
+  body(s: CrapsStartState, checks: ReadonlyMap<string, CheckDefinition>): string | null {
+    const pending = [];
+    for (const f of s.pending) {
+      const json = findingInputJson(f, checks);
+      if (!json) return null;
+      pending.push(json);
+    }
+    const base = s.config?.header ?? null;
+    let bets = '';
+    for (const b of s.bets)
+      bets += `${bets ? ',' : ''}[${this.bet(b.placed, base)},${b.kind === null ? 0 : 1},${b.point}]`;
+    const { config, bets: _bets, ...rest } = s;
+    return jsonWith('config', this.config.text(config), { ...rest, pending }).replace(
+      /^\{/,
+      `{"bets":[${bets}],`,
+    );
   }
-  return { ...s, pending };
+
+  /** a bet's fields (BET_FIELDS) as JSON, without the brackets */
+  private bet(p: CrapsBetPlaced, base: EventHeader | null): string {
+    const known = this.bets.get(p);
+    if (known && known.base === base) return known.json;
+    const { eventId: _id, eventTime: _time, sequence: _sequence, ...other } = headerDiff(p.header, base);
+    const fields = [p.betId, p.playerId, p.betType, p.number, p.amount, p.behindBetId, p.extraBetName];
+    const header = [
+      p.header.eventId,
+      p.header.eventTime,
+      p.header.sequence,
+      Object.keys(other).length ? other : null,
+    ];
+    const json = JSON.stringify([...fields, ...header]).slice(1, -1);
+    this.bets.set(p, { base, json });
+    return json;
+  }
 }
+
+/** The fields of a bet on the layout in a start state, in order. */
+export const BET_FIELDS = [
+  'betId',
+  'playerId',
+  'betType',
+  'number',
+  'amount',
+  'behindBetId',
+  'extraBetName',
+  'header.eventId',
+  'header.eventTime',
+  'header.sequence',
+  'the other header fields that differ from the TableOpened header (or null)',
+  'judged (1: the law settles it, 0: not)',
+  'point',
+] as const;
 
 const P = "the start state's body";
 const LIST = 10_000;
@@ -77,10 +130,25 @@ function POINTS(o: Record<string, unknown>, name: string, at: string): number | 
   return p;
 }
 
-function readBetPlaced(x: unknown, at: string): CrapsBetPlaced {
-  const b = objectAt(x, at);
-  return {
-    header: readHeader(b.header, `${at}.header`),
+function readBet(x: unknown, at: string, base: EventHeader | null): CrapsStartBet {
+  if (!Array.isArray(x) || x.length !== BET_FIELDS.length)
+    throw new StartStateError(
+      `${at} is ${describe(x)}, not a list of ${BET_FIELDS.length} (${BET_FIELDS.join(', ')})`,
+    );
+  const b = Object.fromEntries(BET_FIELDS.map((name, i) => [name, x[i]]));
+  const other = b[BET_FIELDS[10]] === null ? {} : objectAt(b[BET_FIELDS[10]], `${at}[10]`);
+  const header = readHeader(
+    {
+      ...other,
+      eventId: b['header.eventId'],
+      eventTime: b['header.eventTime'],
+      sequence: b['header.sequence'],
+    },
+    `${at} header`,
+    base,
+  );
+  const placed: CrapsBetPlaced = {
+    header,
     betId: stringAt(b, 'betId', at),
     playerId: stringAt(b, 'playerId', at),
     betType: oneOfAt(b, 'betType', at, BET_TYPES),
@@ -89,6 +157,12 @@ function readBetPlaced(x: unknown, at: string): CrapsBetPlaced {
     behindBetId: nullableStringAt(b, 'behindBetId', at),
     extraBetName: nullableStringAt(b, 'extraBetName', at),
   };
+  const judged = integerAt(b, BET_FIELDS[11], at, 0, 1) === 1;
+  if (judged && !(CRAPS_BET_KINDS as readonly string[]).includes(placed.betType))
+    throw new StartStateError(
+      `${at}: a ${placed.betType} bet is not one the law settles, yet it is marked judged`,
+    );
+  return { placed, kind: judged ? (placed.betType as CrapsBetKind) : null, point: POINTS(b, 'point', at) };
 }
 
 /** Reads a start state's body, every field checked against what the fold holds. */
@@ -98,22 +172,16 @@ export function readCrapsStartBody(
   checks: ReadonlyMap<string, CheckDefinition>,
 ): CrapsStartState {
   const o = objectAt(body, P);
+  const config = o.config === null ? null : readTableOpened(o.config, `${P}.config`, 'CRAPS', tableId);
   return {
     alternatives: arrayAt(o, 'alternatives', P, 100, (x, at) => stringAt({ x }, 'x', at)),
-    config: o.config === null ? null : readTableOpened(o.config, `${P}.config`, 'CRAPS', tableId),
+    config,
     point: POINTS(o, 'point', P),
     shooter: nullableStringAt(o, 'shooter', P),
     sevenOut: o.sevenOut === null ? null : readEvidence(o.sevenOut, `${P}.sevenOut`),
     sevenOutByCraps: booleanAt(o, 'sevenOutByCraps', P),
     shooterThrows: integerAt(o, 'shooterThrows', P, 0),
-    bets: arrayAt(o, 'bets', P, LIST, (x, at) => {
-      const b = objectAt(x, at);
-      return {
-        placed: readBetPlaced(b.placed, `${at}.placed`),
-        kind: b.kind === null ? null : oneOfAt(b, 'kind', at, CRAPS_BET_KINDS),
-        point: POINTS(b, 'point', at),
-      };
-    }),
+    bets: arrayAt(o, 'bets', P, LIST, (x, at) => readBet(x, at, config?.header ?? null)),
     diceOut: arrayAt(o, 'diceOut', P, 100, (x, at) => {
       if (!Array.isArray(x) || x.length !== 2)
         throw new StartStateError(`${at} is ${describe(x)}, not a pair [die id, evidence]`);

@@ -56,14 +56,19 @@ import {
 } from './rule-set.ts';
 import { UnassignedEvents } from '../unassigned.ts';
 import {
-  MAX_START_STATE_BYTES,
   readStartState,
   StartStateCapture,
+  withinBound,
   withStartState,
   writeStartState,
 } from '../start-state.ts';
 import { CRAPS_CHECKS } from './checks/index.ts';
-import { CRAPS_START_FORM, crapsStartBody, readCrapsStartBody, type CrapsStartState } from './start-state.ts';
+import {
+  CRAPS_START_FORM,
+  CrapsStartWriter,
+  readCrapsStartBody,
+  type CrapsStartState,
+} from './start-state.ts';
 
 /** A bet on the layout. */
 export interface ActiveBet {
@@ -142,6 +147,7 @@ export class CrapsTable implements TableFold<CrapsThrowUnit> {
   private readonly capture: StartStateCapture<CrapsStartState | null> | null;
   /** a resumed fold: the throw it resumed for and the event it must be given first (null once given) */
   private resumedAt: { roundId: string; before: string } | null = null;
+  private readonly writer = new CrapsStartWriter();
 
   constructor(
     readonly tableId: string,
@@ -435,17 +441,14 @@ export class CrapsTable implements TableFold<CrapsThrowUnit> {
   private startStateOf(roundId: string): string | null {
     const taken = this.capture!.returnedRound(roundId);
     if (!taken?.state) return null;
-    const body = crapsStartBody(taken.state, CHECKS_BY_ID);
+    const body = this.writer.body(taken.state, CHECKS_BY_ID);
     if (!body) return null;
-    const text = writeStartState(CRAPS_START_FORM, {
-      tableId: this.tableId,
-      roundId,
-      before: taken.before,
+    const text = writeStartState(
+      CRAPS_START_FORM,
+      { tableId: this.tableId, roundId, before: taken.before },
       body,
-    });
-    return text.length * 3 > MAX_START_STATE_BYTES && Buffer.byteLength(text) > MAX_START_STATE_BYTES
-      ? null
-      : text;
+    );
+    return withinBound(text) ? text : null;
   }
 
   /**

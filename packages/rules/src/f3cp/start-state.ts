@@ -61,7 +61,10 @@ export interface F3cpStartState {
   readonly closed: ReadonlyMap<string, StartClosedRound>;
 }
 
-/** The JSON body of a start state; null when a pending finding's check is not one of the game's (not resumable). */
+/**
+ * The JSON body of a start state but its `config`; null when a pending finding's check is not one of the game's (not
+ * resumable).
+ */
 export function f3cpStartBody(
   s: F3cpStartState,
   checks: ReadonlyMap<string, CheckDefinition>,
@@ -72,10 +75,10 @@ export function f3cpStartBody(
     if (!json) return null;
     pending.push(json);
   }
+  // the config is written by the caller, once for the rounds that share it
   return {
     alternatives: s.alternatives,
     sequences: s.sequences,
-    config: s.config,
     tableClosed: s.tableClosed,
     dealingMode: s.dealingMode,
     occupants: s.occupants,

@@ -33,9 +33,11 @@ import { checkShufflerNotReplaced } from './checks/f3cp08-art-11-irregularities.
 import { ruleSetFor } from '../registry.ts';
 import { UnassignedEvents } from '../unassigned.ts';
 import {
-  MAX_START_STATE_BYTES,
+  jsonWith,
+  LastJson,
   readStartState,
   StartStateCapture,
+  withinBound,
   withStartState,
   writeStartState,
 } from '../start-state.ts';
@@ -185,6 +187,8 @@ export class F3cpTable implements TableFold<ReplayedRound> {
   private evictions = 0;
   /** a resumed fold: the round it resumed for and the event it must be given first (null once given) */
   private resumedAt: { roundId: string; before: string } | null = null;
+  /** the JSON text of the TableOpened rounds start from (written once, not with every round) */
+  private readonly configJson = new LastJson();
 
   constructor(
     readonly tableId: string,
@@ -558,15 +562,12 @@ export class F3cpTable implements TableFold<ReplayedRound> {
     if (evictions !== this.evictions && state.closed.size) return null;
     const body = f3cpStartBody(state, CHECKS_BY_ID);
     if (!body) return null;
-    const text = writeStartState(F3CP_START_FORM, {
-      tableId: this.tableId,
-      roundId,
-      before: taken.before,
-      body,
-    });
-    return text.length * 3 > MAX_START_STATE_BYTES && Buffer.byteLength(text) > MAX_START_STATE_BYTES
-      ? null
-      : text;
+    const text = writeStartState(
+      F3CP_START_FORM,
+      { tableId: this.tableId, roundId, before: taken.before },
+      jsonWith('config', this.configJson.text(state.config), body),
+    );
+    return withinBound(text) ? text : null;
   }
 
   /**

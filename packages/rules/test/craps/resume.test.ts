@@ -114,8 +114,12 @@ describe('a CRAPS start state the fold cannot resume from', () => {
       /body has no field "bets"/,
     );
     refused(
-      edit((o) => (o.body.bets = [{ placed: { header: {} }, kind: null, point: null }])),
-      /body\.bets\[0\]\.placed\.header has no field "eventId"/,
+      edit((o) => (o.body.bets[0][8] = 'at noon')),
+      /body\.bets\[0\] header\.eventTime is "at noon", not a whole number/,
+    );
+    refused(
+      edit((o) => o.body.bets[0].pop()),
+      /body\.bets\[0\] is a list, not a list of 13 \(betId, playerId/,
     );
     refused(
       edit((o) => (o.body.config.craps.minimumBet = -5)),

@@ -39,11 +39,11 @@ interface Case {
 }
 
 const CASES: Case[] = [
-  { label: '13 Cards', game: 'THIRTEEN_CARDS', tables: 10, rounds: 60 },
-  { label: 'Mah-Jong', game: 'MAHJONG', tables: 10, rounds: 60 },
-  { label: 'F3CP 2025', game: 'F3CP', tables: 10, rounds: 60 },
-  { label: 'F3CP 2008', game: 'F3CP', start: Date.parse('2019-06-01T04:00:00Z'), tables: 10, rounds: 60 },
-  { label: 'CRAPS', game: 'CRAPS', tables: 10, rounds: 60 },
+  { label: '13 Cards', game: 'THIRTEEN_CARDS', tables: 20, rounds: 100 },
+  { label: 'Mah-Jong', game: 'MAHJONG', tables: 20, rounds: 100 },
+  { label: 'F3CP 2025', game: 'F3CP', tables: 20, rounds: 100 },
+  { label: 'F3CP 2008', game: 'F3CP', start: Date.parse('2019-06-01T04:00:00Z'), tables: 20, rounds: 100 },
+  { label: 'CRAPS', game: 'CRAPS', tables: 20, rounds: 100 },
 ];
 
 function foldTables(

@@ -57,23 +57,27 @@ export function writeStartState(
 }
 
 /** The JSON text of the last value given, kept while the same value (by identity) is given again. */
-export class LastJson {
-  private of: unknown = undefined;
+export class LastJson<T = unknown> {
+  private of: T | undefined = undefined;
   private json = '';
 
-  text(value: unknown): string {
+  constructor(private readonly write: (value: T) => string = JSON.stringify) {}
+
+  text(value: T): string {
     if (value !== this.of || this.json === '') {
       this.of = value;
-      this.json = JSON.stringify(value);
+      this.json = this.write(value);
     }
     return this.json;
   }
 }
 
-/** An object's JSON text with one field's value given as JSON text already (written first). */
-export const jsonWith = (name: string, json: string, rest: object): string => {
+/** An object's JSON text with some fields' values given as JSON text already (`raw`, written first). */
+export const jsonWith = (raw: Readonly<Record<string, string>>, rest: object): string => {
+  let out = '{';
+  for (const name in raw) out += `${out === '{' ? '' : ','}${JSON.stringify(name)}:${raw[name]}`;
   const r = JSON.stringify(rest);
-  return `{${JSON.stringify(name)}:${json}${r === '{}' ? '' : `,${r.slice(1, -1)}`}}`;
+  return r === '{}' ? `${out}}` : `${out === '{' ? '{' : `${out},`}${r.slice(1)}`;
 };
 
 /** Whether a start state's text is within MAX_START_STATE_BYTES (else the unit records none). */

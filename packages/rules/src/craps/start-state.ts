@@ -76,10 +76,7 @@ export class CrapsStartWriter {
     for (const b of s.bets)
       bets += `${bets ? ',' : ''}[${this.bet(b.placed, base)},${b.kind === null ? 0 : 1},${b.point}]`;
     const { config, bets: _bets, ...rest } = s;
-    return jsonWith('config', this.config.text(config), { ...rest, pending }).replace(
-      /^\{/,
-      `{"bets":[${bets}],`,
-    );
+    return jsonWith({ bets: `[${bets}]`, config: this.config.text(config) }, { ...rest, pending });
   }
 
   /** a bet's fields (BET_FIELDS) as JSON, without the brackets */

@@ -43,7 +43,8 @@ export interface F3cpStartState {
   readonly config: TableOpened | null;
   readonly tableClosed: boolean;
   readonly dealingMode: DealingMode;
-  readonly occupants: readonly (readonly [number, string])[];
+  /** seat → player (written by the caller, as [seat, player] pairs, once for the rounds that share it) */
+  readonly occupants: ReadonlyMap<number, string>;
   readonly pool: number | null;
   readonly consecutiveFailures: number;
   readonly lastFailureEvidence: readonly Evidence[];
@@ -81,7 +82,6 @@ export function f3cpStartBody(
     sequences: s.sequences,
     tableClosed: s.tableClosed,
     dealingMode: s.dealingMode,
-    occupants: s.occupants,
     pool: s.pool,
     consecutiveFailures: s.consecutiveFailures,
     lastFailureEvidence: s.lastFailureEvidence,
@@ -125,12 +125,14 @@ export function readF3cpStartBody(
     config: o.config === null ? null : readTableOpened(o.config, `${P}.config`, 'F3CP', tableId),
     tableClosed: booleanAt(o, 'tableClosed', P),
     dealingMode: oneOfAt(o, 'dealingMode', P, ['SHOE', 'SHUFFLER']),
-    occupants: arrayAt(o, 'occupants', P, 100, (x, at) =>
-      pair(
-        x,
-        at,
-        (v, i) => integerAt(v, '0', i, 0, 100),
-        (v, i) => stringAt(v, '1', i),
+    occupants: new Map(
+      arrayAt(o, 'occupants', P, 100, (x, at) =>
+        pair(
+          x,
+          at,
+          (v, i) => integerAt(v, '0', i, 0, 100),
+          (v, i) => stringAt(v, '1', i),
+        ),
       ),
     ),
     pool: nullableIntegerAt(o, 'pool', P),

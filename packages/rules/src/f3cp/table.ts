@@ -189,6 +189,8 @@ export class F3cpTable implements TableFold<ReplayedRound> {
   private resumedAt: { roundId: string; before: string } | null = null;
   /** the JSON text of the TableOpened rounds start from (written once, not with every round) */
   private readonly configJson = new LastJson();
+  /** the JSON text of the seats' occupants the rounds since the last seat change share */
+  private readonly occupantsJson = new LastJson<ReadonlyMap<number, string>>((m) => JSON.stringify([...m]));
 
   constructor(
     readonly tableId: string,
@@ -412,15 +414,26 @@ export class F3cpTable implements TableFold<ReplayedRound> {
     // dropped here, so the lists are emptied and kept for the next round
     this.spareEvents = emptied(o.events);
     this.sparePools = emptied(o.pools);
-    return {
-      roundId: unit.roundId,
-      tableId: unit.tableId,
-      ruleSet: unit.ruleSet,
-      notDerived: unit.notDerived,
-      findings: unit.findings,
-      record: unit.record,
-      ...(this.capture ? { startState: unit.startState } : {}),
-    } as ReplayedRound; // lean units are DerivedUnits: explain refuses them (no view)
+    return (
+      this.capture
+        ? {
+            roundId: unit.roundId,
+            tableId: unit.tableId,
+            ruleSet: unit.ruleSet,
+            notDerived: unit.notDerived,
+            findings: unit.findings,
+            record: unit.record,
+            startState: unit.startState,
+          }
+        : {
+            roundId: unit.roundId,
+            tableId: unit.tableId,
+            ruleSet: unit.ruleSet,
+            notDerived: unit.notDerived,
+            findings: unit.findings,
+            record: unit.record,
+          }
+    ) as ReplayedRound; // lean units are DerivedUnits: explain refuses them (no view)
   }
 
   private closeUnrecorded(endedBy: string | null): ReplayedRound {
@@ -528,7 +541,8 @@ export class F3cpTable implements TableFold<ReplayedRound> {
         config: this.config,
         tableClosed: this.tableClosed,
         dealingMode: this.dealingMode,
-        occupants: [...this.occupants],
+        // the read-only copy the rounds since the last seat change share (no copy made per round)
+        occupants: (this.occupantsCopy ??= new Map(this.occupants)),
         pool: this.pool,
         consecutiveFailures: this.consecutiveFailures,
         lastFailureEvidence: [...this.lastFailureEvidence],
@@ -565,7 +579,10 @@ export class F3cpTable implements TableFold<ReplayedRound> {
     const text = writeStartState(
       F3CP_START_FORM,
       { tableId: this.tableId, roundId, before: taken.before },
-      jsonWith('config', this.configJson.text(state.config), body),
+      jsonWith(
+        { config: this.configJson.text(state.config), occupants: this.occupantsJson.text(state.occupants) },
+        body,
+      ),
     );
     return withinBound(text) ? text : null;
   }

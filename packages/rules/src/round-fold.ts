@@ -102,7 +102,7 @@ export class RoundTableFold<E extends TableEvent, U extends DerivedUnit> impleme
     if (this.resumedAt) this.checkResumedAt(e);
     if (this.capture) {
       const named = namedRound(e);
-      if (named !== null && this.capture.wants(named))
+      if (named !== null && named !== this.open?.roundId && this.capture.wants(named))
         this.capture.take(named, e.data.header.eventId, this.opened);
     }
     if (e.type === 'TableOpened') {

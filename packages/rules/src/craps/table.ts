@@ -164,7 +164,7 @@ export class CrapsTable implements TableFold<CrapsThrowUnit> {
     if (this.capture) {
       const h = e.data.header;
       const named = h.roundId ?? (e.type === 'DiceThrown' ? h.eventId : null);
-      if (named !== null && this.capture.wants(named)) {
+      if (named !== null && named !== this.open?.event.header.roundId && this.capture.wants(named)) {
         if (e.type === 'DiceThrown') taking = named;
         else this.capture.take(named, h.eventId, null);
       }

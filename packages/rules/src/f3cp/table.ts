@@ -218,7 +218,7 @@ export class F3cpTable implements TableFold<ReplayedRound> {
     let sequences: [string, number][] | null = null;
     if (this.capture) {
       const named = h.roundId ?? (e.type === 'RoundStarted' ? h.eventId : null);
-      if (named !== null && this.capture.wants(named)) {
+      if (named !== null && named !== this.open?.roundId && this.capture.wants(named)) {
         taking = named;
         sequences = this.sequencesNow();
       }

@@ -147,6 +147,29 @@ describe('resuming the F3CP table fold at a round', () => {
     assert.equal(proof.resumed, proof.units);
   });
 
+  it('a round named first by a table event (a seat taken for it), the table re-opened before its RoundStarted', () => {
+    const t = session(8, ERA_2025).tables[0]!;
+    const events = [...t.events];
+    const opened = events.find((e) => e.type === 'TableOpened')!;
+    const start = events.filter((e) => e.type === 'RoundStarted')[12]!;
+    const rid = start.data.header.roundId;
+    const header = (id: string, roundId: string | null) => ({ ...start.data.header, eventId: id, roundId });
+    events.splice(
+      events.indexOf(start),
+      0,
+      { type: 'SeatOccupied', data: { header: header('seat-for-13', rid), seat: 7, playerId: 'P-LATE' } },
+      { ...opened, data: { ...opened.data, header: header('opened-again', null) } } as TableEvent,
+    );
+    const proof = proveResume(F3CP_MODULE, t.tableId, events);
+    assert.equal(proof.resumed, proof.units);
+    const fold = F3CP_MODULE.newTable(t.tableId, DEFAULT_REPLAY_OPTIONS);
+    const unit = events.flatMap((e) => fold.apply(e)).find((u) => u.roundId === rid)!;
+    assert.ok(
+      unit.findings.some((f) => f.evidenceEventIds.includes('opened-again')),
+      'the re-opening is reported with the round',
+    );
+  });
+
   it('the lean bulk replay records the same start states as the full one', () => {
     const t = session(3, ERA_2025).tables[1]!;
     const states = (lean: boolean) => {

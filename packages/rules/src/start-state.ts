@@ -136,6 +136,37 @@ export function readStartState(
   return { form: f, v, game, tableId: table, roundId, before, body: o.body };
 }
 
+/**
+ * Where a start state says a resumed fold begins, read without the game: the unit's round and the id of the event
+ * the state was taken before (the first that names the round: the caller reads the table's events from it). Throws
+ * StartStateError as readStartState does for the envelope; the body is the game's to check (resumeTable).
+ */
+export function startStateAt(text: unknown): {
+  roundId: string;
+  before: string;
+  game: string;
+  tableId: string;
+} {
+  if (typeof text !== 'string') throw new StartStateError(`the start state is a ${typeof text}, not text`);
+  if (text.length > MAX_START_STATE_BYTES || Buffer.byteLength(text, 'utf8') > MAX_START_STATE_BYTES)
+    throw new StartStateError(
+      `the start state is over the ${MAX_START_STATE_BYTES} bytes a start state may have`,
+    );
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch (error) {
+    throw new StartStateError(`the start state is not JSON: ${(error as Error).message}`);
+  }
+  const o = objectAt(parsed, 'the start state');
+  return {
+    roundId: stringAt(o, 'roundId', 'the start state'),
+    before: stringAt(o, 'before', 'the start state'),
+    game: stringAt(o, 'game', 'the start state'),
+    tableId: stringAt(o, 'tableId', 'the start state'),
+  };
+}
+
 // --- field readers: each names the field's path in what is wrong ------------------------------------------------
 
 export type Obj = Record<string, unknown>;

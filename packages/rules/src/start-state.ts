@@ -261,16 +261,19 @@ export function describe(v: unknown): string {
 
 /**
  * Which rounds still wait for their start state: a round's is taken before the first event that names it, kept
- * until the fold returns the round, then written. A round whose id a unit already had, or whose first event came
- * before the fold resumed, gets none (null): its first event is not its own. Bounded: the oldest waiting round is
- * forgotten past PENDING_MEMORY (it then gets none), and the ids of returned rounds past RETURNED_MEMORY.
+ * until the fold returns the round, then written. A round whose id a unit already had gets none (null): its first
+ * event is not its own. Bounded: the oldest waiting round is forgotten past PENDING_MEMORY (it then gets none), and
+ * the ids of returned rounds past RETURNED_MEMORY — as many as the F3CP fold remembers closed rounds, so that an
+ * event of a round it has forgotten, which the fold takes for a new round of that id, starts that round's state.
+ * A state names the event it was taken before (`before`), so a round id seen again after that is still resumed
+ * from the right event; a resumed fold given another event first refuses it.
  */
 export class StartStateCapture<S> {
   private readonly pending = new Map<string, { before: string; state: S }>();
   private readonly returned = new Set<string>();
 
   static readonly PENDING_MEMORY = 256;
-  static readonly RETURNED_MEMORY = 20_000;
+  static readonly RETURNED_MEMORY = 1_000;
 
   /** whether an event naming this round is the first to name it (the state is to be taken before it) */
   wants(roundId: string): boolean {

@@ -147,6 +147,11 @@ export class CrapsTable implements TableFold<CrapsThrowUnit> {
   private readonly capture: StartStateCapture<CrapsStartState | null> | null;
   /** a resumed fold: the throw it resumed for and the event it must be given first (null once given) */
   private resumedAt: { roundId: string; before: string } | null = null;
+  /** the alternative readings, sorted, as start states name them */
+  private get readings(): readonly string[] {
+    return (this.sortedReadings ??= [...new Set(this.alternatives)].sort());
+  }
+  private sortedReadings: readonly string[] | null = null;
   private readonly writer = new CrapsStartWriter();
 
   constructor(
@@ -424,7 +429,7 @@ export class CrapsTable implements TableFold<CrapsThrowUnit> {
   /** the table's state as a throw is made (no throw is open here) */
   private startNow(): CrapsStartState {
     return {
-      alternatives: [...new Set(this.alternatives)].sort(),
+      alternatives: this.readings,
       config: this.config,
       point: this.point,
       shooter: this.shooter,
@@ -458,7 +463,7 @@ export class CrapsTable implements TableFold<CrapsThrowUnit> {
   resume(startState: string): this {
     const s = readStartState(startState, CRAPS_START_FORM, this.tableId);
     const b = readCrapsStartBody(s.body, this.tableId, CHECKS_BY_ID);
-    const mine = [...new Set(this.alternatives)].sort();
+    const mine = this.readings;
     if (b.alternatives.join(',') !== mine.join(','))
       throw new StartStateError(
         `the start state was taken under the alternative readings [${b.alternatives.join(', ')}], the fold is asked for [${mine.join(', ')}]: a reading can change what the table carries into the throw, so fold the table from its start`,

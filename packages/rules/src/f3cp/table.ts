@@ -187,6 +187,11 @@ export class F3cpTable implements TableFold<ReplayedRound> {
   private evictions = 0;
   /** a resumed fold: the round it resumed for and the event it must be given first (null once given) */
   private resumedAt: { roundId: string; before: string } | null = null;
+  /** the alternative readings, sorted, as start states name them */
+  private get readings(): readonly string[] {
+    return (this.sortedReadings ??= [...new Set(this.alternatives)].sort());
+  }
+  private sortedReadings: readonly string[] | null = null;
   /** the JSON text of the TableOpened rounds start from (written once, not with every round) */
   private readonly configJson = new LastJson();
   /** the JSON text of the seats' occupants the rounds since the last seat change share */
@@ -536,7 +541,7 @@ export class F3cpTable implements TableFold<ReplayedRound> {
       serial: this.closedSerial,
       evictions: this.evictions,
       state: {
-        alternatives: [...new Set(this.alternatives)].sort(),
+        alternatives: this.readings,
         sequences,
         config: this.config,
         tableClosed: this.tableClosed,
@@ -594,7 +599,7 @@ export class F3cpTable implements TableFold<ReplayedRound> {
   resume(startState: string): this {
     const s = readStartState(startState, F3CP_START_FORM, this.tableId);
     const b = readF3cpStartBody(s.body, this.tableId, CHECKS_BY_ID);
-    const mine = [...new Set(this.alternatives)].sort();
+    const mine = this.readings;
     if (b.alternatives.join(',') !== mine.join(','))
       throw new StartStateError(
         `the start state was taken under the alternative readings [${b.alternatives.join(', ')}], the fold is asked for [${mine.join(', ')}]: a reading can change what the table carries into the round, so fold the table from its start`,

@@ -47,12 +47,16 @@ const total = (proofs: ResumeProof[]) => ({
 });
 
 describe('resuming the F3CP table fold at a round', () => {
-  for (const [era, start, readings] of [
-    ['2025', ERA_2025, [[], ['J4'], ['J15']]],
-    ['2008', ERA_2008, [[], ['H1'], ['J4']]],
+  // seed 1 under the register's readings and alternative ones, seed 2 under the register's (each test well under 20 s)
+  for (const [era, start, alternative] of [
+    ['2025', ERA_2025, ['J4', 'J15']],
+    ['2008', ERA_2008, ['H1', 'J4']],
   ] as const)
-    for (const seed of [1, 2])
-      it(`${era} rules, seed ${seed}: every round resumed from its start state derives and explains as the full fold did`, () => {
+    for (const [seed, readings] of [
+      [1, [[], alternative]],
+      [2, [[]]],
+    ] as const)
+      it(`${era} rules, seed ${seed}, readings ${readings.map((r) => `[${r.join(', ')}]`).join(' ')}: every round resumed from its start state derives and explains as the full fold did`, () => {
         const s = session(seed, start);
         for (const alternatives of readings) {
           const t = total(proveSession(s, alternatives));

@@ -10,6 +10,10 @@
  * cost; then the start states' size in bytes per unit (mean, median, largest). Last, on one F3CP table of
  * BENCH_LONG rounds: deriving its last round by folding the table from its first event, beside resuming from that
  * round's start state (parse, check, fold the round's own events), CPU µs each (best of BENCH_RUNS).
+ *   node --import ./apps/cli/bin/register-ts.mjs bench/start-states.ts --repeat GAME off|on
+ * instead folds GAME's session (20 tables × 100 units, seed 24) 30 times, lean, without (off) or with (on) start
+ * states, each unit dropped once counted (as a replay drops a batch's units once written), and prints CPU µs per
+ * unit: run off, on, off, on in separate processes for a steadier A/B under load.
  */
 import { simulateSession } from '@table-audit/simulator';
 import {
@@ -58,6 +62,35 @@ function foldTables(
     units.push(...fold.finish().units);
   }
   return units;
+}
+
+const repeat = process.argv.indexOf('--repeat');
+if (repeat > 0) {
+  const game = process.argv[repeat + 1] ?? 'F3CP';
+  const on = process.argv[repeat + 2] === 'on';
+  const s = simulateSession({
+    game,
+    seed: 24,
+    tables: 20,
+    roundsPerTable: 100,
+    faultRate: 0.1,
+    handledRate: 0.05,
+  });
+  const module = gameModuleFor(game)!;
+  const options: ReplayOptions = { ...DEFAULT_REPLAY_OPTIONS, lean: true, startStates: on };
+  const c0 = cpu();
+  let units = 0;
+  // each unit dropped once counted, as a replay drops a batch's units once written (nothing kept across the run)
+  for (let r = 0; r < 30; r++)
+    for (const t of s.tables) {
+      const fold = module.newTable(t.tableId, options);
+      for (const e of t.events) units += fold.apply(e).length;
+      units += fold.finish().units.length;
+    }
+  console.log(
+    `${game} start states ${on ? 'on' : 'off'}: ${f1((cpu() - c0) / units)} CPU µs per unit over ${units} units (under load)`,
+  );
+  process.exit(0);
 }
 
 console.log(

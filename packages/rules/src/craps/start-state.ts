@@ -83,19 +83,30 @@ export class CrapsStartWriter {
   private bet(p: CrapsBetPlaced, base: EventHeader | null): string {
     const known = this.bets.get(p);
     if (known && known.base === base) return known.json;
-    const { eventId: _id, eventTime: _time, sequence: _sequence, ...other } = headerDiff(p.header, base);
-    const fields = [p.betId, p.playerId, p.betType, p.number, p.amount, p.behindBetId, p.extraBetName];
-    const header = [
-      p.header.eventId,
-      p.header.eventTime,
-      p.header.sequence,
-      Object.keys(other).length ? other : null,
-    ];
-    const json = JSON.stringify([...fields, ...header]).slice(1, -1);
+    const h = p.header;
+    let other = 'null';
+    if (!base || OTHER_HEADER_FIELDS.some((k) => h[k] !== base[k])) {
+      const { eventId: _id, eventTime: _time, sequence: _sequence, ...rest } = headerDiff(h, base);
+      other = JSON.stringify(rest);
+    }
+    const q = JSON.stringify;
+    const json = `${q(p.betId)},${q(p.playerId)},${q(p.betType)},${p.number},${p.amount},${q(p.behindBetId)},${q(p.extraBetName)},${q(h.eventId)},${h.eventTime},${h.sequence},${other}`;
     this.bets.set(p, { base, json });
     return json;
   }
 }
+
+/** The header fields a bet's list holds only where they differ from the TableOpened's. */
+const OTHER_HEADER_FIELDS = [
+  'receivedTime',
+  'sourceKind',
+  'sourceDevice',
+  'casino',
+  'concessionaire',
+  'tableId',
+  'roundId',
+  'staffId',
+] as const satisfies readonly (keyof EventHeader)[];
 
 /** The fields of a bet on the layout in a start state, in order. */
 export const BET_FIELDS = [

@@ -419,26 +419,15 @@ export class F3cpTable implements TableFold<ReplayedRound> {
     // dropped here, so the lists are emptied and kept for the next round
     this.spareEvents = emptied(o.events);
     this.sparePools = emptied(o.pools);
-    return (
-      this.capture
-        ? {
-            roundId: unit.roundId,
-            tableId: unit.tableId,
-            ruleSet: unit.ruleSet,
-            notDerived: unit.notDerived,
-            findings: unit.findings,
-            record: unit.record,
-            startState: unit.startState,
-          }
-        : {
-            roundId: unit.roundId,
-            tableId: unit.tableId,
-            ruleSet: unit.ruleSet,
-            notDerived: unit.notDerived,
-            findings: unit.findings,
-            record: unit.record,
-          }
-    ) as ReplayedRound; // lean units are DerivedUnits: explain refuses them (no view)
+    const lean: DerivedUnit = {
+      roundId: unit.roundId,
+      tableId: unit.tableId,
+      ruleSet: unit.ruleSet,
+      notDerived: unit.notDerived,
+      findings: unit.findings,
+      record: unit.record,
+    };
+    return (this.capture ? { ...lean, startState: unit.startState } : lean) as ReplayedRound; // lean units are DerivedUnits: explain refuses them (no view)
   }
 
   private closeUnrecorded(endedBy: string | null): ReplayedRound {

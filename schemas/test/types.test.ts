@@ -123,6 +123,8 @@ describe('generated.ts', () => {
           fields: [
             { name: 'when', type: { type: 'long', logicalType: 'timestamp-millis' } },
             { name: 'maybe', type: ['null', 'string'], default: null },
+            { name: 'later', type: ['null', 'string'], default: null, optionalInCode: true },
+            { name: 'notOptional', type: 'string', optionalInCode: true },
             { name: 'tags', type: { type: 'array', items: ['null', 'int'] } },
             { name: 'counts', type: { type: 'map', values: 'long' } },
             { name: 'raw', type: 'bytes' },
@@ -136,6 +138,8 @@ describe('generated.ts', () => {
     for (const line of [
       '  when: number;',
       '  maybe: string | null;',
+      '  later?: string | null;',
+      '  notOptional: string;',
       '  tags: (number | null)[];',
       '  counts: Record<string, number>;',
       '  raw: Buffer;',

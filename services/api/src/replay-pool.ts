@@ -26,7 +26,13 @@ import { workerCode, type WorkerCode, type WorkerCodeOptions } from './worker-co
 import type { EventStore } from '@table-audit/eventstore';
 import { findingStream, tableStream } from '@table-audit/schemas/streams';
 import type { ReplayPlace } from './replay-body.ts';
-import { streamHead, type AnswerKey } from './round-derivations.ts';
+import {
+  RESUME_FALLBACKS,
+  streamHead,
+  type AnswerKey,
+  type ResumeFallback,
+  type RoundResume,
+} from './round-derivations.ts';
 
 export interface ReplayPoolOptions extends WorkerCodeOptions {
   /** the SQLite store's file: each worker opens it read-only */
@@ -61,11 +67,32 @@ export interface ReplayAsk {
   readonly roundId: string;
   readonly place: ReplayPlace;
   readonly alternatives: readonly string[];
+  /** where the round's events begin and its record (the API's index): a first replay may resume from it */
+  readonly resume?: RoundResume | null;
+}
+
+/** A worker's count of first replays resumed from a round's record, and of those that folded the table instead. */
+export interface ResumeStats {
+  resumed: number;
+  fallbacks: Record<ResumeFallback, number>;
+}
+
+/** A replay's answer as the route sends it: the body, and how it was derived (the route's provenance header). */
+export interface ReplayBody {
+  readonly body: Uint8Array;
+  /** RoundExplanation.derivedFrom of the answer: the full fold, or the round's record and its own events */
+  readonly derivedFrom: string | null;
 }
 
 /** A worker's answer: the body as UTF-8 bytes, or RoundNotFound's message, or another failure's. */
 export type ReplayAnswer =
-  | { readonly id: number; readonly body: Uint8Array; readonly key: AnswerKey }
+  | {
+      readonly id: number;
+      readonly body: Uint8Array;
+      readonly key: AnswerKey;
+      readonly derivedFrom: string | null;
+      readonly resumeStats: ResumeStats;
+    }
   | { readonly id: number; readonly notFound: string }
   | { readonly id: number; readonly error: string };
 
@@ -82,8 +109,13 @@ interface Slot {
   starting: Promise<Worker> | null;
   readonly pending: Map<
     number,
-    { resolve: (a: { body: Uint8Array; key: AnswerKey }) => void; reject: (e: Error) => void }
+    {
+      resolve: (a: { body: Uint8Array; key: AnswerKey; derivedFrom: string | null }) => void;
+      reject: (e: Error) => void;
+    }
   >;
+  /** the worker's resume counts as it last reported them */
+  resume: ResumeStats | null;
 }
 
 /**
@@ -118,7 +150,12 @@ export class ReplayPool {
   /** bodies the workers keep, kept here too by (readings, table, round), least recently used first */
   readonly #kept = new Map<
     string,
-    { readonly head: number; readonly findingsHead: number | 'none'; readonly body: Uint8Array }
+    {
+      readonly head: number;
+      readonly findingsHead: number | 'none';
+      readonly body: Uint8Array;
+      readonly derivedFrom: string | null;
+    }
   >();
   #store: EventStore | null = null;
   #maxKept = 0;
@@ -137,6 +174,7 @@ export class ReplayPool {
       worker: null,
       starting: null,
       pending: new Map(),
+      resume: null,
     }));
     this.#maxQueued = maxQueued;
     this.#entry = entry;
@@ -188,6 +226,23 @@ export class ReplayPool {
     return this.#slots.length;
   }
 
+  /**
+   * First replays the workers derived from a round's record and its own events, and those that could have and
+   * folded the table instead, by why (each worker's counts as it last reported them, added up).
+   */
+  get resumeStats(): ResumeStats {
+    const out: ResumeStats = {
+      resumed: 0,
+      fallbacks: Object.fromEntries(RESUME_FALLBACKS.map((k) => [k, 0])) as Record<ResumeFallback, number>,
+    };
+    for (const s of this.#slots)
+      if (s.resume) {
+        out.resumed += s.resume.resumed;
+        for (const k of RESUME_FALLBACKS) out.fallbacks[k] += s.resume.fallbacks[k];
+      }
+    return out;
+  }
+
   /** Replays waiting for or inside each worker now. */
   get queued(): number[] {
     return this.#slots.map((s) => s.pending.size);
@@ -215,6 +270,7 @@ export class ReplayPool {
         if (slot.pending.size === 0) worker.unref();
         if ('body' in m) {
           this.stats.answered++;
+          slot.resume = m.resumeStats;
           p.resolve(m);
         } else if ('notFound' in m) {
           this.stats.notFound++;
@@ -251,7 +307,12 @@ export class ReplayPool {
    * when the table's worker already holds `maxQueued` replays, with RoundNotFound as explainRound does, and with
    * an Error for anything else.
    */
-  async replay(roundId: string, place: ReplayPlace, alternatives: readonly string[]): Promise<Uint8Array> {
+  async replay(
+    roundId: string,
+    place: ReplayPlace,
+    alternatives: readonly string[],
+    resume?: RoundResume | null,
+  ): Promise<ReplayBody> {
     if (this.#closed) throw new Error('the replay pool is closed');
     const keptKey = `${[...alternatives].sort().join(',')}\u0000${place.tableId}\u0000${roundId}`;
     const kept = this.#kept.get(keptKey);
@@ -264,21 +325,22 @@ export class ReplayPool {
         this.#kept.delete(keptKey);
         this.#kept.set(keptKey, kept); // most recently used last
         this.stats.keptHere++;
-        return kept.body;
+        return kept;
       }
       this.#kept.delete(keptKey);
     }
-    const answer = await this.#ask(roundId, place, alternatives);
+    const answer = await this.#ask(roundId, place, alternatives, resume);
     if (answer.key.kept && this.#store && this.#maxKept > 0) {
       this.#kept.delete(keptKey);
       this.#kept.set(keptKey, {
         head: answer.key.head,
         findingsHead: answer.key.findingsHead,
         body: answer.body,
+        derivedFrom: answer.derivedFrom,
       });
       if (this.#kept.size > this.#maxKept) this.#kept.delete(this.#kept.keys().next().value!);
     }
-    return answer.body;
+    return { body: answer.body, derivedFrom: answer.derivedFrom };
   }
 
   /** Asks the table's worker (refused at once when it holds its bound). */
@@ -286,7 +348,8 @@ export class ReplayPool {
     roundId: string,
     place: ReplayPlace,
     alternatives: readonly string[],
-  ): Promise<{ body: Uint8Array; key: AnswerKey }> {
+    resume: RoundResume | null | undefined,
+  ): Promise<{ body: Uint8Array; key: AnswerKey; derivedFrom: string | null }> {
     this.stats.asked++;
     const slot = this.#slots[slotOf(place.tableId, this.#slots.length)]!;
     if (slot.pending.size >= this.#maxQueued) {
@@ -296,8 +359,8 @@ export class ReplayPool {
       );
     }
     const id = this.#nextId++;
-    const answered = new Promise<{ body: Uint8Array; key: AnswerKey }>((resolve, reject) =>
-      slot.pending.set(id, { resolve, reject }),
+    const answered = new Promise<{ body: Uint8Array; key: AnswerKey; derivedFrom: string | null }>(
+      (resolve, reject) => slot.pending.set(id, { resolve, reject }),
     );
     let worker: Worker;
     try {
@@ -319,6 +382,7 @@ export class ReplayPool {
         game: place.game,
       },
       alternatives: [...alternatives],
+      ...(resume === undefined ? {} : { resume }),
     };
     worker.postMessage(ask);
     return answered;

@@ -13,18 +13,56 @@
  * table being read is kept whatever its size), and at most `maxExplanations` finished answers (their law texts
  * resolved) kept by (round, table head, readings).
  */
-import type { EventStore, RecordedEvent } from '@table-audit/eventstore';
 import {
+  canonicalJson,
+  linkBrokenBecause,
+  type EventStore,
+  type RecordedEvent,
+} from '@table-audit/eventstore';
+import {
+  applySafely,
   explainRound,
   RoundNotFound,
+  storedForm,
   TableFolds,
   toTableEvent,
   type RoundExplanation,
 } from '@table-audit/replay';
-import { DEFAULT_REPLAY_OPTIONS, type DerivedUnit, type Finding, type TableFold } from '@table-audit/rules';
+import {
+  DEFAULT_REPLAY_OPTIONS,
+  gameModuleFor,
+  StartStateError,
+  type DerivedUnit,
+  type Finding,
+  type GameModule,
+  type RoundRecord,
+  type TableFold,
+} from '@table-audit/rules';
 import { findingStream, tableStream } from '@table-audit/schemas/streams';
 import { completeExplanation, isCrapsExplanation } from './explanations.ts';
+import type { RoundResume } from './store-index.ts';
 import { tableView } from './table-view.ts';
+
+export type { RoundResume };
+
+/** Why a first replay did not resume from the round's record and folded the table instead. */
+export const RESUME_FALLBACKS = [
+  /** no record of the round is stored (or the index's is not the round's) */
+  'noRecord',
+  /** the record has no start state (written before start states, or the game gave none for the round) */
+  'noState',
+  /** an event of the round was stored after the record */
+  'stale',
+  /** the game refused the start state (StartStateError: damaged, another form or version) */
+  'stateError',
+  /** the resumed round differs from its record (totals, lines, status, finding ids), or a finding it names is not stored */
+  'mismatch',
+  /** a link of the events read does not hold (the full fold answers; `table-audit verify` says more) */
+  'chainBroken',
+  /** the round is not completed by the events stored (still open) */
+  'roundOpen',
+] as const;
+export type ResumeFallback = (typeof RESUME_FALLBACKS)[number];
 
 /** What an answer is kept under (RoundDerivations.answer's `at`). */
 export interface AnswerKey {
@@ -32,6 +70,9 @@ export interface AnswerKey {
   findingsHead: number | 'none';
   kept: boolean;
 }
+
+/** How an answer of the full fold was made (RoundExplanation.derivedFrom). */
+const TABLE_FOLDED = (tableId: string) => `${tableStream(tableId)} folded from its first event`;
 
 /** Events read at once by a fold that may stop early (a round needs the stream only up to the round after it). */
 const FIRST_CHUNK = 128;
@@ -96,6 +137,13 @@ export class RoundDerivations<T = RoundExplanation> {
     fallbacks: 0,
     answersKept: 0,
     answersMade: 0,
+    /** first replays derived from the round's record and its own events (the table not folded) */
+    resumed: 0,
+    /** first replays that could have resumed and folded the table instead, by why */
+    resumeFallbacks: Object.fromEntries(RESUME_FALLBACKS.map((k) => [k, 0])) as Record<
+      ResumeFallback,
+      number
+    >,
   };
 
   constructor(
@@ -130,15 +178,26 @@ export class RoundDerivations<T = RoundExplanation> {
     alternatives: readonly string[] = [],
     game?: string | null,
     at?: AnswerKey,
+    resume?: RoundResume | null,
   ): Promise<T> {
     const readings = [...alternatives].sort().join(',');
     const tableKey = `${readings}\u0000${tableId}`;
-    const findingsMatter = game === undefined || game === null || game === 'CRAPS';
+    // the first replay of a round whose table is not folded, under the chosen readings, of a game that can resume a
+    // fold: derived from the round's record and its own events (#resumed), which shows findings stored about it
+    const module = game ? gameModuleFor(game) : null;
+    const resumable =
+      resume !== undefined &&
+      readings === '' &&
+      !this.#tables.has(tableKey) &&
+      module !== null &&
+      module.resumeTable !== undefined;
+    const findingsMatter = game === undefined || game === null || game === 'CRAPS' || resumable;
     // a table neither folded nor answered before is folded first, only as far as the round needs (to the event that
     // completes the round after it): its head is then the revision the fold reached if that was the stream's end,
     // else read; for a table known, one indexed read says whether what is kept is current
     let head: number;
-    if (this.#tables.has(tableKey) || this.#answered.has(tableKey)) head = await this.head(tableId);
+    if (resumable || this.#tables.has(tableKey) || this.#answered.has(tableKey))
+      head = await this.head(tableId);
     else {
       const d = await this.#folded(tableId, readings, alternatives, null, roundId);
       head = d.atEnd ? d.revision : await this.head(tableId);
@@ -158,7 +217,10 @@ export class RoundDerivations<T = RoundExplanation> {
       this.stats.answersKept++;
       return kept.answer;
     }
-    const made = this.#explain(roundId, tableId, readings, head)
+    const made = (
+      resumable ? this.#resumed(roundId, tableId, resume ?? null, module!) : Promise.resolve(null)
+    )
+      .then((x) => x ?? this.#explain(roundId, tableId, readings, head))
       .then((x) => completeExplanation(this.store, x, tableId, roundId))
       .then((x) => {
         // the caller said another game, yet the answer shows stored findings: made, never kept
@@ -199,16 +261,128 @@ export class RoundDerivations<T = RoundExplanation> {
     const d = await this.#folded(tableId, readings, alternatives, head, roundId);
     const kept = d.rounds.get(roundId);
     const fold: TableFold | undefined = d.folds.get(tableId);
+    const derivedFrom = TABLE_FOLDED(tableId);
     if (kept && fold) {
-      const { json, text } = fold.explain(kept.unit, kept.later);
-      return { roundId, tableId, json, text };
+      // findings shown as stored, as a resumed derivation shows them (#resumed): the same round, the same answer
+      const { json, text } = fold.explain(
+        { ...kept.unit, findings: kept.unit.findings.map(storedForm) },
+        kept.later.map(storedForm),
+      );
+      return { roundId, tableId, json, text, derivedFrom };
     }
     // not completed by the fold up to the head (the round still open), or not judged at all: explainRound's answer
     this.stats.fallbacks++;
-    return explainRound(tableView(this.store, tableId), roundId, {
-      ...DEFAULT_REPLAY_OPTIONS,
-      alternatives,
-    });
+    const x = await explainRound(
+      tableView(this.store, tableId),
+      roundId,
+      { ...DEFAULT_REPLAY_OPTIONS, alternatives },
+      { findingsAs: storedForm },
+    );
+    return { ...x, derivedFrom };
+  }
+
+  /**
+   * The round derived from its latest record's start state and its own events, explained as the full fold
+   * explains it (the same bytes: a test holds them equal), or null — counted in `stats.resumeFallbacks` — when
+   * it cannot be: then the caller folds the table. Reads the record (one indexed read) and the table's stream
+   * from the round's first event only as far as explainRound reads (to the event that completes the round after
+   * it), checking each link of what it reads. The findings shown about the round are those the fold gives plus
+   * those its record names that only the whole session gives (the art. 18 conduct findings), read as stored;
+   * the round's totals, lines, status and finding ids must be its record's, or the table is folded instead.
+   */
+  async #resumed(
+    roundId: string,
+    tableId: string,
+    resume: RoundResume | null,
+    module: GameModule,
+  ): Promise<RoundExplanation | null> {
+    const fallback = (why: ResumeFallback): null => {
+      this.stats.resumeFallbacks[why]++;
+      return null;
+    };
+    const at = resume?.record;
+    if (!resume || !at) return fallback('noRecord');
+    if (resume.stale) return fallback('stale');
+    let record: RoundRecord | null = null;
+    for await (const e of this.store.readStream(at.stream, { fromRevision: at.revision, maxCount: 1 }))
+      if (e.revision === at.revision && e.type === 'RoundDerived') record = e.data as RoundRecord;
+    if (!record || record.roundId !== roundId || record.tableId !== tableId) return fallback('noRecord');
+    if (typeof record.startState !== 'string') return fallback('noState');
+    const stream = tableStream(tableId);
+    let target: DerivedUnit | null = null;
+    const later: Finding[] = [];
+    let after = 0;
+    let previous: { revision: number; hash: string } | undefined;
+    let from = resume.firstRevision;
+    try {
+      const fold = module.resumeTable!(tableId, record.startState, DEFAULT_REPLAY_OPTIONS);
+      let chunk = FIRST_CHUNK;
+      reading: for (;;) {
+        let read = 0;
+        for await (const stored of this.store.readStream(stream, { fromRevision: from, maxCount: chunk })) {
+          read++;
+          // every link from the first event read: its own hash, then each event's link to the one before
+          const broken = linkBrokenBecause(
+            stored,
+            previous ??
+              (stored.revision === 0
+                ? undefined
+                : { revision: stored.revision - 1, hash: stored.previousHash }),
+            true,
+          );
+          if (broken !== null) return fallback('chainBroken');
+          previous = { revision: stored.revision, hash: stored.hash };
+          from = stored.revision + 1;
+          this.stats.eventsRead++;
+          const e = toTableEvent(stored);
+          if (!e) continue;
+          // the index's first event of the round is the round's, or the index and the store disagree
+          if (
+            target === null &&
+            stored.revision === resume.firstRevision &&
+            e.data.header.roundId !== roundId
+          )
+            return fallback('mismatch');
+          for (const u of applySafely(fold, e)) {
+            if (u.roundId === roundId) target = u;
+            else if (target) {
+              after++;
+              for (const f of u.findings) if (f.roundId === roundId) later.push(f); // judged in a later round
+            }
+          }
+          if (target && after >= 1) break reading;
+        }
+        if (read < chunk) break;
+        chunk = Math.min(chunk * 2, LAST_CHUNK);
+      }
+      if (!target) return fallback('roundOpen');
+      if (!target.record || !sameRecord(target.record, record)) return fallback('mismatch');
+      // the findings about the round the fold cannot give (conduct, judged over the whole session), as stored
+      const own = new Set(target.findings.map((f) => f.findingId));
+      const stored = new Map(resume.findings.map((f) => [f.findingId, f]));
+      const missing: Finding[] = [];
+      for (const id of record.findingIds)
+        if (!own.has(id)) {
+          const f = stored.get(id);
+          if (!f) return fallback('mismatch');
+          missing.push(storedForm(f));
+        }
+      const { json, text } = fold.explain(
+        { ...target, findings: [...target.findings.map(storedForm), ...missing] },
+        later.map(storedForm),
+      );
+      this.stats.resumed++;
+      return {
+        roundId,
+        tableId,
+        json,
+        text,
+        derivedFrom: `the start state in ${at.stream} revision ${at.revision} (the replay's record of the round), then ${stream} revisions ${resume.firstRevision} to ${from - 1}, each link checked`,
+      };
+    } catch (e) {
+      if (e instanceof StartStateError) return fallback('stateError');
+      throw e;
+    }
   }
 
   /**
@@ -335,3 +509,26 @@ export class RoundDerivations<T = RoundExplanation> {
 }
 
 export { RoundNotFound };
+
+/**
+ * Whether a round derived again is the one its stored record says: status, rule set, totals and lines alike, and
+ * every finding it gives about the round among the record's (the record may name more: the conduct findings only
+ * the whole session gives).
+ */
+function sameRecord(mine: RoundRecord, stored: RoundRecord): boolean {
+  if (
+    mine.roundId !== stored.roundId ||
+    mine.status !== stored.status ||
+    mine.statusReason !== stored.statusReason ||
+    mine.ruleSetId !== stored.ruleSetId ||
+    mine.totalStakedAvos !== stored.totalStakedAvos ||
+    mine.expectedPaidAvos !== stored.expectedPaidAvos ||
+    mine.declaredPaidAvos !== stored.declaredPaidAvos ||
+    mine.houseResultAvos !== stored.houseResultAvos ||
+    mine.lines.length !== stored.lines.length
+  )
+    return false;
+  const ids = new Set(stored.findingIds);
+  if (!mine.findingIds.every((id) => ids.has(id))) return false;
+  return canonicalJson(mine.lines) === canonicalJson(stored.lines);
+}

@@ -40,6 +40,32 @@ export interface RoundPlace extends TablePlace {
   readonly startTime: number;
 }
 
+/**
+ * What the API's first replay of a round needs to derive it from its own events instead of folding the table from
+ * its start (round-derivations.ts): where the round's events begin in the table's stream, where its latest record
+ * is, and the findings stored about it. The one place that says where a round starts: the index reads every event
+ * in stored order, so the first event naming a round is the first it meets.
+ */
+export interface RoundResume {
+  /** the revision, in the table's stream, of the first event (in stored order) whose header names the round */
+  readonly firstRevision: number;
+  /** the round's latest record (RoundDerived in `rounds-<table>`): its stream and revision; null when none is stored */
+  readonly record: { readonly stream: string; readonly revision: number } | null;
+  /** an event of the round was stored after that record: the record may not cover it */
+  readonly stale: boolean;
+  /** the findings stored about the round (their roundId), as stored, in stored order */
+  readonly findings: readonly Finding[];
+}
+
+interface ResumeEntry {
+  readonly firstRevision: number;
+  lastPosition: bigint;
+  record: { readonly stream: string; readonly revision: number; readonly position: bigint } | null;
+  findings: Finding[];
+}
+
+const ROUND_RECORD_TYPE = 'RoundDerived';
+
 interface Header {
   tableId?: unknown;
   roundId?: unknown;
@@ -55,6 +81,8 @@ export class StoreIndex implements FindingsQuery {
   readonly #findings = new Map<string, Finding>();
   /** each alert's workflow state, folded from its stream (an alert with no event yet is open) */
   readonly #alerts = new Map<string, AlertState>();
+  /** by round: where its events begin, its latest record, the findings stored about it */
+  readonly #resume = new Map<string, ResumeEntry>();
   #sorted: FindingView[] | null = [];
   #position: bigint | null = null;
   #refreshing: Promise<void> | null = null;
@@ -75,6 +103,7 @@ export class StoreIndex implements FindingsQuery {
     )) {
       this.#position = e.position;
       if (isTableStream(e.stream)) this.#table(e);
+      else if (e.type === ROUND_RECORD_TYPE && e.stream.startsWith('rounds-')) this.#record(e);
       else if (ALERT_EVENT_TYPES.has(e.type) && e.stream.startsWith('alert-')) {
         const id = e.stream.slice('alert-'.length);
         this.#alerts.set(
@@ -86,6 +115,7 @@ export class StoreIndex implements FindingsQuery {
         if (typeof f?.findingId === 'string' && !this.#findings.has(f.findingId)) {
           this.#findings.set(f.findingId, f);
           this.#sorted = null;
+          if (typeof f.roundId === 'string') this.#resume.get(f.roundId)?.findings.push(f);
         }
       }
     }
@@ -111,6 +141,15 @@ export class StoreIndex implements FindingsQuery {
       this.#tables.set(h.tableId, table);
     }
     if (typeof h.roundId !== 'string' || h.roundId === '') return;
+    const resume = this.#resume.get(h.roundId);
+    if (resume) resume.lastPosition = e.position;
+    else
+      this.#resume.set(h.roundId, {
+        firstRevision: e.revision,
+        lastPosition: e.position,
+        record: null,
+        findings: [],
+      });
     const known = this.#rounds.get(h.roundId);
     if (known && !(e.type === 'RoundStarted' && known.dealerId === null)) return;
     this.#rounds.set(h.roundId, {
@@ -122,6 +161,29 @@ export class StoreIndex implements FindingsQuery {
       dealerId: e.type === 'RoundStarted' && typeof data.dealerId === 'string' ? data.dealerId : null,
       startTime: known?.startTime ?? (typeof h.eventTime === 'number' ? h.eventTime : 0),
     });
+  }
+
+  /** A round record: the latest of its round is the one a resumed derivation starts from. */
+  #record(e: RecordedEvent): void {
+    const roundId = (e.data as { roundId?: unknown } | null)?.roundId;
+    if (typeof roundId !== 'string') return;
+    const resume = this.#resume.get(roundId);
+    if (resume) resume.record = { stream: e.stream, revision: e.revision, position: e.position };
+  }
+
+  /**
+   * Where the round's events begin, its latest record and the findings stored about it, as of the last refresh
+   * (null: no event of the round indexed). Call after `round`, which checked the caller's scope.
+   */
+  resumeOf(roundId: string): RoundResume | null {
+    const r = this.#resume.get(roundId);
+    if (!r) return null;
+    return {
+      firstRevision: r.firstRevision,
+      record: r.record && { stream: r.record.stream, revision: r.record.revision },
+      stale: r.record !== null && r.record.position < r.lastPosition,
+      findings: r.findings,
+    };
   }
 
   /** An alert's workflow state as of the last refresh (callers refresh first; see alertStates). */

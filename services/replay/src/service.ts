@@ -102,6 +102,11 @@ export const emptyReplayStats = (): ReplayStats => ({
 export interface ReplayServiceOptions {
   store: EventStore;
   checkpoint?: string;
+  /**
+   * The folds' options. `startStates` defaults to true here (false turns it off): the replay writes each round's
+   * start state into its record (RoundDerived.startState), so that the API can derive one round again from its own
+   * events (services/api's round-derivations.ts).
+   */
   replay?: ReplayOptions;
   /** called for each finding once it is durable (live dashboards, alerting); `event` is the event that completed it */
   onFinding?: (finding: Finding, event: RecordedEvent | null) => void;
@@ -165,7 +170,8 @@ export class ReplayService {
 
   constructor(private readonly o: ReplayServiceOptions) {
     this.name = o.checkpoint ?? (o.shard ? shardCheckpoint(o.shard) : 'replay');
-    this.tables = new TableFolds(o.replay ?? DEFAULT_REPLAY_OPTIONS);
+    const replay = o.replay ?? DEFAULT_REPLAY_OPTIONS;
+    this.tables = new TableFolds({ ...replay, startStates: replay.startStates ?? true });
   }
 
   /** Replays everything stored after the checkpoint, then returns. */
@@ -340,9 +346,15 @@ export class ReplayService {
     this.pending = { writes: new BatchWrites(), checkpoint: null, events: 0 };
   }
 
-  /** A completed unit's record, if its game module made one. */
+  /**
+   * A completed unit's record, if its game module made one, with the unit's start state when the fold gave one (a
+   * record without one is written as before, with the same id).
+   */
   private unitCompleted(unit: DerivedUnit, writes: BatchWrites): void {
-    if (unit.record) writes.record(unit.record);
+    if (unit.record)
+      writes.record(
+        typeof unit.startState === 'string' ? { ...unit.record, startState: unit.startState } : unit.record,
+      );
     else this.stats.roundsWithoutRecord++;
   }
 

@@ -7,8 +7,17 @@
  */
 import type { TableEvent, TableOpened } from '@table-audit/schemas/events';
 import type { Finding } from './findings.ts';
-import type { DerivedUnit, TableFold } from './game.ts';
+import { StartStateError, type DerivedUnit, type TableFold } from './game.ts';
 import { utcText } from './present.ts';
+import {
+  objectAt,
+  readStartState,
+  readTableOpened,
+  StartStateCapture,
+  withStartState,
+  writeStartState,
+  type StartStateForm,
+} from './start-state.ts';
 import { UnassignedEvents } from './unassigned.ts';
 
 /** A round's timeline: every event in stored order, its time as UTC text (shown in Macau time), in words. */
@@ -30,6 +39,16 @@ export interface RoundGame<E extends TableEvent, U extends DerivedUnit> {
 
 const ENDS = new Set(['RoundSettled', 'RoundVoided']);
 
+/** The round fold's start state: version 1 holds the last TableOpened (its data, or null), nothing else. */
+const FORM = { form: 'round-fold', v: 1 } as const;
+
+/**
+ * The round an event names for the start state: its header's roundId (a RoundStarted without one opens a round
+ * named by its own event id, so it names that).
+ */
+const namedRound = (e: TableEvent): string | null =>
+  e.data.header.roundId ?? (e.type === 'RoundStarted' ? e.data.header.eventId : null);
+
 export class RoundTableFold<E extends TableEvent, U extends DerivedUnit> implements TableFold<U> {
   /** the last TableOpened, the table's configuration */
   private opened: TableOpened | null = null;
@@ -37,13 +56,51 @@ export class RoundTableFold<E extends TableEvent, U extends DerivedUnit> impleme
   /** events that belong to no open round (counted, the first ones kept; the store keeps them all) */
   readonly unassigned = new UnassignedEvents<E>();
 
+  /** ReplayOptions.startStates: the last TableOpened each round's first event saw */
+  private readonly capture: StartStateCapture<TableOpened | null> | null;
+  /** a resumed fold: the round it resumed for and the event it must be given first (null once given) */
+  private resumedAt: { roundId: string; before: string } | null = null;
+
+  /**
+   * `tableGame` (TableOpened.game) names the game in the start states; `startStates` makes each unit carry one.
+   */
   constructor(
     readonly tableId: string,
     private readonly game: RoundGame<E, U>,
-  ) {}
+    private readonly tableGame: string = 'UNKNOWN',
+    startStates = false,
+  ) {
+    this.capture = startStates ? new StartStateCapture() : null;
+  }
+
+  /**
+   * Sets a fresh fold to a unit's start state (../start-state.ts; version 1: the last TableOpened); throws
+   * StartStateError, naming what is wrong, when the text is not such a state of this game and table.
+   */
+  resume(startState: string): this {
+    const s = readStartState(startState, this.form(), this.tableId);
+    const body = objectAt(s.body, "the start state's body");
+    if (!('opened' in body)) throw new StartStateError('the start state\'s body has no field "opened"');
+    this.opened =
+      body.opened === null
+        ? null
+        : readTableOpened(body.opened, "the start state's body.opened", this.tableGame, this.tableId);
+    this.resumedAt = { roundId: s.roundId, before: s.before };
+    return this;
+  }
+
+  private form(): StartStateForm {
+    return { ...FORM, game: this.tableGame };
+  }
 
   apply(event: TableEvent): U[] {
     const e = event as E; // the services hand a table's fold only the events of its game
+    if (this.resumedAt) this.checkResumedAt(e);
+    if (this.capture) {
+      const named = namedRound(e);
+      if (named !== null && this.capture.wants(named))
+        this.capture.take(named, e.data.header.eventId, this.opened);
+    }
     if (e.type === 'TableOpened') {
       this.opened = (e.data as TableOpened) ?? null;
       return [];
@@ -75,6 +132,28 @@ export class RoundTableFold<E extends TableEvent, U extends DerivedUnit> impleme
   private close(): U {
     const { roundId, events } = this.open!;
     this.open = null;
-    return this.game.close(roundId, events, { tableId: this.tableId, opened: this.opened });
+    const unit = this.game.close(roundId, events, { tableId: this.tableId, opened: this.opened });
+    if (!this.capture) return unit;
+    const taken = this.capture.returnedRound(roundId);
+    return withStartState(
+      unit,
+      taken &&
+        writeStartState(this.form(), {
+          tableId: this.tableId,
+          roundId,
+          before: taken.before,
+          body: { opened: taken.state },
+        }),
+    );
+  }
+
+  /** A resumed fold's first event must be the one its start state was taken before. */
+  private checkResumedAt(e: E): void {
+    const { roundId, before } = this.resumedAt!;
+    this.resumedAt = null;
+    if (e.data.header.eventId !== before)
+      throw new StartStateError(
+        `the fold resumed for round ${roundId} must be given first event ${before}, the first that names the round (its start state was taken before it), not ${e.type} ${e.data.header.eventId}`,
+      );
   }
 }

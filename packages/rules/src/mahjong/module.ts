@@ -104,7 +104,10 @@ export const MAHJONG_MODULE: GameModule<MahjongGameUnit> = {
   eventTypes: new Set<string>(MAHJONG_EVENT_TYPES),
   checks: Object.values(MAHJONG_CHECKS),
   validate: (event) => mahjongEventProblems(event as MahjongEvent),
-  newTable: (tableId, options) => new MahjongTable(tableId, options?.alternatives),
+  newTable: (tableId, options) =>
+    new MahjongTable(tableId, options?.alternatives, options?.startStates === true),
+  resumeTable: (tableId, startState, options) =>
+    new MahjongTable(tableId, options?.alternatives).resume(startState),
   get simulation() {
     return MAHJONG_SIMULATION;
   },

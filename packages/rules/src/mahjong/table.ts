@@ -40,9 +40,9 @@ export function mahjongRounds(alternatives: readonly string[]): RoundGame<Mahjon
 
 /** One table's Mah-Jong games: the shared round fold with the Mah-Jong part. */
 export class MahjongTable extends RoundTableFold<MahjongEvent, MahjongGameUnit> {
-  constructor(tableId: string, alternatives: readonly string[] = []) {
+  constructor(tableId: string, alternatives: readonly string[] = [], startStates = false) {
     const keys = alternatives.filter((k) => MAHJONG_READING_KEYS.includes(k));
-    super(tableId, keys.length ? mahjongRounds(keys) : MAHJONG_ROUNDS);
+    super(tableId, keys.length ? mahjongRounds(keys) : MAHJONG_ROUNDS, 'MAHJONG', startStates);
   }
 }
 

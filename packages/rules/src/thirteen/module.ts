@@ -13,7 +13,10 @@ export const THIRTEEN_MODULE: GameModule<ThirteenRoundUnit> = {
   eventTypes: new Set<string>(THIRTEEN_EVENT_TYPES),
   checks: Object.values(THIRTEEN_CHECKS),
   validate: (event) => thirteenEventProblems(event as ThirteenEvent),
-  newTable: (tableId, options) => new ThirteenTable(tableId, options?.alternatives),
+  newTable: (tableId, options) =>
+    new ThirteenTable(tableId, options?.alternatives, options?.startStates === true),
+  resumeTable: (tableId, startState, options) =>
+    new ThirteenTable(tableId, options?.alternatives).resume(startState),
   get simulation() {
     return THIRTEEN_SIMULATION;
   },

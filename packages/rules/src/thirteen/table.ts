@@ -72,9 +72,9 @@ function explainUnit(u: ThirteenRoundUnit, findings: readonly Finding[]): { json
 
 /** One table's 13 Cards rounds: the shared round fold with the 13 Cards part. */
 export class ThirteenTable extends RoundTableFold<ThirteenEvent, ThirteenRoundUnit> {
-  constructor(tableId: string, alternatives: readonly string[] = []) {
+  constructor(tableId: string, alternatives: readonly string[] = [], startStates = false) {
     const keys = alternatives.filter((k) => THIRTEEN_READING_KEYS.includes(k));
-    super(tableId, keys.length ? thirteenRounds(keys) : THIRTEEN_ROUNDS);
+    super(tableId, keys.length ? thirteenRounds(keys) : THIRTEEN_ROUNDS, 'THIRTEEN_CARDS', startStates);
   }
 }
 

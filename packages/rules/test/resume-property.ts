@@ -1,0 +1,140 @@
+/**
+ * The resume property, for any game with GameModule.resumeTable: for EVERY unit a table's fold returns with
+ * ReplayOptions.startStates, a fold resumed from the unit's start state and given the table's events from the
+ * first that names the unit's roundId returns that unit derived and explained exactly as the full fold did — its
+ * record, its findings (the art. 18.º conduct findings, which need the whole session, excepted) and its
+ * explanation (JSON and text). And recording start states changes nothing the fold returns.
+ */
+import assert from 'node:assert/strict';
+import type { Finding } from '../src/findings.ts';
+import type { DerivedUnit, GameModule, ReplayOptions, TableEvent, TableFold } from '../src/game.ts';
+import { DEFAULT_REPLAY_OPTIONS } from '../src/game.ts';
+
+/** The findings a resumed fold cannot make: they need the whole session (art. 18.º, read from what was stored). */
+export const CONDUCT_CHECKS = new Set(['F3CP.CONDUCT.BETTING_SYSTEM', 'F3CP.CONDUCT.COLLUSION']);
+const notConduct = (fs: readonly Finding[]) => fs.filter((f) => !CONDUCT_CHECKS.has(f.checkId));
+const withoutConduct = (u: DerivedUnit): DerivedUnit => ({ ...u, findings: notConduct(u.findings) });
+
+export interface ResumeProof {
+  /** units the full fold returned */
+  readonly units: number;
+  /** units resumed and found equal */
+  readonly resumed: number;
+  /** units with no start state (null), by roundId: a repeated round id, or a round the fold cannot resume */
+  readonly withoutState: string[];
+  /** start state sizes in bytes */
+  readonly bytes: number[];
+}
+
+interface Returned {
+  unit: DerivedUnit;
+  fold: TableFold;
+}
+
+function foldAll(fold: TableFold, events: readonly TableEvent[]): { units: DerivedUnit[]; later: Finding[] } {
+  const units: DerivedUnit[] = [];
+  for (const e of events) units.push(...fold.apply(e));
+  const end = fold.finish();
+  units.push(...end.units);
+  return { units, later: end.findings };
+}
+
+/** The round an event names, as the start state's definition reads it (a RoundStarted with none: its event id). */
+const names = (e: TableEvent, roundId: string) =>
+  e.data.header.roundId === roundId ||
+  (e.type === 'RoundStarted' && e.data.header.roundId === null && e.data.header.eventId === roundId);
+
+/**
+ * Proves the property on one table's events (in stored order) under `options`; throws an assertion error naming
+ * the unit where it fails.
+ */
+export function proveResume(
+  module: GameModule,
+  tableId: string,
+  events: readonly TableEvent[],
+  options: Partial<ReplayOptions> = {},
+): ResumeProof {
+  const opts: ReplayOptions = { ...DEFAULT_REPLAY_OPTIONS, ...options };
+  assert.ok(module.resumeTable, `${module.title} has no resumeTable`);
+  const plain = foldAll(module.newTable(tableId, opts), events);
+  const fold = module.newTable(tableId, { ...opts, startStates: true });
+  const full = foldAll(fold, events);
+  // recording start states changes nothing the fold returns
+  assert.equal(full.units.length, plain.units.length, 'as many units with start states as without');
+  full.units.forEach((u, i) => {
+    const { startState: _s, ...rest } = u;
+    assert.deepEqual(rest, plain.units[i], `unit ${u.roundId} is the same with start states as without`);
+    assert.ok('startState' in u, `unit ${u.roundId} carries a start state (or null)`);
+  });
+  assert.deepEqual(full.later, plain.later);
+  // later findings, as the API would pass them: every finding of the table but the unit's own
+  const allFindings = [...full.units.flatMap((u) => u.findings), ...full.later];
+  const withoutState: string[] = [];
+  const bytes: number[] = [];
+  let resumed = 0;
+  for (const u of full.units) {
+    if (u.startState == null) {
+      withoutState.push(u.roundId);
+      continue;
+    }
+    bytes.push(Buffer.byteLength(u.startState));
+    const state = JSON.parse(u.startState) as { before: string; roundId: string };
+    assert.equal(state.roundId, u.roundId);
+    const at = events.findIndex((e) => names(e, u.roundId));
+    assert.ok(at >= 0, `an event names round ${u.roundId}`);
+    assert.equal(
+      events[at]!.data.header.eventId,
+      state.before,
+      `round ${u.roundId}: the state is taken before the first event that names it`,
+    );
+    const again = resumeAt(module, tableId, u, events.slice(at), opts);
+    assert.ok(again, `the fold resumed for round ${u.roundId} returned it`);
+    compare(u, fold, again.unit, again.fold, allFindings);
+    resumed++;
+  }
+  return { units: full.units.length, resumed, withoutState, bytes };
+}
+
+function resumeAt(
+  module: GameModule,
+  tableId: string,
+  u: DerivedUnit,
+  events: readonly TableEvent[],
+  opts: ReplayOptions,
+): Returned | null {
+  const fold = module.resumeTable!(tableId, u.startState!, opts);
+  for (const e of events) {
+    const hit = fold.apply(e).find((x) => x.roundId === u.roundId);
+    if (hit) return { unit: hit, fold };
+  }
+  const hit = fold.finish().units.find((x) => x.roundId === u.roundId);
+  return hit ? { unit: hit, fold } : null;
+}
+
+function compare(
+  full: DerivedUnit,
+  fullFold: TableFold,
+  resumed: DerivedUnit,
+  resumedFold: TableFold,
+  later: readonly Finding[],
+): void {
+  const what = `round ${full.roundId} resumed from its start state`;
+  assert.equal(resumed.ruleSet, full.ruleSet, `${what}: rule set`);
+  assert.deepEqual(resumed.notDerived, full.notDerived, `${what}: why not derived`);
+  assert.deepEqual(notConduct(resumed.findings), notConduct(full.findings), `${what}: findings`);
+  // the record lists the ids of the unit's findings: the conduct findings' ids are those the replay stored
+  const record = (u: DerivedUnit) =>
+    u.record && {
+      ...u.record,
+      findingIds: u.record.findingIds.filter((id) => !conductIds(u).has(id)),
+    };
+  assert.deepEqual(record(resumed), record(full), `${what}: record`);
+  const others = later.filter((f) => !full.findings.includes(f));
+  const a = fullFold.explain(withoutConduct(full), others);
+  const b = resumedFold.explain(withoutConduct(resumed), others);
+  assert.deepEqual(b.json, a.json, `${what}: explanation (JSON)`);
+  assert.equal(b.text, a.text, `${what}: explanation (text)`);
+}
+
+const conductIds = (u: DerivedUnit) =>
+  new Set(u.findings.filter((f) => CONDUCT_CHECKS.has(f.checkId)).map((f) => f.findingId));

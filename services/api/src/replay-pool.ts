@@ -45,6 +45,8 @@ export interface ReplayPoolOptions extends WorkerCodeOptions {
   readonly maxRounds?: number;
   /** answers kept (default 1,000), shared out between the workers (see `share`) */
   readonly maxExplanations?: number;
+  /** a round's first replay resumed from its record (RoundDerivationsOptions.resume; default true) */
+  readonly resume?: boolean;
   /**
    * the store as the main thread has it: with it, the bodies of answers the workers keep are kept here too (at
    * most `keptBodies`, default `maxExplanations`), each with the table head (and findings head) it was made at,
@@ -59,6 +61,7 @@ export interface ReplayWorkerData {
   readonly storePath: string;
   readonly maxRounds: number;
   readonly maxExplanations: number;
+  readonly resume: boolean;
 }
 
 /** A replay asked of a worker. */
@@ -207,6 +210,7 @@ export class ReplayPool {
         storePath: o.storePath,
         maxRounds: share(o.maxRounds ?? 5_000, n),
         maxExplanations: share(o.maxExplanations ?? 1_000, n),
+        resume: o.resume ?? true,
       },
       code,
     );

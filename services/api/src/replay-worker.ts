@@ -23,6 +23,7 @@ try {
   derivations = new RoundDerivations(store, derivedAnswer, {
     maxRounds: data.maxRounds,
     maxExplanations: data.maxExplanations,
+    resume: data.resume,
   });
 } catch (e) {
   port.postMessage({ failed: (e as Error).message ?? String(e) });

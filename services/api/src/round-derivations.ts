@@ -116,6 +116,11 @@ export interface RoundDerivationsOptions {
   readonly maxRounds?: number;
   /** finished explanations kept (default 1,000; about 80 KB each with the JSON sent) */
   readonly maxExplanations?: number;
+  /**
+   * a round's first replay, its table not folded, resumed from the round's record when the caller gives where it
+   * is (default true; false: every table folded from its first event, as before start states, for comparisons)
+   */
+  readonly resume?: boolean;
 }
 
 /** A finished answer kept by (round, table head, readings): T is what the route makes of an explanation. */
@@ -127,6 +132,7 @@ export class RoundDerivations<T = RoundExplanation> {
   #rounds = 0;
   readonly #maxRounds: number;
   readonly #maxAnswers: number;
+  readonly #resume: boolean;
   /** how the work was done, for tests and the benchmark */
   readonly stats = {
     /** tables folded from their first event (a table dropped by the bound and asked again: once more) */
@@ -153,6 +159,7 @@ export class RoundDerivations<T = RoundExplanation> {
   ) {
     this.#maxRounds = options.maxRounds ?? 5_000;
     this.#maxAnswers = options.maxExplanations ?? 1_000;
+    this.#resume = options.resume ?? true;
   }
 
   /** The revision of the table's last event (-1: no events). One indexed read. */
@@ -186,6 +193,7 @@ export class RoundDerivations<T = RoundExplanation> {
     // fold: derived from the round's record and its own events (#resumed), which shows findings stored about it
     const module = game ? gameModuleFor(game) : null;
     const resumable =
+      this.#resume &&
       resume !== undefined &&
       readings === '' &&
       !this.#tables.has(tableKey) &&

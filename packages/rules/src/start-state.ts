@@ -220,9 +220,14 @@ export class StartStateCapture<S> {
     return again ? null : p;
   }
 
-  /** marks a round as returned without a state (a resumed fold's rounds before its own) */
-  refuse(roundId: string): void {
-    this.returned.add(roundId);
+  /** the states still waiting for their rounds (a fold notes in them what a round's span reads) */
+  waiting(): IterableIterator<{ before: string; state: S }> {
+    return this.pending.values();
+  }
+
+  /** whether any state waits */
+  get size(): number {
+    return this.pending.size;
   }
 }
 

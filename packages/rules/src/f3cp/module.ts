@@ -1,5 +1,5 @@
 import { F3CP_EVENT_TYPES, type F3cpEvent } from '@table-audit/schemas/events';
-import type { GameModule } from '../game.ts';
+import { DEFAULT_REPLAY_OPTIONS, type GameModule } from '../game.ts';
 import { F3CP_CHECKS } from './checks/index.ts';
 import { F3CP08 } from './checks/f3cp08-definitions.ts';
 import { warmCollusionTables } from './checks/art-18-collusion.ts';
@@ -30,6 +30,8 @@ export const F3CP_MODULE: GameModule<ReplayedRound> = {
   },
   validate: (event) => f3cpEventProblems(event as F3cpEvent),
   newTable: (tableId, options) => new F3cpTable(tableId, options),
+  resumeTable: (tableId, startState, options) =>
+    new F3cpTable(tableId, { ...DEFAULT_REPLAY_OPTIONS, ...options, startStates: false }).resume(startState),
   warm: () => void warmCollusionTables(),
   // read when asked for: the simulation imports the engine through the module's index, which imports this file
   get simulation() {

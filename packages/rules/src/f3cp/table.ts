@@ -2,6 +2,7 @@ import type { F3cpEvent, TableOpened } from '@table-audit/schemas/events';
 import {
   evidenceOf,
   makeFinding,
+  type CheckDefinition,
   type Evidence,
   type Finding,
   type FindingContext,
@@ -9,6 +10,7 @@ import {
 } from '../findings.ts';
 import {
   DEFAULT_REPLAY_OPTIONS,
+  StartStateError,
   type DerivedUnit,
   type ReplayOptions,
   type RoundRecord,
@@ -30,6 +32,22 @@ import { as2008 } from './checks/f3cp08-index.ts';
 import { checkShufflerNotReplaced } from './checks/f3cp08-art-11-irregularities.ts';
 import { ruleSetFor } from '../registry.ts';
 import { UnassignedEvents } from '../unassigned.ts';
+import {
+  MAX_START_STATE_BYTES,
+  readStartState,
+  StartStateCapture,
+  withStartState,
+  writeStartState,
+} from '../start-state.ts';
+import { F3CP_CHECKS } from './checks/index.ts';
+import { F3CP08 } from './checks/f3cp08-definitions.ts';
+import {
+  F3CP_START_FORM,
+  f3cpStartBody,
+  readF3cpStartBody,
+  type F3cpStartState,
+  type StartClosedRound,
+} from './start-state.ts';
 
 /** Whether a round at this instant falls under the 2008 rules (Despacho 78/2008). */
 function under2008(eventTime: number): boolean {
@@ -100,6 +118,21 @@ interface ClosedRound {
   readonly closedBy: string;
   /** null when the round was not judged (no rule set in force on its date, or not derived): its late events are not either */
   readonly ctx: FindingContext | null;
+  /** (start states) the count of rounds remembered when it was: a round's state carries only those before it */
+  serial?: number;
+}
+
+/** Every check of both rule sets by id: a start state names a pending finding's check by its id. */
+const CHECKS_BY_ID: ReadonlyMap<string, CheckDefinition> = new Map(
+  [...Object.values(F3CP_CHECKS), ...Object.values(F3CP08)].map((c) => [c.id, c]),
+);
+
+/** A round's start state while the round is open: the table's state, and what the round's span reads. */
+interface Taken {
+  readonly state: F3cpStartState & { readonly closed: Map<string, StartClosedRound> };
+  /** rounds remembered and forgotten (closedRounds) when it was taken */
+  readonly serial: number;
+  readonly evictions: number;
 }
 
 /** Observations a late SurveillanceObservation is judged by, as it would have been inside its round. */
@@ -145,11 +178,19 @@ export class F3cpTable implements TableFold<ReplayedRound> {
   private readonly collusion: CollusionTracker;
   /** events that belong to no round and to no table state (kept in the store, counted here; the first ones kept in memory) */
   readonly unassigned = new UnassignedEvents<F3cpEvent>();
+  /** ReplayOptions.startStates: each round's start state, taken before the first event that names it */
+  private readonly capture: StartStateCapture<Taken> | null;
+  /** rounds remembered in closedRounds, and forgotten from it (start states) */
+  private closedSerial = 0;
+  private evictions = 0;
+  /** a resumed fold: the round it resumed for and the event it must be given first (null once given) */
+  private resumedAt: { roundId: string; before: string } | null = null;
 
   constructor(
     readonly tableId: string,
     options: ReplayOptions = DEFAULT_REPLAY_OPTIONS,
   ) {
+    this.capture = options.startStates === true ? new StartStateCapture() : null;
     this.bettingSystem = new BettingSystemTracker({
       run: options.bettingSystemRun,
       doublings: options.bettingSystemDoublings,
@@ -164,11 +205,24 @@ export class F3cpTable implements TableFold<ReplayedRound> {
     // most events complete no round: they all return the one frozen empty list instead of a new one each
     let done = NO_ROUNDS as ReplayedRound[];
     const h = e.data.header;
+    if (this.resumedAt) this.checkResumedAt(e);
+    // start states: the first event that names a round (the numbering as it was before it, the rest once the
+    // round it ends, if any, is closed)
+    let taking: string | null = null;
+    let sequences: [string, number][] | null = null;
+    if (this.capture) {
+      const named = h.roundId ?? (e.type === 'RoundStarted' ? h.eventId : null);
+      if (named !== null && this.capture.wants(named)) {
+        taking = named;
+        sequences = this.sequencesNow();
+      }
+    }
     const irregular = this.followSequence(e);
     const tableState = TABLE_STATE_EVENTS.has(e.type);
     if (h.roundId !== null && !tableState && h.roundId !== this.open?.roundId) {
       const closed = this.closedRounds.get(h.roundId);
       if (closed) {
+        if (this.capture?.size) this.noteClosedRead(h.roundId, closed);
         this.lateEvent(e, closed);
         // its numbering is judged with the round now open, or the next one
         if (irregular)
@@ -180,11 +234,12 @@ export class F3cpTable implements TableFold<ReplayedRound> {
     }
     if (e.type === 'RoundStarted') {
       if (this.open) done = [this.closeRound(`RoundStarted of ${h.roundId ?? h.eventId}`)];
-      this.startRound(e, h.roundId ?? h.eventId);
     } else if (this.open && h.roundId !== null && h.roundId !== this.open.roundId) {
       // an event of another round while this one is open: the open round ended without its closing event
       done = [this.closeRound(`${e.type} of round ${h.roundId}`)];
     }
+    if (taking !== null) this.takeStartState(taking, h.eventId, sequences!);
+    if (e.type === 'RoundStarted') this.startRound(e, h.roundId ?? h.eventId);
     if (!this.open && h.roundId !== null && !tableState) this.startRound(e, h.roundId); // a round whose RoundStarted never came
     if (e.type === 'TableClosed' && this.open) done = withRound(done, this.closeRound('TableClosed'));
     if (tableState) this.applyTableState(e); // it changes nothing for the other events (most of them)
@@ -347,6 +402,7 @@ export class F3cpTable implements TableFold<ReplayedRound> {
     const o = this.open!;
     const unit = this.closeUnrecorded(endedBy);
     unit.record = f3cpRoundRecord(unit);
+    if (this.capture) withStartState(unit, this.startStateOf(unit.roundId));
     if (!this.lean) return unit;
     // lean: the unit as DerivedUnit names it; the view and derivation (which alone held the round's lists) are
     // dropped here, so the lists are emptied and kept for the next round
@@ -359,6 +415,7 @@ export class F3cpTable implements TableFold<ReplayedRound> {
       notDerived: unit.notDerived,
       findings: unit.findings,
       record: unit.record,
+      ...(this.capture ? { startState: unit.startState } : {}),
     } as ReplayedRound; // lean units are DerivedUnits: explain refuses them (no view)
   }
 
@@ -438,9 +495,127 @@ export class F3cpTable implements TableFold<ReplayedRound> {
   }
 
   private remember(roundId: string, closed: ClosedRound): void {
+    if (this.capture) closed.serial = ++this.closedSerial;
     this.closedRounds.set(roundId, closed);
-    if (this.closedRounds.size > CLOSED_MEMORY)
+    if (this.closedRounds.size > CLOSED_MEMORY) {
       this.closedRounds.delete(this.closedRounds.keys().next().value!);
+      this.evictions++;
+    }
+  }
+
+  // --- start states (ReplayOptions.startStates, resumeTable) ----------------------------------------------------
+
+  /** each source's last sequence number, in the order last seen (the newest last, with its current number) */
+  private sequencesNow(): [string, number][] {
+    const out: [string, number][] = [];
+    for (const [source, n] of this.lastSequence)
+      out.push([source, source === this.newestSource ? this.newestSequence : n]);
+    return out;
+  }
+
+  /** the table's state as the round `roundId` begins (no round is open here: the event closed any) */
+  private takeStartState(roundId: string, before: string, sequences: [string, number][]): void {
+    this.capture!.take(roundId, before, {
+      serial: this.closedSerial,
+      evictions: this.evictions,
+      state: {
+        alternatives: [...new Set(this.alternatives)].sort(),
+        sequences,
+        config: this.config,
+        tableClosed: this.tableClosed,
+        dealingMode: this.dealingMode,
+        occupants: [...this.occupants],
+        pool: this.pool,
+        consecutiveFailures: this.consecutiveFailures,
+        lastFailureEvidence: [...this.lastFailureEvidence],
+        failuresSinceReplacement: [...this.failuresSinceReplacement],
+        pendingForNextRound: [...this.pendingForNextRound],
+        carryOver: this.carryOver,
+        lateFindings: [...this.lateFindings],
+        closed: new Map(),
+      },
+    });
+  }
+
+  /** a late event's closed round, read while rounds wait for their start states: those begun after it carry it */
+  private noteClosedRead(roundId: string, closed: ClosedRound): void {
+    for (const {
+      state: { serial, state },
+    } of this.capture!.waiting())
+      if ((closed.serial ?? 0) <= serial && !state.closed.has(roundId))
+        state.closed.set(roundId, { closedBy: closed.closedBy, ctx: closed.ctx });
+  }
+
+  /**
+   * The start state of a round the fold returns; null when it has none: its id was a unit's before, the rounds
+   * remembered were forgotten in part while a closed one its span read waited (a resumed fold would still know
+   * it), a pending finding's check is not one of the game's, or the state is over MAX_START_STATE_BYTES.
+   */
+  private startStateOf(roundId: string): string | null {
+    const taken = this.capture!.returnedRound(roundId);
+    if (!taken) return null;
+    const { state, evictions } = taken.state;
+    if (evictions !== this.evictions && state.closed.size) return null;
+    const body = f3cpStartBody(state, CHECKS_BY_ID);
+    if (!body) return null;
+    const text = writeStartState(F3CP_START_FORM, {
+      tableId: this.tableId,
+      roundId,
+      before: taken.before,
+      body,
+    });
+    return text.length * 3 > MAX_START_STATE_BYTES && Buffer.byteLength(text) > MAX_START_STATE_BYTES
+      ? null
+      : text;
+  }
+
+  /**
+   * Sets a fresh fold to a round's start state (./start-state.ts); throws StartStateError naming what is wrong
+   * when the text is not an F3CP start state of this table, or was taken under other alternative readings.
+   */
+  resume(startState: string): this {
+    const s = readStartState(startState, F3CP_START_FORM, this.tableId);
+    const b = readF3cpStartBody(s.body, this.tableId, CHECKS_BY_ID);
+    const mine = [...new Set(this.alternatives)].sort();
+    if (b.alternatives.join(',') !== mine.join(','))
+      throw new StartStateError(
+        `the start state was taken under the alternative readings [${b.alternatives.join(', ')}], the fold is asked for [${mine.join(', ')}]: a reading can change what the table carries into the round, so fold the table from its start`,
+      );
+    this.lastSequence.clear();
+    for (const [source, n] of b.sequences) this.lastSequence.set(source, n);
+    const newest = b.sequences[b.sequences.length - 1];
+    this.newestSource = newest ? newest[0] : null;
+    this.newestSequence = newest ? newest[1] : 0;
+    this.config = b.config;
+    this.tableClosed = b.tableClosed;
+    this.dealingMode = b.dealingMode;
+    this.occupants.clear();
+    for (const [seat, player] of b.occupants) this.occupants.set(seat, player);
+    this.occupantsCopy = null;
+    this.pool = b.pool;
+    this.consecutiveFailures = b.consecutiveFailures;
+    this.lastFailureEvidence = [...b.lastFailureEvidence];
+    this.failuresSinceReplacement = [...b.failuresSinceReplacement];
+    this.pendingForNextRound = [...b.pendingForNextRound];
+    this.carryOver = b.carryOver && {
+      ctx: b.carryOver.ctx,
+      due: [...b.carryOver.due],
+      evidence: [...b.carryOver.evidence],
+    };
+    this.lateFindings = [...b.lateFindings];
+    for (const [roundId, c] of b.closed) this.closedRounds.set(roundId, { closedBy: c.closedBy, ctx: c.ctx });
+    this.resumedAt = { roundId: s.roundId, before: s.before };
+    return this;
+  }
+
+  /** A resumed fold's first event must be the one its start state was taken before. */
+  private checkResumedAt(e: F3cpEvent): void {
+    const { roundId, before } = this.resumedAt!;
+    this.resumedAt = null;
+    if (e.data.header.eventId !== before)
+      throw new StartStateError(
+        `the fold resumed for round ${roundId} must be given first event ${before}, the first that names the round (its start state was taken before it), not ${e.type} ${e.data.header.eventId}`,
+      );
   }
 
   /**

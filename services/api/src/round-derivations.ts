@@ -145,6 +145,8 @@ export class RoundDerivations<T = RoundExplanation> {
     answersMade: 0,
     /** first replays derived from the round's record and its own events (the table not folded) */
     resumed: 0,
+    /** findings a resumed round's record names that its fold did not give (conduct: the whole session's), shown as stored */
+    findingsFromStore: 0,
     /** first replays that could have resumed and folded the table instead, by why */
     resumeFallbacks: Object.fromEntries(RESUME_FALLBACKS.map((k) => [k, 0])) as Record<
       ResumeFallback,
@@ -365,21 +367,24 @@ export class RoundDerivations<T = RoundExplanation> {
       }
       if (!target) return fallback('roundOpen');
       if (!target.record || !sameRecord(target.record, record)) return fallback('mismatch');
-      // the findings about the round the fold cannot give (conduct, judged over the whole session), as stored
-      const own = new Set(target.findings.map((f) => f.findingId));
+      // the findings reported with the round, in the replay's order: the fold's, and as stored those it cannot
+      // give (judged over the whole session: the art. 18 conduct findings, the table's collusion)
+      const reported = record.reportedFindingIds ?? record.findingIds;
+      const own = new Map(target.findings.map((f) => [f.findingId, f]));
       const stored = new Map(resume.findings.map((f) => [f.findingId, f]));
-      const missing: Finding[] = [];
-      for (const id of record.findingIds)
-        if (!own.has(id)) {
-          const f = stored.get(id);
-          if (!f) return fallback('mismatch');
-          missing.push(storedForm(f));
-        }
-      const { json, text } = fold.explain(
-        { ...target, findings: [...target.findings.map(storedForm), ...missing] },
-        later.map(storedForm),
-      );
+      const findings: Finding[] = [];
+      let fromStore = 0;
+      for (const id of reported) {
+        const f = own.get(id) ?? stored.get(id);
+        if (!f) return fallback('mismatch');
+        if (!own.has(id)) fromStore++;
+        findings.push(storedForm(f));
+      }
+      // a finding the fold gives that the replay did not report with the round: not the round the record says
+      if ([...own.keys()].some((id) => !reported.includes(id))) return fallback('mismatch');
+      const { json, text } = fold.explain({ ...target, findings }, later.map(storedForm));
       this.stats.resumed++;
+      this.stats.findingsFromStore += fromStore;
       return {
         roundId,
         tableId,

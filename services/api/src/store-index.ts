@@ -53,7 +53,10 @@ export interface RoundResume {
   readonly record: { readonly stream: string; readonly revision: number } | null;
   /** an event of the round was stored after that record: the record may not cover it */
   readonly stale: boolean;
-  /** the findings stored about the round (their roundId), as stored, in stored order */
+  /**
+   * the findings the record names as reported with the round (its reportedFindingIds, else its findingIds), as
+   * stored, in that order; one not stored is left out
+   */
   readonly findings: readonly Finding[];
 }
 
@@ -61,7 +64,8 @@ interface ResumeEntry {
   readonly firstRevision: number;
   lastPosition: bigint;
   record: { readonly stream: string; readonly revision: number; readonly position: bigint } | null;
-  findings: Finding[];
+  /** the ids of the findings the record names as reported with the round */
+  reported: readonly string[];
 }
 
 const ROUND_RECORD_TYPE = 'RoundDerived';
@@ -115,7 +119,6 @@ export class StoreIndex implements FindingsQuery {
         if (typeof f?.findingId === 'string' && !this.#findings.has(f.findingId)) {
           this.#findings.set(f.findingId, f);
           this.#sorted = null;
-          if (typeof f.roundId === 'string') this.#resume.get(f.roundId)?.findings.push(f);
         }
       }
     }
@@ -148,7 +151,7 @@ export class StoreIndex implements FindingsQuery {
         firstRevision: e.revision,
         lastPosition: e.position,
         record: null,
-        findings: [],
+        reported: [],
       });
     const known = this.#rounds.get(h.roundId);
     if (known && !(e.type === 'RoundStarted' && known.dealerId === null)) return;
@@ -165,10 +168,13 @@ export class StoreIndex implements FindingsQuery {
 
   /** A round record: the latest of its round is the one a resumed derivation starts from. */
   #record(e: RecordedEvent): void {
-    const roundId = (e.data as { roundId?: unknown } | null)?.roundId;
-    if (typeof roundId !== 'string') return;
-    const resume = this.#resume.get(roundId);
-    if (resume) resume.record = { stream: e.stream, revision: e.revision, position: e.position };
+    const r = e.data as { roundId?: unknown; findingIds?: unknown; reportedFindingIds?: unknown } | null;
+    if (typeof r?.roundId !== 'string') return;
+    const resume = this.#resume.get(r.roundId);
+    if (!resume) return;
+    resume.record = { stream: e.stream, revision: e.revision, position: e.position };
+    const ids = Array.isArray(r.reportedFindingIds) ? r.reportedFindingIds : r.findingIds;
+    resume.reported = Array.isArray(ids) ? ids.filter((id): id is string => typeof id === 'string') : [];
   }
 
   /**
@@ -178,11 +184,17 @@ export class StoreIndex implements FindingsQuery {
   resumeOf(roundId: string): RoundResume | null {
     const r = this.#resume.get(roundId);
     if (!r) return null;
+    // a record's findings are stored in the same write as the record (before or after it): looked up now
+    const findings: Finding[] = [];
+    for (const id of r.reported) {
+      const f = this.#findings.get(id);
+      if (f) findings.push(f);
+    }
     return {
       firstRevision: r.firstRevision,
       record: r.record && { stream: r.record.stream, revision: r.record.revision },
       stale: r.record !== null && r.record.position < r.lastPosition,
-      findings: r.findings,
+      findings,
     };
   }
 

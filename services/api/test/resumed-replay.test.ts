@@ -48,11 +48,12 @@ interface Stored {
 async function stored(
   sessions: readonly { game: string; tables: number; roundsPerTable: number; seed: number }[],
   replay: { startStates: boolean } | false = { startStates: true },
+  conduct: { bettingSystemTables?: number; collusionTables?: number; collusionRounds?: number } = {},
 ): Promise<Stored> {
   const dir = mkdtempSync(join(tmpdir(), 'ta-api-resumed-'));
   const store = new SqliteEventStore(join(dir, 'events.sqlite'));
   const events: TableEvent[] = sessions.flatMap(
-    (s) => simulateSession({ ...s, faultRate: 0.3, handledRate: 0.05 }).events,
+    (s) => simulateSession({ ...s, ...conduct, faultRate: 0.3, handledRate: 0.05 }).events,
   );
   const pipeline = new IngestPipeline(store, () => 0);
   for (let i = 0; i < events.length; i += 2_000)
@@ -95,11 +96,15 @@ const body = (roundId: string, place: { tableId: string; game: string }, a: Deri
   );
 
 /** The round's answer resumed (a derivation with nothing folded) and the full fold's, as bodies. */
-async function bothWays(s: Stored, roundId: string, resume: RoundResume | null = s.index.resumeOf(roundId)) {
+async function bothWays(
+  s: Stored,
+  roundId: string,
+  resume: RoundResume | null = s.index.resumeOf(roundId),
+  full = new RoundDerivations(s.store, derivedAnswer),
+) {
   const place = s.rounds.get(roundId)!;
   const resumed = new RoundDerivations(s.store, derivedAnswer);
   const a = await resumed.answer(roundId, place.tableId, [], place.game, undefined, resume);
-  const full = new RoundDerivations(s.store, derivedAnswer);
   const b = await full.answer(roundId, place.tableId, [], place.game);
   return {
     resumed: body(roundId, place, a),
@@ -148,10 +153,11 @@ describe('a round’s first replay resumed from its record', { skip: RESUMING.le
   it(`answers every round byte for byte as the full fold does (${RESUMING.join(', ')})`, async () => {
     let resumed = 0;
     const byGame = new Map<string, number>();
+    const full = new RoundDerivations(s.store, derivedAnswer); // folds each table once, keeps its rounds
     for (const [roundId, place] of s.rounds) {
       const r = s.index.resumeOf(roundId);
       assert.ok(r, `${roundId} is indexed`);
-      const x = await bothWays(s, roundId, r);
+      const x = await bothWays(s, roundId, r, full);
       assert.equal(x.resumed, x.full, `${roundId} (${place.game}): the same body both ways`);
       if (x.stats.resumed === 1) {
         resumed++;
@@ -247,6 +253,45 @@ describe('a round’s first replay resumed from its record', { skip: RESUMING.le
     }
   });
 });
+
+describe(
+  'an F3CP round whose record names conduct findings (art. 18.º) only the whole session gives',
+  {
+    skip: !RESUMING.includes('F3CP'),
+  },
+  () => {
+    it('shows them as stored beside what the resumed fold gives: the full fold’s bytes', async () => {
+      const s = await stored(
+        [{ game: 'F3CP', tables: 3, roundsPerTable: 40, seed: 5 }],
+        { startStates: true },
+        {
+          bettingSystemTables: 1,
+          collusionTables: 1,
+          collusionRounds: 300,
+        },
+      );
+      try {
+        const full = new RoundDerivations(s.store, derivedAnswer);
+        let conduct = 0;
+        let fromStore = 0;
+        for (const [roundId] of s.rounds) {
+          const r = s.index.resumeOf(roundId)!;
+          const x = await bothWays(s, roundId, r, full);
+          assert.equal(x.resumed, x.full, `${roundId}: the same body both ways`);
+          if (x.stats.resumed === 1 && r.findings.some((f) => /CONDUCT/.test(f.checkId))) conduct++;
+          fromStore += x.stats.findingsFromStore;
+        }
+        assert.ok(conduct >= 2, `rounds resumed with conduct findings: ${conduct}`);
+        assert.ok(
+          fromStore >= 2,
+          `findings shown from the store, not given by the resumed fold: ${fromStore}`,
+        );
+      } finally {
+        await close(s);
+      }
+    });
+  },
+);
 
 describe('a round’s first replay without a record to resume from', { skip: RESUMING.length === 0 }, () => {
   it('folds the table when no record is stored, or the records carry no start state', async () => {

@@ -347,15 +347,27 @@ export class ReplayService {
   }
 
   /**
-   * A completed unit's record, if its game module made one, with the unit's start state when the fold gave one (a
-   * record without one is written as before, with the same id).
+   * A completed unit's record, if its game module made one, with the unit's start state when the fold gave one and
+   * then, when the findings reported with the unit are not exactly the record's findingIds, their ids in order (a
+   * record without a start state is written as before, with the same id).
    */
   private unitCompleted(unit: DerivedUnit, writes: BatchWrites): void {
-    if (unit.record)
-      writes.record(
-        typeof unit.startState === 'string' ? { ...unit.record, startState: unit.startState } : unit.record,
-      );
-    else this.stats.roundsWithoutRecord++;
+    if (!unit.record) {
+      this.stats.roundsWithoutRecord++;
+      return;
+    }
+    if (typeof unit.startState !== 'string') {
+      writes.record(unit.record);
+      return;
+    }
+    const ids = unit.record.findingIds;
+    const reported =
+      unit.findings.length === ids.length && unit.findings.every((f, i) => f.findingId === ids[i]);
+    writes.record({
+      ...unit.record,
+      startState: unit.startState,
+      ...(reported ? {} : { reportedFindingIds: unit.findings.map((f) => f.findingId) }),
+    });
   }
 
   /**

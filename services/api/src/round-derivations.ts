@@ -360,7 +360,9 @@ export class RoundDerivations<T = RoundExplanation> {
               for (const f of u.findings) if (f.roundId === roundId) later.push(f); // judged in a later round
             }
           }
-          if (target && after >= 1) break reading;
+          // as explainRound, to the event that completes the round after it; or, when nothing about the round
+          // is judged with that round (the index's `settled`), to the event that completes the round itself
+          if (target && (after >= 1 || resume.settled)) break reading;
         }
         if (read < chunk) break;
         chunk = Math.min(chunk * 2, LAST_CHUNK);

@@ -54,6 +54,13 @@ export interface RoundResume {
   /** an event of the round was stored after that record: the record may not cover it */
   readonly stale: boolean;
   /**
+   * nothing about the round is judged with the round after it: the replay has stored that round's record (so its
+   * findings too: the same write) or the round is the table's last, and every finding stored about the round is one
+   * its record reports. A derivation may then stop at the event that completes the round, without reading the
+   * round after it (which explainRound reads only for such findings).
+   */
+  readonly settled: boolean;
+  /**
    * the findings the record names as reported with the round (its reportedFindingIds, else its findingIds), as
    * stored, in that order; one not stored is left out
    */
@@ -61,6 +68,9 @@ export interface RoundResume {
 }
 
 interface ResumeEntry {
+  readonly tableId: string;
+  /** its place among its table's rounds, in stored order */
+  readonly ordinal: number;
   readonly firstRevision: number;
   lastPosition: bigint;
   record: { readonly stream: string; readonly revision: number; readonly position: bigint } | null;
@@ -87,6 +97,10 @@ export class StoreIndex implements FindingsQuery {
   readonly #alerts = new Map<string, AlertState>();
   /** by round: where its events begin, its latest record, the findings stored about it */
   readonly #resume = new Map<string, ResumeEntry>();
+  /** each table's rounds in stored order (of their first events) */
+  readonly #tableRounds = new Map<string, string[]>();
+  /** the ids of the findings stored about each round (their roundId) */
+  readonly #aboutRound = new Map<string, string[]>();
   #sorted: FindingView[] | null = [];
   #position: bigint | null = null;
   #refreshing: Promise<void> | null = null;
@@ -119,6 +133,11 @@ export class StoreIndex implements FindingsQuery {
         if (typeof f?.findingId === 'string' && !this.#findings.has(f.findingId)) {
           this.#findings.set(f.findingId, f);
           this.#sorted = null;
+          if (typeof f.roundId === 'string') {
+            const about = this.#aboutRound.get(f.roundId);
+            if (about) about.push(f.findingId);
+            else this.#aboutRound.set(f.roundId, [f.findingId]);
+          }
         }
       }
     }
@@ -146,13 +165,19 @@ export class StoreIndex implements FindingsQuery {
     if (typeof h.roundId !== 'string' || h.roundId === '') return;
     const resume = this.#resume.get(h.roundId);
     if (resume) resume.lastPosition = e.position;
-    else
+    else {
+      let order = this.#tableRounds.get(h.tableId);
+      if (!order) this.#tableRounds.set(h.tableId, (order = []));
+      order.push(h.roundId);
       this.#resume.set(h.roundId, {
+        tableId: h.tableId,
+        ordinal: order.length - 1,
         firstRevision: e.revision,
         lastPosition: e.position,
         record: null,
         reported: [],
       });
+    }
     const known = this.#rounds.get(h.roundId);
     if (known && !(e.type === 'RoundStarted' && known.dealerId === null)) return;
     this.#rounds.set(h.roundId, {
@@ -190,10 +215,19 @@ export class StoreIndex implements FindingsQuery {
       const f = this.#findings.get(id);
       if (f) findings.push(f);
     }
+    const stale = r.record !== null && r.record.position < r.lastPosition;
+    const next = this.#tableRounds.get(r.tableId)?.[r.ordinal + 1];
+    const reported = new Set(r.reported);
+    const settled =
+      r.record !== null &&
+      !stale &&
+      (next === undefined || this.#resume.get(next)?.record != null) &&
+      (this.#aboutRound.get(roundId) ?? []).every((id) => reported.has(id));
     return {
       firstRevision: r.firstRevision,
       record: r.record && { stream: r.record.stream, revision: r.record.revision },
-      stale: r.record !== null && r.record.position < r.lastPosition,
+      stale,
+      settled,
       findings,
     };
   }

@@ -20,7 +20,6 @@ import {
   type RecordedEvent,
 } from '@table-audit/eventstore';
 import {
-  applySafely,
   explainRound,
   RoundNotFound,
   storedForm,
@@ -106,6 +105,24 @@ interface TableDerivation {
   pending: KeptRound[];
   /** a fold in progress: requests arriving meanwhile wait for it */
   busy: Promise<void> | null;
+  /** the first revision folded: 0, or for a fold resumed from a round's record, that round's first event's */
+  readonly from: number;
+  /**
+   * a fold resumed from a round's record (GameModule.resumeTable): the round, and the record's stream and revision;
+   * null for a fold from the table's first event. Every round a resumed fold completes is answered only once checked
+   * against its own record, with the findings the record reports (#fromRecord).
+   */
+  readonly resumed: { readonly roundId: string; readonly stream: string; readonly revision: number } | null;
+  /** a resumed fold checks each link of what it reads: the last event read */
+  previous: { revision: number; hash: string } | null;
+  /** why a resumed fold stopped: a broken link, or the round's first event not the round's */
+  broken: ResumeFallback | null;
+}
+
+/** What a first replay may resume from: the round's place in the index, and its game's module. */
+interface ResumeFrom {
+  readonly resume: RoundResume;
+  readonly module: GameModule;
 }
 
 export interface RoundDerivationsOptions {
@@ -143,8 +160,10 @@ export class RoundDerivations<T = RoundExplanation> {
     fallbacks: 0,
     answersKept: 0,
     answersMade: 0,
-    /** first replays derived from the round's record and its own events (the table not folded) */
+    /** answers derived by a fold resumed from a round's record, each checked against its own record */
     resumed: 0,
+    /** folds resumed from a round's record (the table not folded from its first event) */
+    resumedFolds: 0,
     /** findings a resumed round's record names that its fold did not give (conduct: the whole session's), shown as stored */
     findingsFromStore: 0,
     /** first replays that could have resumed and folded the table instead, by why */
@@ -191,16 +210,17 @@ export class RoundDerivations<T = RoundExplanation> {
   ): Promise<T> {
     const readings = [...alternatives].sort().join(',');
     const tableKey = `${readings}\u0000${tableId}`;
-    // the first replay of a round whose table is not folded, under the chosen readings, of a game that can resume a
-    // fold: derived from the round's record and its own events (#resumed), which shows findings stored about it
+    if (!this.#resume) resume = undefined; // every table folded from its first event
+    // under the chosen readings, a round of a game that can resume a fold, with its record: derived by a fold resumed
+    // from a round's record when the table has no fold from its first event (#folded), shown with the findings its
+    // record reports, as stored — so its answer depends on the findings stream too
     const module = game ? gameModuleFor(game) : null;
-    const resumable =
-      this.#resume &&
-      resume !== undefined &&
-      readings === '' &&
-      !this.#tables.has(tableKey) &&
-      module !== null &&
-      module.resumeTable !== undefined;
+    const from: ResumeFrom | null =
+      resume?.record && !resume.stale && readings === '' && module?.resumeTable ? { resume, module } : null;
+    const d = this.#tables.get(tableKey);
+    const resumable = from !== null && (d === undefined || d.resumed !== null);
+    if (resume && !from && readings === '' && module?.resumeTable && (d === undefined || d.resumed !== null))
+      this.stats.resumeFallbacks[resume.record ? 'stale' : 'noRecord']++;
     const findingsMatter = game === undefined || game === null || game === 'CRAPS' || resumable;
     // a table neither folded nor answered before is folded first, only as far as the round needs (to the event that
     // completes the round after it): its head is then the revision the fold reached if that was the stream's end,
@@ -209,8 +229,8 @@ export class RoundDerivations<T = RoundExplanation> {
     if (resumable || this.#tables.has(tableKey) || this.#answered.has(tableKey))
       head = await this.head(tableId);
     else {
-      const d = await this.#folded(tableId, readings, alternatives, null, roundId);
-      head = d.atEnd ? d.revision : await this.head(tableId);
+      const folded = await this.#folded(tableId, readings, alternatives, null, roundId, null, resume);
+      head = folded.atEnd ? folded.revision : await this.head(tableId);
     }
     // a CRAPS throw's answer shows the findings stored about it: kept only while the findings stream is unchanged
     const findingsHead = findingsMatter ? await this.#streamHead(findingStream(tableId)) : 'none';
@@ -227,10 +247,7 @@ export class RoundDerivations<T = RoundExplanation> {
       this.stats.answersKept++;
       return kept.answer;
     }
-    const made = (
-      resumable ? this.#resumed(roundId, tableId, resume ?? null, module!) : Promise.resolve(null)
-    )
-      .then((x) => x ?? this.#explain(roundId, tableId, readings, head))
+    const made = this.#explain(roundId, tableId, readings, head, resumable ? from : null, resume)
       .then((x) => completeExplanation(this.store, x, tableId, roundId))
       .then((x) => {
         // the caller said another game, yet the answer shows stored findings: made, never kept
@@ -266,14 +283,24 @@ export class RoundDerivations<T = RoundExplanation> {
     tableId: string,
     readings: string,
     head: number,
+    from: ResumeFrom | null,
+    resume: RoundResume | undefined | null,
   ): Promise<RoundExplanation> {
     const alternatives = readings === '' ? [] : readings.split(',');
-    const d = await this.#folded(tableId, readings, alternatives, head, roundId);
+    let d = await this.#folded(tableId, readings, alternatives, head, roundId, from, resume);
+    if (d.resumed) {
+      const x = await this.#fromRecord(d, roundId, from!.resume);
+      if (typeof x !== 'string') return x;
+      // not the round its record says, or not reached: the table folded from its first event instead
+      this.stats.resumeFallbacks[x]++;
+      this.#drop(`${readings}\u0000${tableId}`, d);
+      d = await this.#folded(tableId, readings, alternatives, head, roundId, null, resume);
+    }
     const kept = d.rounds.get(roundId);
     const fold: TableFold | undefined = d.folds.get(tableId);
     const derivedFrom = TABLE_FOLDED(tableId);
     if (kept && fold) {
-      // findings shown as stored, as a resumed derivation shows them (#resumed): the same round, the same answer
+      // findings shown as stored, as a resumed derivation shows them (#fromRecord): the same round, the same answer
       const { json, text } = fold.explain(
         { ...kept.unit, findings: kept.unit.findings.map(storedForm) },
         kept.later.map(storedForm),
@@ -292,117 +319,119 @@ export class RoundDerivations<T = RoundExplanation> {
   }
 
   /**
-   * The round derived from its latest record's start state and its own events, explained as the full fold
-   * explains it (the same bytes: a test holds them equal), or null — counted in `stats.resumeFallbacks` — when
-   * it cannot be: then the caller folds the table. Reads the record (one indexed read) and the table's stream
-   * from the round's first event only as far as explainRound reads (to the event that completes the round after
-   * it), checking each link of what it reads. The findings shown about the round are those the fold gives plus
-   * those its record names that only the whole session gives (the art. 18 conduct findings), read as stored;
-   * the round's totals, lines, status and finding ids must be its record's, or the table is folded instead.
+   * A round of a fold resumed from a record, explained as the full fold explains it (the same bytes: a test holds
+   * them equal), or why it cannot be: the round not reached (still open), or not the round its own record says —
+   * its status, rule set, totals, lines and finding ids must be the record's. The findings shown are those the
+   * replay reported with the round, in its order: the fold's, and, as stored, those the resumed fold cannot give
+   * (judged over the whole session: the art. 18 conduct findings, the table's collusion).
    */
-  async #resumed(
+  async #fromRecord(
+    d: TableDerivation,
+    roundId: string,
+    resume: RoundResume,
+  ): Promise<RoundExplanation | ResumeFallback> {
+    if (d.broken) return d.broken;
+    const kept = d.rounds.get(roundId);
+    const fold = d.folds.get(d.tableId);
+    if (!kept || !fold) return 'roundOpen';
+    const at = resume.record!;
+    const record = await this.#record(at, roundId, d.tableId);
+    if (!record) return 'noRecord';
+    const unit = kept.unit;
+    if (!unit.record || !sameRecord(unit.record, record)) return 'mismatch';
+    const reported = record.reportedFindingIds ?? record.findingIds;
+    const own = new Map(unit.findings.map((f) => [f.findingId, f]));
+    const stored = new Map(resume.findings.map((f) => [f.findingId, f]));
+    const findings: Finding[] = [];
+    let fromStore = 0;
+    for (const id of reported) {
+      const f = own.get(id) ?? stored.get(id);
+      if (!f) return 'mismatch';
+      if (!own.has(id)) fromStore++;
+      findings.push(storedForm(f));
+    }
+    // a finding the fold gives that the replay did not report with the round: not the round the record says
+    for (const id of own.keys()) if (!reported.includes(id)) return 'mismatch';
+    const { json, text } = fold.explain({ ...unit, findings }, kept.later.map(storedForm));
+    this.stats.resumed++;
+    this.stats.findingsFromStore += fromStore;
+    const r = d.resumed!;
+    return {
+      roundId,
+      tableId: d.tableId,
+      json,
+      text,
+      derivedFrom: `the start state in ${r.stream} revision ${r.revision} (the replay's record of round ${r.roundId}), then ${tableStream(d.tableId)} from revision ${d.from}, each link checked; checked against ${at.stream} revision ${at.revision}`,
+    };
+  }
+
+  /** A round's record as stored at `at`, or null when what is there is not the round's record. One indexed read. */
+  async #record(
+    at: { readonly stream: string; readonly revision: number },
     roundId: string,
     tableId: string,
-    resume: RoundResume | null,
-    module: GameModule,
-  ): Promise<RoundExplanation | null> {
-    const fallback = (why: ResumeFallback): null => {
-      this.stats.resumeFallbacks[why]++;
-      return null;
-    };
-    const at = resume?.record;
-    if (!resume || !at) return fallback('noRecord');
-    if (resume.stale) return fallback('stale');
-    let record: RoundRecord | null = null;
+  ): Promise<RoundRecord | null> {
     for await (const e of this.store.readStream(at.stream, { fromRevision: at.revision, maxCount: 1 }))
-      if (e.revision === at.revision && e.type === 'RoundDerived') record = e.data as RoundRecord;
-    if (!record || record.roundId !== roundId || record.tableId !== tableId) return fallback('noRecord');
-    if (typeof record.startState !== 'string') return fallback('noState');
-    const stream = tableStream(tableId);
-    let target: DerivedUnit | null = null;
-    const later: Finding[] = [];
-    let after = 0;
-    let previous: { revision: number; hash: string } | undefined;
-    let from = resume.firstRevision;
+      if (e.revision === at.revision && e.type === 'RoundDerived') {
+        const r = e.data as RoundRecord;
+        return r.roundId === roundId && r.tableId === tableId ? r : null;
+      }
+    return null;
+  }
+
+  /**
+   * A derivation of the table resumed from the round's record: its fold made from the record's start state, to be
+   * given the table's events from the round's first event on; or why it cannot be (counted by the caller).
+   */
+  async #resumedDerivation(
+    tableId: string,
+    roundId: string,
+    alternatives: readonly string[],
+    from: ResumeFrom,
+  ): Promise<TableDerivation | ResumeFallback> {
+    const at = from.resume.record!;
+    const record = await this.#record(at, roundId, tableId);
+    if (!record) return 'noRecord';
+    if (typeof record.startState !== 'string') return 'noState';
+    let fold: TableFold;
     try {
-      const fold = module.resumeTable!(tableId, record.startState, DEFAULT_REPLAY_OPTIONS);
-      let chunk = FIRST_CHUNK;
-      reading: for (;;) {
-        let read = 0;
-        for await (const stored of this.store.readStream(stream, { fromRevision: from, maxCount: chunk })) {
-          read++;
-          // every link from the first event read: its own hash, then each event's link to the one before
-          const broken = linkBrokenBecause(
-            stored,
-            previous ??
-              (stored.revision === 0
-                ? undefined
-                : { revision: stored.revision - 1, hash: stored.previousHash }),
-            true,
-          );
-          if (broken !== null) return fallback('chainBroken');
-          previous = { revision: stored.revision, hash: stored.hash };
-          from = stored.revision + 1;
-          this.stats.eventsRead++;
-          const e = toTableEvent(stored);
-          if (!e) continue;
-          // the index's first event of the round is the round's, or the index and the store disagree
-          if (
-            target === null &&
-            stored.revision === resume.firstRevision &&
-            e.data.header.roundId !== roundId
-          )
-            return fallback('mismatch');
-          for (const u of applySafely(fold, e)) {
-            if (u.roundId === roundId) target = u;
-            else if (target) {
-              after++;
-              for (const f of u.findings) if (f.roundId === roundId) later.push(f); // judged in a later round
-            }
-          }
-          // as explainRound, to the event that completes the round after it; or, when nothing about the round
-          // is judged with that round (the index's `settled`), to the event that completes the round itself
-          if (target && (after >= 1 || resume.settled)) break reading;
-        }
-        if (read < chunk) break;
-        chunk = Math.min(chunk * 2, LAST_CHUNK);
-      }
-      if (!target) return fallback('roundOpen');
-      if (!target.record || !sameRecord(target.record, record)) return fallback('mismatch');
-      // the findings reported with the round, in the replay's order: the fold's, and as stored those it cannot
-      // give (judged over the whole session: the art. 18 conduct findings, the table's collusion)
-      const reported = record.reportedFindingIds ?? record.findingIds;
-      const own = new Map(target.findings.map((f) => [f.findingId, f]));
-      const stored = new Map(resume.findings.map((f) => [f.findingId, f]));
-      const findings: Finding[] = [];
-      let fromStore = 0;
-      for (const id of reported) {
-        const f = own.get(id) ?? stored.get(id);
-        if (!f) return fallback('mismatch');
-        if (!own.has(id)) fromStore++;
-        findings.push(storedForm(f));
-      }
-      // a finding the fold gives that the replay did not report with the round: not the round the record says
-      if ([...own.keys()].some((id) => !reported.includes(id))) return fallback('mismatch');
-      const { json, text } = fold.explain({ ...target, findings }, later.map(storedForm));
-      this.stats.resumed++;
-      this.stats.findingsFromStore += fromStore;
-      return {
-        roundId,
-        tableId,
-        json,
-        text,
-        derivedFrom: `the start state in ${at.stream} revision ${at.revision} (the replay's record of the round), then ${stream} revisions ${resume.firstRevision} to ${from - 1}, each link checked`,
-      };
+      fold = from.module.resumeTable!(tableId, record.startState, DEFAULT_REPLAY_OPTIONS);
     } catch (e) {
-      if (e instanceof StartStateError) return fallback('stateError');
+      if (e instanceof StartStateError) return 'stateError';
       throw e;
     }
+    const folds = new TableFolds({ ...DEFAULT_REPLAY_OPTIONS, alternatives });
+    folds.adopt(tableId, fold);
+    this.stats.resumedFolds++;
+    return {
+      tableId,
+      folds,
+      revision: from.resume.firstRevision - 1,
+      atEnd: false,
+      rounds: new Map(),
+      pending: [],
+      busy: null,
+      from: from.resume.firstRevision,
+      resumed: { roundId, stream: at.stream, revision: at.revision },
+      previous: null,
+      broken: null,
+    };
+  }
+
+  /** Forgets a table's derivation (if it is still the one kept under its key). */
+  #drop(key: string, d: TableDerivation): void {
+    if (this.#tables.get(key) !== d) return;
+    this.#tables.delete(key);
+    this.#rounds -= d.rounds.size;
   }
 
   /**
    * The table's derivation folded far enough for `roundId`: until the round is settled (completed, and the unit
-   * after it too, where explainRound stops reading), or else up to `head` (null: to the stream's end as it is now).
+   * after it too, where explainRound stops reading, unless the index says nothing about the round is judged with
+   * it: `resume.settled`), or else up to `head` (null: to the stream's end as it is now). With `from`, a fold
+   * resumed from a round's record is used when the table has one that covers the round, else made from this round's
+   * record (replacing one that does not cover it); when it cannot be made, and without `from`, the fold from the
+   * table's first event (replacing a resumed one).
    */
   async #folded(
     tableId: string,
@@ -410,9 +439,28 @@ export class RoundDerivations<T = RoundExplanation> {
     alternatives: readonly string[],
     head: number | null,
     roundId: string,
+    from: ResumeFrom | null,
+    resume: RoundResume | undefined | null,
   ): Promise<TableDerivation> {
     const key = `${readings}\u0000${tableId}`;
     let d = this.#tables.get(key);
+    if (d && d.resumed === null) from = null; // folded from its first event meanwhile: that fold answers
+    if (from && !(d?.resumed && from.resume.firstRevision >= d.from)) {
+      const made = await this.#resumedDerivation(tableId, roundId, alternatives, from);
+      if (typeof made === 'string') {
+        this.stats.resumeFallbacks[made]++;
+        from = null;
+      } else {
+        if (d) this.#drop(key, d);
+        d = made;
+        this.#tables.set(key, d);
+      }
+      d = this.#tables.get(key);
+    }
+    if (!from && d?.resumed) {
+      this.#drop(key, d);
+      d = undefined;
+    }
     if (!d) {
       d = {
         tableId,
@@ -422,26 +470,31 @@ export class RoundDerivations<T = RoundExplanation> {
         rounds: new Map(),
         pending: [],
         busy: null,
+        from: 0,
+        resumed: null,
+        previous: null,
+        broken: null,
       };
       this.#tables.set(key, d);
     } else {
       this.#tables.delete(key);
       this.#tables.set(key, d); // most recently used last
     }
+    const early = resume?.settled === true;
     const settled = (t: TableDerivation) => {
       const k = t.rounds.get(roundId);
-      return k !== undefined && !t.pending.includes(k);
+      return k !== undefined && (early || !t.pending.includes(k));
     };
     for (;;) {
-      if (settled(d) || (head === null ? d.atEnd : d.revision >= head)) break;
+      if (d.broken || settled(d) || (head === null ? d.atEnd : d.revision >= head)) break;
       if (d.busy) {
         await d.busy; // another request's fold: look again once it is done
         continue;
       }
-      const from = d.revision;
-      d.busy = this.#continue(d, from, settled).finally(() => (d!.busy = null));
+      const before = d.revision;
+      d.busy = this.#continue(d, before, settled).finally(() => (d!.busy = null));
       await d.busy;
-      if (d.revision === from) break; // the stream gave nothing past `from`: nothing more to fold
+      if (d.revision === before) break; // the stream gave nothing past `before`: nothing more to fold
     }
     this.#bound(key);
     return d;
@@ -450,7 +503,9 @@ export class RoundDerivations<T = RoundExplanation> {
   /**
    * Folds the table's events after revision `from`, keeping each round completed and its later findings, until
    * `enough` holds (read in growing chunks, so a fold that stops early reads little past where it stops) or the
-   * stream ends.
+   * stream ends. A resumed fold checks each link of what it reads (from the first event it read: that event's own
+   * hash, then each event's link to the one before) and that its first event is its round's; it stops at the first
+   * that does not hold (`broken`).
    */
   async #continue(d: TableDerivation, from: number, enough: (d: TableDerivation) => boolean): Promise<void> {
     if (from < 0) this.stats.folds++;
@@ -465,6 +520,29 @@ export class RoundDerivations<T = RoundExplanation> {
           maxCount: chunk,
         })) {
           read++;
+          if (d.resumed) {
+            const broken = linkBrokenBecause(
+              stored,
+              d.previous ??
+                (stored.revision === 0
+                  ? undefined
+                  : { revision: stored.revision - 1, hash: stored.previousHash }),
+              true,
+            );
+            if (broken !== null) {
+              d.broken = 'chainBroken';
+              return;
+            }
+            d.previous = { revision: stored.revision, hash: stored.hash };
+            if (
+              stored.revision === d.from &&
+              (stored.data as { header?: { roundId?: unknown } } | null)?.header?.roundId !==
+                d.resumed.roundId
+            ) {
+              d.broken = 'mismatch'; // the index's first event of the round is not the round's
+              return;
+            }
+          }
           d.revision = stored.revision;
           this.stats.eventsRead++;
           this.#apply(d, stored);

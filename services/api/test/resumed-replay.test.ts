@@ -286,6 +286,28 @@ describe(
           fromStore >= 2,
           `findings shown from the store, not given by the resumed fold: ${fromStore}`,
         );
+
+        // one derivation asked for a round in the middle of each table first, then for every round in order: the
+        // fold resumed from the middle round answers the rounds after it (each checked against its own record),
+        // a round before it resumes a fold from there; every body the full fold's
+        const d = new RoundDerivations(s.store, derivedAnswer);
+        const tables = [...new Set([...s.rounds.values()].map((p) => p.tableId))];
+        for (const tableId of tables) {
+          const own = [...s.rounds].filter(([, p]) => p.tableId === tableId);
+          const middle = own[Math.floor(own.length / 2)]!;
+          for (const [roundId, place] of [middle, ...own]) {
+            const a = await d.answer(roundId, tableId, [], place.game, undefined, s.index.resumeOf(roundId));
+            const b = await full.answer(roundId, tableId, [], place.game);
+            assert.equal(body(roundId, place, a), body(roundId, place, b), `${roundId}, asked in order`);
+          }
+        }
+        assert.equal(d.stats.folds, 0, 'no table folded from its first event');
+        assert.equal(
+          d.stats.resumedFolds,
+          2 * tables.length,
+          'a fold resumed at the middle round, then at the first',
+        );
+        assert.ok(d.stats.resumed > s.rounds.size / 2, `answers of resumed folds: ${d.stats.resumed}`);
       } finally {
         await close(s);
       }

@@ -73,6 +73,13 @@ export interface AnswerKey {
 /** How an answer of the full fold was made (RoundExplanation.derivedFrom). */
 const TABLE_FOLDED = (tableId: string) => `${tableStream(tableId)} folded from its first event`;
 
+/**
+ * A round whose first event lies more than this many events past where the table's fold stopped is derived by a
+ * fold resumed from its own record rather than by folding the events in between (a record read and a start state
+ * parsed cost about what folding a few events does; an F3CP round is about 55 events).
+ */
+const RESUME_GAP = 32;
+
 /** Events read at once by a fold that may stop early (a round needs the stream only up to the round after it). */
 const FIRST_CHUNK = 128;
 /** …doubling up to this (the SQLite store's own page of rows) */
@@ -218,10 +225,12 @@ export class RoundDerivations<T = RoundExplanation> {
     const from: ResumeFrom | null =
       resume?.record && !resume.stale && readings === '' && module?.resumeTable ? { resume, module } : null;
     const d = this.#tables.get(tableKey);
-    const resumable = from !== null && (d === undefined || d.resumed !== null);
+    const resumable = from !== null && this.#resumes(d, roundId, from);
     if (resume && !from && readings === '' && module?.resumeTable && (d === undefined || d.resumed !== null))
       this.stats.resumeFallbacks[resume.record ? 'stale' : 'noRecord']++;
-    const findingsMatter = game === undefined || game === null || game === 'CRAPS' || resumable;
+    // an answer may come from a fold resumed from a record whenever the round has a usable one (the table's fold may
+    // be one): kept only while the findings stream is unchanged, as a CRAPS throw's
+    const findingsMatter = game === undefined || game === null || game === 'CRAPS' || from !== null;
     // a table neither folded nor answered before is folded first, only as far as the round needs (to the event that
     // completes the round after it): its head is then the revision the fold reached if that was the stream's end,
     // else read; for a table known, one indexed read says whether what is kept is current
@@ -247,7 +256,7 @@ export class RoundDerivations<T = RoundExplanation> {
       this.stats.answersKept++;
       return kept.answer;
     }
-    const made = this.#explain(roundId, tableId, readings, head, resumable ? from : null, resume)
+    const made = this.#explain(roundId, tableId, readings, head, from, resume)
       .then((x) => completeExplanation(this.store, x, tableId, roundId))
       .then((x) => {
         // the caller said another game, yet the answer shows stored findings: made, never kept
@@ -365,6 +374,19 @@ export class RoundDerivations<T = RoundExplanation> {
     };
   }
 
+  /**
+   * Whether the round is to be derived by a fold resumed from its own record rather than by the table's fold `d`:
+   * when there is none, when `d` has not reached the round and does not cover it (a resumed fold from a later
+   * round) or would fold more than RESUME_GAP events to reach it.
+   */
+  #resumes(d: TableDerivation | undefined, roundId: string, from: ResumeFrom): boolean {
+    if (!d) return true;
+    if (d.rounds.has(roundId)) return false;
+    const first = from.resume.firstRevision;
+    if (d.resumed !== null && first < d.from) return true;
+    return first - (d.revision + 1) > RESUME_GAP;
+  }
+
   /** A round's record as stored at `at`, or null when what is there is not the round's record. One indexed read. */
   async #record(
     at: { readonly stream: string; readonly revision: number },
@@ -444,8 +466,7 @@ export class RoundDerivations<T = RoundExplanation> {
   ): Promise<TableDerivation> {
     const key = `${readings}\u0000${tableId}`;
     let d = this.#tables.get(key);
-    if (d && d.resumed === null) from = null; // folded from its first event meanwhile: that fold answers
-    if (from && !(d?.resumed && from.resume.firstRevision >= d.from)) {
+    if (from && this.#resumes(d, roundId, from)) {
       const made = await this.#resumedDerivation(tableId, roundId, alternatives, from);
       if (typeof made === 'string') {
         this.stats.resumeFallbacks[made]++;
@@ -457,6 +478,7 @@ export class RoundDerivations<T = RoundExplanation> {
       }
       d = this.#tables.get(key);
     }
+    // without a record to check each round against, a resumed fold cannot answer: the table's from its first event
     if (!from && d?.resumed) {
       this.#drop(key, d);
       d = undefined;

@@ -302,10 +302,11 @@ describe(
           }
         }
         assert.equal(d.stats.folds, 0, 'no table folded from its first event');
-        assert.equal(
-          d.stats.resumedFolds,
-          2 * tables.length,
-          'a fold resumed at the middle round, then at the first',
+        // a fold resumed at each table's middle round, then at its first; a few more where the next round asked
+        // begins more than a few events after where the fold stopped
+        assert.ok(
+          d.stats.resumedFolds >= 2 * tables.length && d.stats.resumedFolds <= s.rounds.size / 10,
+          `folds resumed: ${d.stats.resumedFolds} for ${s.rounds.size} rounds of ${tables.length} tables`,
         );
         assert.ok(d.stats.resumed > s.rounds.size / 2, `answers of resumed folds: ${d.stats.resumed}`);
       } finally {

@@ -156,6 +156,7 @@ export class ReplayPool {
     {
       readonly head: number;
       readonly findingsHead: number | 'none';
+      readonly record: number | 'none';
       readonly body: Uint8Array;
       readonly derivedFrom: string | null;
     }
@@ -325,7 +326,9 @@ export class ReplayPool {
       const head = await streamHead(this.#store, tableStream(place.tableId));
       const findingsHead =
         kept.findingsHead === 'none' ? 'none' : await streamHead(this.#store, findingStream(place.tableId));
-      if (head === kept.head && findingsHead === kept.findingsHead) {
+      // the round's record as the index knows it now (no read): an answer checked against another is made anew
+      const record = kept.record === 'none' ? 'none' : (resume?.record?.revision ?? 'none');
+      if (head === kept.head && findingsHead === kept.findingsHead && record === kept.record) {
         this.#kept.delete(keptKey);
         this.#kept.set(keptKey, kept); // most recently used last
         this.stats.keptHere++;
@@ -339,6 +342,7 @@ export class ReplayPool {
       this.#kept.set(keptKey, {
         head: answer.key.head,
         findingsHead: answer.key.findingsHead,
+        record: answer.key.record,
         body: answer.body,
         derivedFrom: answer.derivedFrom,
       });

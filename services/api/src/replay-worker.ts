@@ -42,7 +42,7 @@ const resumeStats = () => ({
 
 async function answer(ask: ReplayAsk): Promise<ReplayAnswer> {
   try {
-    const at: AnswerKey = { head: -1, findingsHead: 'none', kept: false };
+    const at: AnswerKey = { head: -1, findingsHead: 'none', record: 'none', kept: false };
     const a = await derivations.answer(
       ask.roundId,
       ask.place.tableId,

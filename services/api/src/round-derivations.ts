@@ -67,6 +67,11 @@ export type ResumeFallback = (typeof RESUME_FALLBACKS)[number];
 export interface AnswerKey {
   head: number;
   findingsHead: number | 'none';
+  /**
+   * the revision of the round's record the answer may have been checked against ('none': no record used): an
+   * answer of a resumed fold is the record's findings, so it is kept only while the round's latest record is this one
+   */
+  record: number | 'none';
   kept: boolean;
 }
 
@@ -75,10 +80,14 @@ const TABLE_FOLDED = (tableId: string) => `${tableStream(tableId)} folded from i
 
 /**
  * A round whose first event lies more than this many events past where the table's fold stopped is derived by a
- * fold resumed from its own record rather than by folding the events in between (a record read and a start state
- * parsed cost about what folding a few events does; an F3CP round is about 55 events).
+ * fold resumed from its own record rather than by folding the events in between. Folding is cheap beside what
+ * every answer costs anyway (explanation, law texts, serialization: in bench/cold-replay-ab.ts, 110 fewer events
+ * read a request saved about 0.3 ms of 2.2), and a record read and a start state parsed cost about what folding a
+ * round does; an F3CP round is about 55 events. With 32, the benchmark's rounds of tables folded just before cost
+ * 1.68 ms of server CPU a request instead of 1.18 (most were resumed again); 256 keeps a table's next few rounds
+ * to its fold, and a round further on (a long table's last) resumed.
  */
-const RESUME_GAP = 32;
+export const RESUME_GAP = 256;
 
 /** Events read at once by a fold that may stop early (a round needs the stream only up to the round after it). */
 const FIRST_CHUNK = 128;
@@ -145,6 +154,8 @@ export interface RoundDerivationsOptions {
    * is (default true; false: every table folded from its first event, as before start states, for comparisons)
    */
   readonly resume?: boolean;
+  /** RESUME_GAP (tests: 0 resumes every round past a table's first event) */
+  readonly resumeGap?: number;
 }
 
 /** A finished answer kept by (round, table head, readings): T is what the route makes of an explanation. */
@@ -157,6 +168,7 @@ export class RoundDerivations<T = RoundExplanation> {
   readonly #maxRounds: number;
   readonly #maxAnswers: number;
   readonly #resume: boolean;
+  readonly #gap: number;
   /** how the work was done, for tests and the benchmark */
   readonly stats = {
     /** tables folded from their first event (a table dropped by the bound and asked again: once more) */
@@ -188,6 +200,7 @@ export class RoundDerivations<T = RoundExplanation> {
     this.#maxRounds = options.maxRounds ?? 5_000;
     this.#maxAnswers = options.maxExplanations ?? 1_000;
     this.#resume = options.resume ?? true;
+    this.#gap = options.resumeGap ?? RESUME_GAP;
   }
 
   /** The revision of the table's last event (-1: no events). One indexed read. */
@@ -229,8 +242,9 @@ export class RoundDerivations<T = RoundExplanation> {
     if (resume && !from && readings === '' && module?.resumeTable && (d === undefined || d.resumed !== null))
       this.stats.resumeFallbacks[resume.record ? 'stale' : 'noRecord']++;
     // an answer may come from a fold resumed from a record whenever the round has a usable one (the table's fold may
-    // be one): kept only while the findings stream is unchanged, as a CRAPS throw's
-    const findingsMatter = game === undefined || game === null || game === 'CRAPS' || from !== null;
+    // be one): kept under the record's revision too (the index's, no read: a record appended anew is another key)
+    const findingsMatter = game === undefined || game === null || game === 'CRAPS';
+    const recordAt = from ? from.resume.record!.revision : 'none';
     // a table neither folded nor answered before is folded first, only as far as the round needs (to the event that
     // completes the round after it): its head is then the revision the fold reached if that was the stream's end,
     // else read; for a table known, one indexed read says whether what is kept is current
@@ -243,10 +257,11 @@ export class RoundDerivations<T = RoundExplanation> {
     }
     // a CRAPS throw's answer shows the findings stored about it: kept only while the findings stream is unchanged
     const findingsHead = findingsMatter ? await this.#streamHead(findingStream(tableId)) : 'none';
-    const key = `${head}/${findingsHead}\u0000${tableKey}\u0000${roundId}`;
+    const key = `${head}/${findingsHead}/${recordAt}\u0000${tableKey}\u0000${roundId}`;
     if (at) {
       at.head = head;
       at.findingsHead = findingsHead;
+      at.record = recordAt;
       at.kept = true;
     }
     const kept = this.#answers.get(key);
@@ -376,15 +391,18 @@ export class RoundDerivations<T = RoundExplanation> {
 
   /**
    * Whether the round is to be derived by a fold resumed from its own record rather than by the table's fold `d`:
-   * when there is none, when `d` has not reached the round and does not cover it (a resumed fold from a later
-   * round) or would fold more than RESUME_GAP events to reach it.
+   * never for a round within RESUME_GAP events of the table's start (the table is folded from its first event);
+   * else when there is no fold, when `d` has not reached the round and does not cover it (a resumed fold from a
+   * later round) or would fold more than RESUME_GAP events to reach it.
    */
   #resumes(d: TableDerivation | undefined, roundId: string, from: ResumeFrom): boolean {
-    if (!d) return true;
-    if (d.rounds.has(roundId)) return false;
+    if (d?.rounds.has(roundId)) return false;
     const first = from.resume.firstRevision;
+    // near the table's start: folded from its first event, which then covers every later round too
+    if (first <= this.#gap) return false;
+    if (!d) return true;
     if (d.resumed !== null && first < d.from) return true;
-    return first - (d.revision + 1) > RESUME_GAP;
+    return first - (d.revision + 1) > this.#gap;
   }
 
   /** A round's record as stored at `at`, or null when what is there is not the round's record. One indexed read. */
@@ -478,8 +496,9 @@ export class RoundDerivations<T = RoundExplanation> {
       }
       d = this.#tables.get(key);
     }
-    // without a record to check each round against, a resumed fold cannot answer: the table's from its first event
-    if (!from && d?.resumed) {
+    // without a record to check each round against, or for a round before where it began, a resumed fold cannot
+    // answer: the table's from its first event
+    if (d?.resumed && (!from || from.resume.firstRevision < d.from)) {
       this.#drop(key, d);
       d = undefined;
     }

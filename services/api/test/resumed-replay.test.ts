@@ -103,7 +103,7 @@ async function bothWays(
   full = new RoundDerivations(s.store, derivedAnswer),
 ) {
   const place = s.rounds.get(roundId)!;
-  const resumed = new RoundDerivations(s.store, derivedAnswer);
+  const resumed = new RoundDerivations(s.store, derivedAnswer, { resumeGap: 0 });
   const a = await resumed.answer(roundId, place.tableId, [], place.game, undefined, resume);
   const b = await full.answer(roundId, place.tableId, [], place.game);
   return {
@@ -179,7 +179,7 @@ describe('a round’s first replay resumed from its record', { skip: RESUMING.le
 
   it('reads only the round’s own events (to the event completing the round after it), not the table’s', async () => {
     const [roundId, place] = [...s.rounds].filter(([, p]) => p.game === RESUMING[0])[8]!;
-    const d = new RoundDerivations(s.store, derivedAnswer);
+    const d = new RoundDerivations(s.store, derivedAnswer, { resumeGap: 0 });
     await d.answer(roundId, place.tableId, [], place.game, undefined, s.index.resumeOf(roundId));
     assert.equal(d.stats.resumed, 1);
     let events = 0;
@@ -192,7 +192,7 @@ describe('a round’s first replay resumed from its record', { skip: RESUMING.le
     for (const [roundId, place] of s.rounds) {
       const r = s.index.resumeOf(roundId)!;
       if (r.findings.length === 0) continue;
-      const d = new RoundDerivations(s.store, derivedAnswer);
+      const d = new RoundDerivations(s.store, derivedAnswer, { resumeGap: 0 });
       const a = await d.answer(roundId, place.tableId, [], place.game, undefined, r);
       const shown = (a.explanation.json as { findings?: Finding[] }).findings ?? [];
       for (const f of r.findings) {
@@ -290,7 +290,7 @@ describe(
         // one derivation asked for a round in the middle of each table first, then for every round in order: the
         // fold resumed from the middle round answers the rounds after it (each checked against its own record),
         // a round before it resumes a fold from there; every body the full fold's
-        const d = new RoundDerivations(s.store, derivedAnswer);
+        const d = new RoundDerivations(s.store, derivedAnswer, { resumeGap: 64 });
         const tables = [...new Set([...s.rounds.values()].map((p) => p.tableId))];
         for (const tableId of tables) {
           const own = [...s.rounds].filter(([, p]) => p.tableId === tableId);
@@ -301,14 +301,42 @@ describe(
             assert.equal(body(roundId, place, a), body(roundId, place, b), `${roundId}, asked in order`);
           }
         }
-        assert.equal(d.stats.folds, 0, 'no table folded from its first event');
-        // a fold resumed at each table's middle round, then at its first; a few more where the next round asked
-        // begins more than a few events after where the fold stopped
+        // a fold resumed at each table's middle round answers the rounds after it; the first rounds fold the table
+        // from its first event (within 64 events of it), which then answers the rounds up to the middle
+        assert.ok(d.stats.folds <= tables.length, `folds from the first event: ${d.stats.folds}`);
         assert.ok(
-          d.stats.resumedFolds >= 2 * tables.length && d.stats.resumedFolds <= s.rounds.size / 10,
+          d.stats.resumedFolds >= tables.length && d.stats.resumedFolds <= s.rounds.size / 10,
           `folds resumed: ${d.stats.resumedFolds} for ${s.rounds.size} rounds of ${tables.length} tables`,
         );
-        assert.ok(d.stats.resumed > s.rounds.size / 2, `answers of resumed folds: ${d.stats.resumed}`);
+        assert.ok(d.stats.resumed > s.rounds.size / 3, `answers of resumed folds: ${d.stats.resumed}`);
+
+        // by default (RESUME_GAP): a round near its table's start folds the table from its first event; the last
+        // round of the long (collusion) table resumes from its record
+        const long = tables
+          .map((t) => [...s.rounds].filter(([, p]) => p.tableId === t))
+          .sort((x, y) => y.length - x.length)[0]!;
+        assert.ok(long.length >= 300, `${long.length} rounds`);
+        for (const [[roundId, place], resumed, folds] of [
+          [long[1]!, 0, 1],
+          [long.at(-1)!, 1, 0],
+        ] as const) {
+          const byDefault = new RoundDerivations(s.store, derivedAnswer);
+          const a = await byDefault.answer(
+            roundId,
+            place.tableId,
+            [],
+            place.game,
+            undefined,
+            s.index.resumeOf(roundId),
+          );
+          const b = await full.answer(roundId, place.tableId, [], place.game);
+          assert.equal(body(roundId, place, a), body(roundId, place, b), roundId);
+          assert.deepEqual(
+            [byDefault.stats.resumedFolds, byDefault.stats.folds],
+            [resumed, folds],
+            `${roundId}: folds resumed, folds from the first event`,
+          );
+        }
       } finally {
         await close(s);
       }
@@ -348,6 +376,7 @@ describe('the replay route over resumed rounds', { skip: RESUMING.length === 0 }
       tables: 1,
       roundsPerTable: 3,
       otherGames: [{ game: RESUMING[0]!, tables: 4, roundsPerTable: 6 }],
+      derivations: { resumeGap: 0 }, // every round past a table's first event resumed, however short the table
     });
   });
   after(() => f.close());

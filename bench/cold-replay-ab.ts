@@ -8,6 +8,7 @@
  * request (this process's user + system), the events read a request and how the first replays were made.
  *   A: every table folded from its first event (resume: false)
  *   B: a round's first replay resumed from its record (resume: true, the default)
+ *   BENCH_COLD_GAPS=64,0: B again with these RESUME_GAPs (RoundDerivationsOptions.resumeGap)
  *   BENCH_COLD_PROFILE=FILE: instead, B once under V8's CPU profiler, written to FILE (.cpuprofile)
  *   BENCH_API_DIR=/tmp/dir node --import ./apps/cli/bin/register-ts.mjs bench/cold-replay-ab.ts
  */
@@ -102,6 +103,10 @@ if (profile) {
     for (const [name, options] of [
       ['A (fold)', { resume: false }],
       ['B (resume)', { resume: true }],
+      ...(process.env.BENCH_COLD_GAPS ?? '')
+        .split(',')
+        .filter((g) => g !== '')
+        .map((g) => [`B gap ${g}`, { resume: true, resumeGap: Number(g) }] as const),
     ] as const) {
       t = performance.now();
       const r = await run(options);

@@ -87,7 +87,14 @@ const TABLE_FOLDED = (tableId: string) => `${tableStream(tableId)} folded from i
  * 1.68 ms of server CPU a request instead of 1.18 (most were resumed again); 256 keeps a table's next few rounds
  * to its fold, and a round further on (a long table's last) resumed.
  */
-export const RESUME_GAP = 256;
+export const RESUME_GAP = 64;
+
+/**
+ * A round before where the table's resumed fold began is derived by folding the table from its first event when it
+ * lies within this many events of the start (the table is being read round after round: one fold then answers them
+ * all), else by a fold resumed from its own record (a long table's middle round after its last).
+ */
+export const FOLD_FROM_START = 1_024;
 
 /** Events read at once by a fold that may stop early (a round needs the stream only up to the round after it). */
 const FIRST_CHUNK = 128;
@@ -392,8 +399,8 @@ export class RoundDerivations<T = RoundExplanation> {
   /**
    * Whether the round is to be derived by a fold resumed from its own record rather than by the table's fold `d`:
    * never for a round within RESUME_GAP events of the table's start (the table is folded from its first event);
-   * else when there is no fold, when `d` has not reached the round and does not cover it (a resumed fold from a
-   * later round) or would fold more than RESUME_GAP events to reach it.
+   * else when there is no fold, when `d` is a fold resumed from a later round and the round lies more than
+   * FOLD_FROM_START events into the table, or when `d` would fold more than RESUME_GAP events to reach it.
    */
   #resumes(d: TableDerivation | undefined, roundId: string, from: ResumeFrom): boolean {
     if (d?.rounds.has(roundId)) return false;
@@ -401,7 +408,7 @@ export class RoundDerivations<T = RoundExplanation> {
     // near the table's start: folded from its first event, which then covers every later round too
     if (first <= this.#gap) return false;
     if (!d) return true;
-    if (d.resumed !== null && first < d.from) return true;
+    if (d.resumed !== null && first < d.from) return first > FOLD_FROM_START;
     return first - (d.revision + 1) > this.#gap;
   }
 

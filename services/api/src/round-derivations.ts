@@ -79,15 +79,15 @@ export interface AnswerKey {
 const TABLE_FOLDED = (tableId: string) => `${tableStream(tableId)} folded from its first event`;
 
 /**
- * A round whose first event lies more than this many events past where the table's fold stopped is derived by a
- * fold resumed from its own record rather than by folding the events in between. Folding is cheap beside what
- * every answer costs anyway (explanation, law texts, serialization: in bench/cold-replay-ab.ts, 110 fewer events
- * read a request saved about 0.3 ms of 2.2), and a record read and a start state parsed cost about what folding a
- * round does; an F3CP round is about 55 events. With 32, the benchmark's rounds of tables folded just before cost
- * 1.68 ms of server CPU a request instead of 1.18 (most were resumed again); 256 keeps a table's next few rounds
- * to its fold, and a round further on (a long table's last) resumed.
+ * A round whose first event lies more than this many events past the table's start, or past where the table's fold
+ * stopped, is derived by a fold resumed from its own record; nearer, the table's fold goes on. Folding a few
+ * hundred events is cheap beside what every answer costs anyway (explanation, law texts, serialization): in the
+ * benchmark's month (tables of 6 rounds, about 330 events), resuming every round cut the events read 3× but the
+ * CPU a request only 10–25% without HTTP, and through the API, where rounds of a table asked after a resumed one
+ * were resumed again or folded anew, 64 cost more than folding (docs/api.md, Performance). 1,024 events (about 18
+ * F3CP rounds) leaves short tables to their fold and resumes a long table's late rounds.
  */
-export const RESUME_GAP = 64;
+export const RESUME_GAP = 1_024;
 
 /**
  * A round before where the table's resumed fold began is derived by folding the table from its first event when it

@@ -11,6 +11,7 @@ export * from './fraction.ts';
 export * from './findings.ts';
 export * from './rng.ts';
 export * from './game.ts';
+export { MAX_START_STATE_BYTES, startStateAt } from './start-state.ts';
 export * from './games.ts';
 export * from './f3cp/index.ts';
 export * from './craps/index.ts';

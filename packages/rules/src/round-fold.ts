@@ -10,10 +10,12 @@ import type { Finding } from './findings.ts';
 import { StartStateError, type DerivedUnit, type TableFold } from './game.ts';
 import { utcText } from './present.ts';
 import {
+  LastJson,
   objectAt,
   readStartState,
   readTableOpened,
   StartStateCapture,
+  withinBound,
   withStartState,
   writeStartState,
   type StartStateForm,
@@ -58,6 +60,8 @@ export class RoundTableFold<E extends TableEvent, U extends DerivedUnit> impleme
 
   /** ReplayOptions.startStates: the last TableOpened each round's first event saw */
   private readonly capture: StartStateCapture<TableOpened | null> | null;
+  /** the JSON text of the TableOpened rounds start from (written once, not with every round) */
+  private readonly openedJson = new LastJson();
   /** a resumed fold: the round it resumed for and the event it must be given first (null once given) */
   private resumedAt: { roundId: string; before: string } | null = null;
 
@@ -98,7 +102,7 @@ export class RoundTableFold<E extends TableEvent, U extends DerivedUnit> impleme
     if (this.resumedAt) this.checkResumedAt(e);
     if (this.capture) {
       const named = namedRound(e);
-      if (named !== null && this.capture.wants(named))
+      if (named !== null && named !== this.open?.roundId && this.capture.wants(named))
         this.capture.take(named, e.data.header.eventId, this.opened);
     }
     if (e.type === 'TableOpened') {
@@ -135,16 +139,13 @@ export class RoundTableFold<E extends TableEvent, U extends DerivedUnit> impleme
     const unit = this.game.close(roundId, events, { tableId: this.tableId, opened: this.opened });
     if (!this.capture) return unit;
     const taken = this.capture.returnedRound(roundId);
-    return withStartState(
-      unit,
-      taken &&
-        writeStartState(this.form(), {
-          tableId: this.tableId,
-          roundId,
-          before: taken.before,
-          body: { opened: taken.state },
-        }),
+    if (!taken) return withStartState(unit, null);
+    const text = writeStartState(
+      this.form(),
+      { tableId: this.tableId, roundId, before: taken.before },
+      `{"opened":${this.openedJson.text(taken.state)}}`,
     );
+    return withStartState(unit, withinBound(text) ? text : null);
   }
 
   /** A resumed fold's first event must be the one its start state was taken before. */

@@ -7,6 +7,8 @@
  * wrong, so that a caller can fall back to folding the table from its start.
  */
 import type { EventHeader, TableOpened } from '@table-audit/schemas/events';
+import type { Citation } from './citations/citation.ts';
+import type { CheckDefinition, Evidence, Finding, FindingContext, FindingInput } from './findings.ts';
 import { StartStateError } from './game.ts';
 
 /** The largest start state read; anything longer is refused before it is parsed. */
@@ -34,19 +36,60 @@ export interface StartStateForm {
   readonly game: string;
 }
 
-export function writeStartState<B>(
+/**
+ * A start state's text: the envelope, and the body given as its JSON text (a game writes parts that repeat from
+ * round to round — the TableOpened, a bet on the layout — once, and puts the same text in each round's body).
+ */
+export function writeStartState(
   form: StartStateForm,
-  at: Omit<StartStateEnvelope<B>, 'form' | 'v' | 'game'>,
-) {
-  return JSON.stringify({
+  at: Omit<StartStateEnvelope<unknown>, 'form' | 'v' | 'game' | 'body'>,
+  bodyJson: string,
+): string {
+  const envelope = JSON.stringify({
     form: form.form,
     v: form.v,
     game: form.game,
     tableId: at.tableId,
     roundId: at.roundId,
     before: at.before,
-    body: at.body,
   });
+  return `${envelope.slice(0, -1)},"body":${bodyJson}}`;
+}
+
+/** The JSON text of the last value given, kept while the same value (by identity) is given again. */
+export class LastJson<T = unknown> {
+  private of: T | undefined = undefined;
+  private json = '';
+
+  constructor(private readonly write: (value: T) => string = JSON.stringify) {}
+
+  text(value: T): string {
+    if (value !== this.of || this.json === '') {
+      this.of = value;
+      this.json = this.write(value);
+    }
+    return this.json;
+  }
+}
+
+/** An object's JSON text with some fields' values given as JSON text already (`raw`, written first). */
+export const jsonWith = (raw: Readonly<Record<string, string>>, rest: object): string => {
+  let out = '{';
+  for (const name in raw) out += `${out === '{' ? '' : ','}${JSON.stringify(name)}:${raw[name]}`;
+  const r = JSON.stringify(rest);
+  return r === '{}' ? `${out}}` : `${out === '{' ? '{' : `${out},`}${r.slice(1)}`;
+};
+
+/** Whether a start state's text is within MAX_START_STATE_BYTES (else the unit records none). */
+export const withinBound = (text: string): boolean =>
+  text.length * 3 <= MAX_START_STATE_BYTES || Buffer.byteLength(text) <= MAX_START_STATE_BYTES;
+
+/** The fields of an event header that differ from `base` (a bet's header beside its table's TableOpened's). */
+export function headerDiff(h: EventHeader, base: EventHeader | null): Partial<EventHeader> {
+  if (!base) return h;
+  const out: Record<string, unknown> = {};
+  for (const k of Object.keys(h) as (keyof EventHeader)[]) if (h[k] !== base[k]) out[k] = h[k];
+  return out as Partial<EventHeader>;
 }
 
 /**
@@ -91,6 +134,37 @@ export function readStartState(
   const before = stringAt(o, 'before', 'the start state');
   if (!('body' in o)) throw new StartStateError('the start state has no field "body"');
   return { form: f, v, game, tableId: table, roundId, before, body: o.body };
+}
+
+/**
+ * Where a start state says a resumed fold begins, read without the game: the unit's round and the id of the event
+ * the state was taken before (the first that names the round: the caller reads the table's events from it). Throws
+ * StartStateError as readStartState does for the envelope; the body is the game's to check (resumeTable).
+ */
+export function startStateAt(text: unknown): {
+  roundId: string;
+  before: string;
+  game: string;
+  tableId: string;
+} {
+  if (typeof text !== 'string') throw new StartStateError(`the start state is a ${typeof text}, not text`);
+  if (text.length > MAX_START_STATE_BYTES || Buffer.byteLength(text, 'utf8') > MAX_START_STATE_BYTES)
+    throw new StartStateError(
+      `the start state is over the ${MAX_START_STATE_BYTES} bytes a start state may have`,
+    );
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch (error) {
+    throw new StartStateError(`the start state is not JSON: ${(error as Error).message}`);
+  }
+  const o = objectAt(parsed, 'the start state');
+  return {
+    roundId: stringAt(o, 'roundId', 'the start state'),
+    before: stringAt(o, 'before', 'the start state'),
+    game: stringAt(o, 'game', 'the start state'),
+    tableId: stringAt(o, 'tableId', 'the start state'),
+  };
 }
 
 // --- field readers: each names the field's path in what is wrong ------------------------------------------------
@@ -187,16 +261,19 @@ export function describe(v: unknown): string {
 
 /**
  * Which rounds still wait for their start state: a round's is taken before the first event that names it, kept
- * until the fold returns the round, then written. A round whose id a unit already had, or whose first event came
- * before the fold resumed, gets none (null): its first event is not its own. Bounded: the oldest waiting round is
- * forgotten past PENDING_MEMORY (it then gets none), and the ids of returned rounds past RETURNED_MEMORY.
+ * until the fold returns the round, then written. A round whose id a unit already had gets none (null): its first
+ * event is not its own. Bounded: the oldest waiting round is forgotten past PENDING_MEMORY (it then gets none), and
+ * the ids of returned rounds past RETURNED_MEMORY — as many as the F3CP fold remembers closed rounds, so that an
+ * event of a round it has forgotten, which the fold takes for a new round of that id, starts that round's state.
+ * A state names the event it was taken before (`before`), so a round id seen again after that is still resumed
+ * from the right event; a resumed fold given another event first refuses it.
  */
 export class StartStateCapture<S> {
   private readonly pending = new Map<string, { before: string; state: S }>();
   private readonly returned = new Set<string>();
 
   static readonly PENDING_MEMORY = 256;
-  static readonly RETURNED_MEMORY = 20_000;
+  static readonly RETURNED_MEMORY = 1_000;
 
   /** whether an event naming this round is the first to name it (the state is to be taken before it) */
   wants(roundId: string): boolean {
@@ -240,8 +317,8 @@ export function withStartState<U extends { startState?: string | null }>(unit: U
 const SOURCE_KINDS = ['TABLE_CONTROLLER', 'SHUFFLER', 'SEAT_SENSOR', 'SURVEILLANCE', 'UNKNOWN'] as const;
 
 /** An event header as a start state carries it (every field checked). */
-export function readHeader(v: unknown, path: string): EventHeader {
-  const o = objectAt(v, path);
+export function readHeader(v: unknown, path: string, base: EventHeader | null = null): EventHeader {
+  const o = base ? { ...base, ...objectAt(v, path) } : objectAt(v, path);
   return {
     eventId: stringAt(o, 'eventId', path),
     eventTime: integerAt(o, 'eventTime', path),
@@ -330,5 +407,123 @@ export function readTableOpened(v: unknown, path: string, game: string, tableId:
       commissionBase: oneOfAt(t, 'commissionBase', at, ['WIN', 'STAKE', 'UNKNOWN']),
       commissionPercent: integerAt(t, 'commissionPercent', at, 0, 100),
     })),
+  };
+}
+
+// --- findings and their parts, as start states carry them ------------------------------------------------------
+
+const LIST = 10_000;
+
+/** A finding waiting for its round, as JSON: its check by id; null when the check is not one of `checks`. */
+export function findingInputJson(
+  f: FindingInput,
+  checks: ReadonlyMap<string, CheckDefinition>,
+): object | null {
+  if (checks.get(f.check.id) !== f.check) return null;
+  const { check, ...rest } = f;
+  return { checkId: check.id, ...rest };
+}
+
+export function readEvidence(x: unknown, at: string): Evidence {
+  const e = objectAt(x, at);
+  return { eventId: stringAt(e, 'eventId', at), eventTime: integerAt(e, 'eventTime', at) };
+}
+
+export function readContext(x: unknown, at: string): FindingContext {
+  const c = objectAt(x, at);
+  return {
+    ruleSet: stringAt(c, 'ruleSet', at),
+    casino: stringAt(c, 'casino', at),
+    concessionaire: stringAt(c, 'concessionaire', at),
+    tableId: stringAt(c, 'tableId', at),
+    roundId: nullableStringAt(c, 'roundId', at),
+  };
+}
+
+const textList = (o: Obj, name: string, at: string) =>
+  arrayAt(o, name, at, LIST, (x, i) => {
+    if (typeof x !== 'string') throw new StartStateError(`${i} is ${describe(x)}, not text`);
+    return x;
+  });
+const numberList = (o: Obj, name: string, at: string) =>
+  arrayAt(o, name, at, LIST, (x, i) => integerAt({ n: x }, 'n', i).valueOf());
+
+function readCitation(x: unknown, at: string): Citation {
+  const c = objectAt(x, at);
+  const optional = (name: string) =>
+    name in c ? { [name]: integerAt(c, name, at, 0, 10_000) } : ({} as Record<string, number>);
+  return {
+    diploma: stringAt(c, 'diploma', at),
+    article: integerAt(c, 'article', at, 0, 10_000),
+    ...optional('numero'),
+    ...optional('alinea'),
+    ...optional('subalinea'),
+    ...('wording' in c ? { wording: stringAt(c, 'wording', at) } : {}),
+  };
+}
+
+/** The fields a JSON value may hold as it is (expected, declared, details): anything JSON, kept as read. */
+const optionalAs = (o: Obj, name: string) => (name in o ? { [name]: o[name] } : {});
+
+export function readFindingInput(
+  x: unknown,
+  at: string,
+  checks: ReadonlyMap<string, CheckDefinition>,
+): FindingInput {
+  const f = objectAt(x, at);
+  const id = stringAt(f, 'checkId', at);
+  const check = checks.get(id);
+  if (!check) throw new StartStateError(`${at}.checkId ${id} is not a check of this game`);
+  return {
+    check,
+    ...('discriminator' in f ? { discriminator: stringAt(f, 'discriminator', at) } : {}),
+    ...('seats' in f ? { seats: numberList(f, 'seats', at) } : {}),
+    ...('players' in f
+      ? {
+          players: arrayAt(f, 'players', at, LIST, (p, i) => {
+            if (p !== null && typeof p !== 'string')
+              throw new StartStateError(`${i} is ${describe(p)}, not text or null`);
+            return p;
+          }),
+        }
+      : {}),
+    summary: stringAt(f, 'summary', at),
+    ...('handled' in f ? { handled: booleanAt(f, 'handled', at) } : {}),
+    ...('handledReading' in f ? { handledReading: stringAt(f, 'handledReading', at) } : {}),
+    ...optionalAs(f, 'expected'),
+    ...optionalAs(f, 'declared'),
+    ...('extraCitations' in f ? { extraCitations: arrayAt(f, 'extraCitations', at, 100, readCitation) } : {}),
+    ...('extraInterpretations' in f ? { extraInterpretations: textList(f, 'extraInterpretations', at) } : {}),
+    evidence: arrayAt(f, 'evidence', at, LIST, readEvidence),
+    ...('details' in f ? { details: objectAt(f.details, `${at}.details`) } : {}),
+  };
+}
+
+export function readFinding(x: unknown, at: string): Finding {
+  const f = objectAt(x, at);
+  return {
+    findingId: stringAt(f, 'findingId', at),
+    checkId: stringAt(f, 'checkId', at),
+    title: stringAt(f, 'title', at),
+    severity: oneOfAt(f, 'severity', at, ['critical', 'high', 'medium', 'low']),
+    ruleSet: stringAt(f, 'ruleSet', at),
+    casino: stringAt(f, 'casino', at),
+    concessionaire: stringAt(f, 'concessionaire', at),
+    tableId: stringAt(f, 'tableId', at),
+    roundId: nullableStringAt(f, 'roundId', at),
+    seats: numberList(f, 'seats', at),
+    players: textList(f, 'players', at),
+    summary: stringAt(f, 'summary', at),
+    handled: booleanAt(f, 'handled', at),
+    expected: f.expected ?? null,
+    declared: f.declared ?? null,
+    citations: arrayAt(f, 'citations', at, 100, (c, i) => {
+      const o = objectAt(c, i);
+      return { key: stringAt(o, 'key', i), reference: stringAt(o, 'reference', i) };
+    }),
+    interpretations: textList(f, 'interpretations', at),
+    evidenceEventIds: textList(f, 'evidenceEventIds', at),
+    eventTime: integerAt(f, 'eventTime', at),
+    ...('details' in f ? { details: objectAt(f.details, `${at}.details`) } : {}),
   };
 }

@@ -5,7 +5,7 @@ import type { TableEvent } from '@table-audit/schemas/events';
 import { simulateSession } from '../../../services/simulator/src/session.ts';
 import { DEFAULT_REPLAY_OPTIONS, StartStateError, type GameModule } from '../src/game.ts';
 import { MAHJONG_MODULE } from '../src/mahjong/module.ts';
-import { MAX_START_STATE_BYTES } from '../src/start-state.ts';
+import { MAX_START_STATE_BYTES, startStateAt } from '../src/start-state.ts';
 import { THIRTEEN_MODULE } from '../src/thirteen/module.ts';
 import { proveResume } from './resume-property.ts';
 
@@ -132,6 +132,20 @@ describe('a start state the round fold cannot resume from', () => {
     return JSON.stringify(o);
   };
 
+  it('Given a start state, When its place is read without the game, Then it names the round and the event to start at', () => {
+    const at = startStateAt(state);
+    assert.equal(at.roundId, unit.roundId);
+    assert.equal(at.game, 'THIRTEEN_CARDS');
+    assert.equal(at.tableId, t.tableId);
+    assert.equal(
+      t.events.find((e) => e.data.header.roundId === unit.roundId)!.data.header.eventId,
+      at.before,
+    );
+    assert.throws(
+      () => startStateAt('{'),
+      (e: unknown) => e instanceof StartStateError && /not JSON/.test(e.message),
+    );
+  });
   it('Given damaged JSON, When resumed, Then it is refused as not JSON', () =>
     refused(state.slice(0, -3), /not JSON/));
   it("Given another game's state, When resumed, Then it names the game", () => {

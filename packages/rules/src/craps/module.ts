@@ -13,7 +13,10 @@ export const CRAPS_MODULE: GameModule<CrapsThrowUnit> = {
   eventTypes: new Set<string>(CRAPS_EVENT_TYPES),
   checks: Object.values(CRAPS_CHECKS),
   validate: (event) => crapsEventProblems(event as CrapsEvent),
-  newTable: (tableId, options) => new CrapsTable(tableId, options?.alternatives),
+  newTable: (tableId, options) =>
+    new CrapsTable(tableId, options?.alternatives, options?.startStates === true),
+  resumeTable: (tableId, startState, options) =>
+    new CrapsTable(tableId, options?.alternatives).resume(startState),
   get simulation() {
     return CRAPS_SIMULATION;
   },

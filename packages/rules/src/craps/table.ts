@@ -19,12 +19,19 @@ import type {
 import {
   evidenceOf,
   makeFinding,
+  type CheckDefinition,
   type Evidence,
   type Finding,
   type FindingContext,
   type FindingInput,
 } from '../findings.ts';
-import type { DerivedUnit, NotDerived, RoundRecord, TableFold } from '../game.ts';
+import {
+  StartStateError,
+  type DerivedUnit,
+  type NotDerived,
+  type RoundRecord,
+  type TableFold,
+} from '../game.ts';
 import type { RoundingPolicy } from '../money.ts';
 import { ruleSetFor } from '../registry.ts';
 import { checkDiceReuse, checkVoidNotDeclared, checkVoidSettled } from './checks/art-01-03-dice-throws.ts';
@@ -48,6 +55,20 @@ import {
   type CrapsRuleSet,
 } from './rule-set.ts';
 import { UnassignedEvents } from '../unassigned.ts';
+import {
+  readStartState,
+  StartStateCapture,
+  withinBound,
+  withStartState,
+  writeStartState,
+} from '../start-state.ts';
+import { CRAPS_CHECKS } from './checks/index.ts';
+import {
+  CRAPS_START_FORM,
+  CrapsStartWriter,
+  readCrapsStartBody,
+  type CrapsStartState,
+} from './start-state.ts';
 
 /** A bet on the layout. */
 export interface ActiveBet {
@@ -93,6 +114,10 @@ interface OpenThrow {
 }
 
 const NO_UNITS: readonly CrapsThrowUnit[] = Object.freeze([]);
+/** Every CRAPS check by id: a start state names a pending finding's check by its id. */
+const CHECKS_BY_ID: ReadonlyMap<string, CheckDefinition> = new Map(
+  Object.values(CRAPS_CHECKS).map((c) => [c.id, c]),
+);
 const ROUNDING_MODE = { DOWN: 'down', HALF_UP: 'half-up', UP: 'up', UNKNOWN: 'down' } as const;
 
 export class CrapsTable implements TableFold<CrapsThrowUnit> {
@@ -114,13 +139,41 @@ export class CrapsTable implements TableFold<CrapsThrowUnit> {
   /** events that belong to no throw and change no state the checks read (counted, the first ones kept; the store keeps them all) */
   readonly unassigned = new UnassignedEvents<CrapsEvent>();
 
+  /**
+   * ReplayOptions.startStates: each throw's start state, taken as its DiceThrown is applied (once the throw before
+   * is closed); null for a throw named by an event before its DiceThrown (not resumable: the state then would hold
+   * the throw before, still open)
+   */
+  private readonly capture: StartStateCapture<CrapsStartState | null> | null;
+  /** a resumed fold: the throw it resumed for and the event it must be given first (null once given) */
+  private resumedAt: { roundId: string; before: string } | null = null;
+  /** the alternative readings, sorted, as start states name them */
+  private get readings(): readonly string[] {
+    return (this.sortedReadings ??= [...new Set(this.alternatives)].sort());
+  }
+  private sortedReadings: readonly string[] | null = null;
+  private readonly writer = new CrapsStartWriter();
+
   constructor(
     readonly tableId: string,
     /** alternative readings (readings.ts) the throws are derived under; empty: the register's */
     private readonly alternatives: readonly string[] = [],
-  ) {}
+    startStates = false,
+  ) {
+    this.capture = startStates ? new StartStateCapture() : null;
+  }
 
   apply(e: CrapsEvent): CrapsThrowUnit[] {
+    if (this.resumedAt) this.checkResumedAt(e);
+    let taking: string | null = null;
+    if (this.capture) {
+      const h = e.data.header;
+      const named = h.roundId ?? (e.type === 'DiceThrown' ? h.eventId : null);
+      if (named !== null && named !== this.open?.event.header.roundId && this.capture.wants(named)) {
+        if (e.type === 'DiceThrown') taking = named;
+        else this.capture.take(named, h.eventId, null);
+      }
+    }
     switch (e.type) {
       case 'TableOpened':
         this.config = e.data;
@@ -136,6 +189,7 @@ export class CrapsTable implements TableFold<CrapsThrowUnit> {
       }
       case 'DiceThrown': {
         const done = this.open ? [this.close()] : [];
+        if (taking !== null) this.capture!.take(taking, e.data.header.eventId, this.startNow());
         this.throwMade(e.data);
         return done;
       }
@@ -366,7 +420,75 @@ export class CrapsTable implements TableFold<CrapsThrowUnit> {
       record: null,
     };
     unit.record = this.config ? crapsThrowRecord(unit) : null;
+    if (this.capture) withStartState(unit, this.startStateOf(unit.roundId));
     return unit;
+  }
+
+  // --- start states (ReplayOptions.startStates, resumeTable) ----------------------------------------------------
+
+  /** the table's state as a throw is made (no throw is open here) */
+  private startNow(): CrapsStartState {
+    return {
+      alternatives: this.readings,
+      config: this.config,
+      point: this.point,
+      shooter: this.shooter,
+      sevenOut: this.sevenOut,
+      sevenOutByCraps: this.sevenOutByCraps,
+      shooterThrows: this.shooterThrows,
+      bets: [...this.bets.values()].map((b) => ({ placed: b.placed, kind: b.kind, point: b.point })),
+      diceOut: [...this.diceOut],
+      pending: [...this.pending],
+    };
+  }
+
+  /** The start state of a throw the fold returns; null when it has none (see `capture`, StartStateCapture). */
+  private startStateOf(roundId: string): string | null {
+    const taken = this.capture!.returnedRound(roundId);
+    if (!taken?.state) return null;
+    const body = this.writer.body(taken.state, CHECKS_BY_ID);
+    if (!body) return null;
+    const text = writeStartState(
+      CRAPS_START_FORM,
+      { tableId: this.tableId, roundId, before: taken.before },
+      body,
+    );
+    return withinBound(text) ? text : null;
+  }
+
+  /**
+   * Sets a fresh fold to a throw's start state (./start-state.ts); throws StartStateError naming what is wrong
+   * when the text is not a CRAPS start state of this table, or was taken under other alternative readings.
+   */
+  resume(startState: string): this {
+    const s = readStartState(startState, CRAPS_START_FORM, this.tableId);
+    const b = readCrapsStartBody(s.body, this.tableId, CHECKS_BY_ID);
+    const mine = this.readings;
+    if (b.alternatives.join(',') !== mine.join(','))
+      throw new StartStateError(
+        `the start state was taken under the alternative readings [${b.alternatives.join(', ')}], the fold is asked for [${mine.join(', ')}]: a reading can change what the table carries into the throw, so fold the table from its start`,
+      );
+    if (b.config) this.apply({ type: 'TableOpened', data: b.config });
+    this.point = b.point;
+    this.shooter = b.shooter;
+    this.sevenOut = b.sevenOut;
+    this.sevenOutByCraps = b.sevenOutByCraps;
+    this.shooterThrows = b.shooterThrows;
+    for (const x of b.bets) this.bets.set(x.placed.betId, { placed: x.placed, kind: x.kind, point: x.point });
+    for (const [dieId, evidence] of b.diceOut) this.diceOut.set(dieId, evidence);
+    this.pending = [...b.pending];
+    this.resumedAt = { roundId: s.roundId, before: s.before };
+    return this;
+  }
+
+  /** A resumed fold's first event must be the one its start state was taken before. */
+  private checkResumedAt(e: CrapsEvent): void {
+    const { roundId, before } = this.resumedAt!;
+    this.resumedAt = null;
+    if (e.data.header.eventId !== before)
+      throw new StartStateError(
+        `the fold resumed for throw ${roundId} must be given first event ${before}, the first that names the throw (its start state was taken before it), not ${e.type} ${e.data.header.eventId}`,
+      );
   }
 }
 

@@ -5,18 +5,21 @@
  * read by F3CP_MODULE.resumeTable; every field checked on reading, each refusal a StartStateError naming it.
  */
 import type { TableOpened } from '@table-audit/schemas/events';
-import type { Citation } from '../citations/citation.ts';
 import type { CheckDefinition, Evidence, Finding, FindingContext, FindingInput } from '../findings.ts';
 import { StartStateError } from '../game.ts';
 import {
   arrayAt,
   booleanAt,
   describe,
+  findingInputJson,
   integerAt,
   nullableIntegerAt,
-  nullableStringAt,
   objectAt,
   oneOfAt,
+  readContext,
+  readEvidence,
+  readFinding,
+  readFindingInput,
   readTableOpened,
   stringAt,
   type Obj,
@@ -40,7 +43,8 @@ export interface F3cpStartState {
   readonly config: TableOpened | null;
   readonly tableClosed: boolean;
   readonly dealingMode: DealingMode;
-  readonly occupants: readonly (readonly [number, string])[];
+  /** seat → player (written by the caller, as [seat, player] pairs, once for the rounds that share it) */
+  readonly occupants: ReadonlyMap<number, string>;
   readonly pool: number | null;
   readonly consecutiveFailures: number;
   readonly lastFailureEvidence: readonly Evidence[];
@@ -58,24 +62,26 @@ export interface F3cpStartState {
   readonly closed: ReadonlyMap<string, StartClosedRound>;
 }
 
-/** The JSON body of a start state; null when a pending finding's check is not one of the game's (not resumable). */
+/**
+ * The JSON body of a start state but its `config`; null when a pending finding's check is not one of the game's (not
+ * resumable).
+ */
 export function f3cpStartBody(
   s: F3cpStartState,
   checks: ReadonlyMap<string, CheckDefinition>,
 ): object | null {
   const pending = [];
   for (const f of s.pendingForNextRound) {
-    if (checks.get(f.check.id) !== f.check) return null;
-    const { check, ...rest } = f;
-    pending.push({ checkId: check.id, ...rest });
+    const json = findingInputJson(f, checks);
+    if (!json) return null;
+    pending.push(json);
   }
+  // the config is written by the caller, once for the rounds that share it
   return {
     alternatives: s.alternatives,
     sequences: s.sequences,
-    config: s.config,
     tableClosed: s.tableClosed,
     dealingMode: s.dealingMode,
-    occupants: s.occupants,
     pool: s.pool,
     consecutiveFailures: s.consecutiveFailures,
     lastFailureEvidence: s.lastFailureEvidence,
@@ -119,12 +125,14 @@ export function readF3cpStartBody(
     config: o.config === null ? null : readTableOpened(o.config, `${P}.config`, 'F3CP', tableId),
     tableClosed: booleanAt(o, 'tableClosed', P),
     dealingMode: oneOfAt(o, 'dealingMode', P, ['SHOE', 'SHUFFLER']),
-    occupants: arrayAt(o, 'occupants', P, 100, (x, at) =>
-      pair(
-        x,
-        at,
-        (v, i) => integerAt(v, '0', i, 0, 100),
-        (v, i) => stringAt(v, '1', i),
+    occupants: new Map(
+      arrayAt(o, 'occupants', P, 100, (x, at) =>
+        pair(
+          x,
+          at,
+          (v, i) => integerAt(v, '0', i, 0, 100),
+          (v, i) => stringAt(v, '1', i),
+        ),
       ),
     ),
     pool: nullableIntegerAt(o, 'pool', P),
@@ -163,109 +171,5 @@ export function readF3cpStartBody(
         ] as const;
       }),
     ),
-  };
-}
-
-function readEvidence(x: unknown, at: string): Evidence {
-  const e = objectAt(x, at);
-  return { eventId: stringAt(e, 'eventId', at), eventTime: integerAt(e, 'eventTime', at) };
-}
-
-function readContext(x: unknown, at: string): FindingContext {
-  const c = objectAt(x, at);
-  return {
-    ruleSet: stringAt(c, 'ruleSet', at),
-    casino: stringAt(c, 'casino', at),
-    concessionaire: stringAt(c, 'concessionaire', at),
-    tableId: stringAt(c, 'tableId', at),
-    roundId: nullableStringAt(c, 'roundId', at),
-  };
-}
-
-const textList = (o: Obj, name: string, at: string) =>
-  arrayAt(o, name, at, LIST, (x, i) => {
-    if (typeof x !== 'string') throw new StartStateError(`${i} is ${describe(x)}, not text`);
-    return x;
-  });
-const numberList = (o: Obj, name: string, at: string) =>
-  arrayAt(o, name, at, LIST, (x, i) => integerAt({ n: x }, 'n', i).valueOf());
-
-function readCitation(x: unknown, at: string): Citation {
-  const c = objectAt(x, at);
-  const optional = (name: string) =>
-    name in c ? { [name]: integerAt(c, name, at, 0, 10_000) } : ({} as Record<string, number>);
-  return {
-    diploma: stringAt(c, 'diploma', at),
-    article: integerAt(c, 'article', at, 0, 10_000),
-    ...optional('numero'),
-    ...optional('alinea'),
-    ...optional('subalinea'),
-    ...('wording' in c ? { wording: stringAt(c, 'wording', at) } : {}),
-  };
-}
-
-/** The fields a JSON value may hold as it is (expected, declared, details): anything JSON, kept as read. */
-const optionalAs = (o: Obj, name: string) => (name in o ? { [name]: o[name] } : {});
-
-function readFindingInput(
-  x: unknown,
-  at: string,
-  checks: ReadonlyMap<string, CheckDefinition>,
-): FindingInput {
-  const f = objectAt(x, at);
-  const id = stringAt(f, 'checkId', at);
-  const check = checks.get(id);
-  if (!check) throw new StartStateError(`${at}.checkId ${id} is not a check of this game`);
-  return {
-    check,
-    ...('discriminator' in f ? { discriminator: stringAt(f, 'discriminator', at) } : {}),
-    ...('seats' in f ? { seats: numberList(f, 'seats', at) } : {}),
-    ...('players' in f
-      ? {
-          players: arrayAt(f, 'players', at, LIST, (p, i) => {
-            if (p !== null && typeof p !== 'string')
-              throw new StartStateError(`${i} is ${describe(p)}, not text or null`);
-            return p;
-          }),
-        }
-      : {}),
-    summary: stringAt(f, 'summary', at),
-    ...('handled' in f ? { handled: booleanAt(f, 'handled', at) } : {}),
-    ...('handledReading' in f ? { handledReading: stringAt(f, 'handledReading', at) } : {}),
-    ...optionalAs(f, 'expected'),
-    ...optionalAs(f, 'declared'),
-    ...('extraCitations' in f ? { extraCitations: arrayAt(f, 'extraCitations', at, 100, readCitation) } : {}),
-    ...('extraInterpretations' in f ? { extraInterpretations: textList(f, 'extraInterpretations', at) } : {}),
-    evidence: arrayAt(f, 'evidence', at, LIST, readEvidence),
-    ...('details' in f ? { details: objectAt(f.details, `${at}.details`) } : {}),
-  };
-}
-
-function readFinding(x: unknown, at: string): Finding {
-  const f = objectAt(x, at);
-  return {
-    findingId: stringAt(f, 'findingId', at),
-    checkId: stringAt(f, 'checkId', at),
-    title: stringAt(f, 'title', at),
-    severity: oneOfAt(f, 'severity', at, ['critical', 'high', 'medium', 'low']),
-    ruleSet: stringAt(f, 'ruleSet', at),
-    casino: stringAt(f, 'casino', at),
-    concessionaire: stringAt(f, 'concessionaire', at),
-    tableId: stringAt(f, 'tableId', at),
-    roundId: nullableStringAt(f, 'roundId', at),
-    seats: numberList(f, 'seats', at),
-    players: textList(f, 'players', at),
-    summary: stringAt(f, 'summary', at),
-    handled: booleanAt(f, 'handled', at),
-    expected: f.expected ?? null,
-    declared: f.declared ?? null,
-    citations: arrayAt(f, 'citations', at, 100, (c, i) => {
-      const o = objectAt(c, i);
-      return { key: stringAt(o, 'key', i), reference: stringAt(o, 'reference', i) };
-    }),
-    interpretations: textList(f, 'interpretations', at),
-    evidenceEventIds: textList(f, 'evidenceEventIds', at),
-    eventTime: integerAt(f, 'eventTime', at),
-    ...('details' in f ? { details: objectAt(f.details, `${at}.details`) } : {}),
   };
 }

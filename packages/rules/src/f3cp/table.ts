@@ -33,9 +33,11 @@ import { checkShufflerNotReplaced } from './checks/f3cp08-art-11-irregularities.
 import { ruleSetFor } from '../registry.ts';
 import { UnassignedEvents } from '../unassigned.ts';
 import {
-  MAX_START_STATE_BYTES,
+  jsonWith,
+  LastJson,
   readStartState,
   StartStateCapture,
+  withinBound,
   withStartState,
   writeStartState,
 } from '../start-state.ts';
@@ -185,6 +187,15 @@ export class F3cpTable implements TableFold<ReplayedRound> {
   private evictions = 0;
   /** a resumed fold: the round it resumed for and the event it must be given first (null once given) */
   private resumedAt: { roundId: string; before: string } | null = null;
+  /** the alternative readings, sorted, as start states name them */
+  private get readings(): readonly string[] {
+    return (this.sortedReadings ??= [...new Set(this.alternatives)].sort());
+  }
+  private sortedReadings: readonly string[] | null = null;
+  /** the JSON text of the TableOpened rounds start from (written once, not with every round) */
+  private readonly configJson = new LastJson();
+  /** the JSON text of the seats' occupants the rounds since the last seat change share */
+  private readonly occupantsJson = new LastJson<ReadonlyMap<number, string>>((m) => JSON.stringify([...m]));
 
   constructor(
     readonly tableId: string,
@@ -212,7 +223,7 @@ export class F3cpTable implements TableFold<ReplayedRound> {
     let sequences: [string, number][] | null = null;
     if (this.capture) {
       const named = h.roundId ?? (e.type === 'RoundStarted' ? h.eventId : null);
-      if (named !== null && this.capture.wants(named)) {
+      if (named !== null && named !== this.open?.roundId && this.capture.wants(named)) {
         taking = named;
         sequences = this.sequencesNow();
       }
@@ -408,15 +419,26 @@ export class F3cpTable implements TableFold<ReplayedRound> {
     // dropped here, so the lists are emptied and kept for the next round
     this.spareEvents = emptied(o.events);
     this.sparePools = emptied(o.pools);
-    return {
-      roundId: unit.roundId,
-      tableId: unit.tableId,
-      ruleSet: unit.ruleSet,
-      notDerived: unit.notDerived,
-      findings: unit.findings,
-      record: unit.record,
-      ...(this.capture ? { startState: unit.startState } : {}),
-    } as ReplayedRound; // lean units are DerivedUnits: explain refuses them (no view)
+    return (
+      this.capture
+        ? {
+            roundId: unit.roundId,
+            tableId: unit.tableId,
+            ruleSet: unit.ruleSet,
+            notDerived: unit.notDerived,
+            findings: unit.findings,
+            record: unit.record,
+            startState: unit.startState,
+          }
+        : {
+            roundId: unit.roundId,
+            tableId: unit.tableId,
+            ruleSet: unit.ruleSet,
+            notDerived: unit.notDerived,
+            findings: unit.findings,
+            record: unit.record,
+          }
+    ) as ReplayedRound; // lean units are DerivedUnits: explain refuses them (no view)
   }
 
   private closeUnrecorded(endedBy: string | null): ReplayedRound {
@@ -519,12 +541,13 @@ export class F3cpTable implements TableFold<ReplayedRound> {
       serial: this.closedSerial,
       evictions: this.evictions,
       state: {
-        alternatives: [...new Set(this.alternatives)].sort(),
+        alternatives: this.readings,
         sequences,
         config: this.config,
         tableClosed: this.tableClosed,
         dealingMode: this.dealingMode,
-        occupants: [...this.occupants],
+        // the read-only copy the rounds since the last seat change share (no copy made per round)
+        occupants: (this.occupantsCopy ??= new Map(this.occupants)),
         pool: this.pool,
         consecutiveFailures: this.consecutiveFailures,
         lastFailureEvidence: [...this.lastFailureEvidence],
@@ -558,15 +581,15 @@ export class F3cpTable implements TableFold<ReplayedRound> {
     if (evictions !== this.evictions && state.closed.size) return null;
     const body = f3cpStartBody(state, CHECKS_BY_ID);
     if (!body) return null;
-    const text = writeStartState(F3CP_START_FORM, {
-      tableId: this.tableId,
-      roundId,
-      before: taken.before,
-      body,
-    });
-    return text.length * 3 > MAX_START_STATE_BYTES && Buffer.byteLength(text) > MAX_START_STATE_BYTES
-      ? null
-      : text;
+    const text = writeStartState(
+      F3CP_START_FORM,
+      { tableId: this.tableId, roundId, before: taken.before },
+      jsonWith(
+        { config: this.configJson.text(state.config), occupants: this.occupantsJson.text(state.occupants) },
+        body,
+      ),
+    );
+    return withinBound(text) ? text : null;
   }
 
   /**
@@ -576,7 +599,7 @@ export class F3cpTable implements TableFold<ReplayedRound> {
   resume(startState: string): this {
     const s = readStartState(startState, F3CP_START_FORM, this.tableId);
     const b = readF3cpStartBody(s.body, this.tableId, CHECKS_BY_ID);
-    const mine = [...new Set(this.alternatives)].sort();
+    const mine = this.readings;
     if (b.alternatives.join(',') !== mine.join(','))
       throw new StartStateError(
         `the start state was taken under the alternative readings [${b.alternatives.join(', ')}], the fold is asked for [${mine.join(', ')}]: a reading can change what the table carries into the round, so fold the table from its start`,

@@ -17,7 +17,7 @@
  * order: the first request of a table folds it), the findings chart, and the cold cost of a round's first replay. Target: p99 < 100 ms
  * at 500 requests/s.
  *
- * BENCH_API_DIR=DIR keeps the store (and the server's chDB directory) in DIR and uses it again on the next run
+ * BENCH_API_RESUME=0 has the server fold every table from its first event (no start states used). BENCH_API_DIR=DIR keeps the store (and the server's chDB directory) in DIR and uses it again on the next run
  * with the same sizes (building a month takes minutes); without it a temporary directory is used and removed.
  */
 import { spawn } from 'node:child_process';
@@ -118,6 +118,8 @@ if (process.argv[2] === '--serve') {
     findings,
     charts: new ClickHouseCharts(analytics.client, analytics.description),
     rateLimitPerMinute: 1_000_000_000,
+    // BENCH_API_RESUME=0: every first replay folds its table from its first event (no start states used)
+    ...(process.env.BENCH_API_RESUME === '0' ? { derivations: { resume: false } } : {}),
     // BENCH_API_ACCESS_GAP=0: the access log appends once per turn of the event loop (no gap between appends)
     // the access records appended by a writer thread of their own (BENCH_API_ACCESS_THREAD=0: in the main thread)
     accessLog: {
@@ -145,7 +147,9 @@ if (process.argv[2] === '--serve') {
     // how the incident list's pages were made: queries, kept answers, pages from the findings' keys in memory
     process.stderr.write(`server: incident list ${JSON.stringify(findings.stats)}\n`);
     if (app.replayPool)
-      process.stderr.write(`server: replay workers ${JSON.stringify(app.replayPool.stats)}\n`);
+      process.stderr.write(
+        `server: replay workers ${JSON.stringify(app.replayPool.stats)}; first replays ${JSON.stringify(app.replayPool.resumeStats)}\n`,
+      );
     void app
       .close()
       .then(() => store.close())

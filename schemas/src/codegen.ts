@@ -85,7 +85,10 @@ export function generateTypeScript(definitions: ReadonlyMap<string, NamedSchema>
     } else {
       const fields = (schema['fields'] as Json[]).filter(isJsonObject).map((field) => {
         const type = typeExpression(field['type'] ?? null, ownNamespace);
-        return `${comment(field['doc'], '  ')}  ${String(field['name'])}: ${type};\n`;
+        // a field added with a null default that code built before it may leave out: optional in TypeScript
+        // (`"optionalInCode": true`; a writer that leaves it out writes its default, a reader reads null)
+        const optional = field['optionalInCode'] === true && field['default'] === null ? '?' : '';
+        return `${comment(field['doc'], '  ')}  ${String(field['name'])}${optional}: ${type};\n`;
       });
       declarations.set(
         fullName,

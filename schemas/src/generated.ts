@@ -1109,6 +1109,10 @@ export interface RoundDerived {
   findingIds: string[];
   /** The ids of the interpretations of the register the derivation depends on, sorted. */
   interpretationIds: string[];
+  /** The table's state as the round began (its fold's state just before the first event, in stored order, whose header names the round), in its game's own versioned JSON form: the API derives the round again from it and the round's own events instead of folding the table from its start. Null when the replay did not record it (a record written before this field, a game that cannot resume there, a round whose first event is not its own). A reader checks it (packages/rules: GameModule.resumeTable) and folds the table from its start when it cannot use it. */
+  startState?: string | null;
+  /** Written with startState: the ids of every finding the replay reported with the round when it closed, in that order, when they are not exactly findingIds: besides the round's own, findings about an earlier round judged as this one closed (a late event) and the table's own (collusion over the session), which the round's replay shows with it and which a fold resumed from startState cannot give. Null: the same as findingIds. */
+  reportedFindingIds?: string[] | null;
 }
 
 /** How a round ended, as far as replay could tell. UNKNOWN (the default) is what a reader reads for a symbol added after its own version of this schema; ingest refuses an event that holds it, so that it is never judged as something it is not. */

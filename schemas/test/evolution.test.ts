@@ -366,6 +366,30 @@ describe('data written with every registered writer schema, read with the curren
     assert.equal(eventTypeOf('ta.f3cp.TableOpened'), 'TableOpened');
   });
 
+  it('reads a round record written before startState as one without it (null), and writes a record that leaves it out as null', async () => {
+    const registry = JSON.parse(readFileSync(COMMITTED_REGISTRY_PATH, 'utf8')) as Record<
+      string,
+      { fullName: string; version: number; schema: string }
+    >;
+    const versions = Object.values(registry)
+      .filter((e) => e.fullName === 'ta.audit.RoundDerived')
+      .sort((a, b) => a.version - b.version);
+    assert.ok(versions.length >= 2, 'the version before startState is registered');
+    const before = versions.find((v) => !v.schema.includes('"startState"'))!;
+    const older = avro.Type.forSchema(JSON.parse(before.schema) as avro.Schema);
+    const current = avro.Type.forSchema(recordSchema('RoundDerived') as avro.Schema);
+    const { startState: _, reportedFindingIds: __, ...withoutState } = AUDIT_EXAMPLES.RoundDerived;
+    const read = current.fromBuffer(older.toBuffer(withoutState), current.createResolver(older)) as {
+      startState: unknown;
+    };
+    assert.equal(read.startState, null);
+    assert.deepEqual(toPlain(current.fromBuffer(current.toBuffer(withoutState))), {
+      ...withoutState,
+      startState: null,
+      reportedFindingIds: null,
+    });
+  });
+
   it('keeps the audit records and the new fields when a current writer writes them', async () => {
     for (const type of [...TABLE_EVENT_TYPE_LIST, ...AUDIT_RECORD_TYPES]) {
       const decoded = await decodeRecord(

@@ -505,6 +505,8 @@ export const AUDIT_EXAMPLES: { readonly [K in AuditRecordType]: AuditRecords[K] 
     ],
     findingIds: ['5d41402abc4b2a76b9719d911017c592'],
     interpretationIds: ['J3'],
+    startState: `{"form":"f3cp-table","v":1,"game":"F3CP","tableId":"${EXAMPLE_TABLE_ID}","roundId":"${EXAMPLE_ROUND_ID}","before":"e-1","body":{}}`,
+    reportedFindingIds: null,
   },
   AlertAcknowledged: {
     alertId: '5d41402abc4b2a76b9719d911017c592',

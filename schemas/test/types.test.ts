@@ -123,6 +123,8 @@ describe('generated.ts', () => {
           fields: [
             { name: 'when', type: { type: 'long', logicalType: 'timestamp-millis' } },
             { name: 'maybe', type: ['null', 'string'], default: null },
+            { name: 'later', type: ['null', 'string'], default: null, optionalInCode: true },
+            { name: 'notOptional', type: 'string', optionalInCode: true },
             { name: 'tags', type: { type: 'array', items: ['null', 'int'] } },
             { name: 'counts', type: { type: 'map', values: 'long' } },
             { name: 'raw', type: 'bytes' },
@@ -136,6 +138,8 @@ describe('generated.ts', () => {
     for (const line of [
       '  when: number;',
       '  maybe: string | null;',
+      '  later?: string | null;',
+      '  notOptional: string;',
       '  tags: (number | null)[];',
       '  counts: Record<string, number>;',
       '  raw: Buffer;',
@@ -234,7 +238,10 @@ describe('generated.ts', () => {
       const exported = (name: string): ts.Type =>
         checker.getDeclaredTypeOfSymbol(checker.getExportsOfModule(module).find((s) => s.name === name)!);
       const shape = (type: ts.Type): Json => {
-        const parts = type.isUnion() ? type.types.filter((t) => !(t.flags & ts.TypeFlags.Null)) : [type];
+        // a field optional in code (`"optionalInCode"`) is also undefined: neither null nor undefined is a shape
+        const parts = type.isUnion()
+          ? type.types.filter((t) => !(t.flags & (ts.TypeFlags.Null | ts.TypeFlags.Undefined)))
+          : [type];
         if (parts.length !== 1) return null;
         const only = parts[0]!;
         if (checker.isArrayType(only)) return [shape(checker.getTypeArguments(only as ts.TypeReference)[0]!)];

@@ -279,6 +279,7 @@ async function startReplayPool(app: FastifyInstance, o: AppOptions): Promise<Rep
       ...(o.derivations?.maxExplanations === undefined
         ? {}
         : { maxExplanations: o.derivations.maxExplanations }),
+      ...(o.derivations?.resume === undefined ? {} : { resume: o.derivations.resume }),
     });
     app.log.info(
       { threads: pool.threads, code: pool.code },

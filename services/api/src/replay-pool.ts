@@ -26,7 +26,13 @@ import { workerCode, type WorkerCode, type WorkerCodeOptions } from './worker-co
 import type { EventStore } from '@table-audit/eventstore';
 import { findingStream, tableStream } from '@table-audit/schemas/streams';
 import type { ReplayPlace } from './replay-body.ts';
-import { streamHead, type AnswerKey } from './round-derivations.ts';
+import {
+  RESUME_FALLBACKS,
+  streamHead,
+  type AnswerKey,
+  type ResumeFallback,
+  type RoundResume,
+} from './round-derivations.ts';
 
 export interface ReplayPoolOptions extends WorkerCodeOptions {
   /** the SQLite store's file: each worker opens it read-only */
@@ -39,6 +45,8 @@ export interface ReplayPoolOptions extends WorkerCodeOptions {
   readonly maxRounds?: number;
   /** answers kept (default 1,000), shared out between the workers (see `share`) */
   readonly maxExplanations?: number;
+  /** a round's first replay resumed from its record (RoundDerivationsOptions.resume; default true) */
+  readonly resume?: boolean;
   /**
    * the store as the main thread has it: with it, the bodies of answers the workers keep are kept here too (at
    * most `keptBodies`, default `maxExplanations`), each with the table head (and findings head) it was made at,
@@ -53,6 +61,7 @@ export interface ReplayWorkerData {
   readonly storePath: string;
   readonly maxRounds: number;
   readonly maxExplanations: number;
+  readonly resume: boolean;
 }
 
 /** A replay asked of a worker. */
@@ -61,11 +70,32 @@ export interface ReplayAsk {
   readonly roundId: string;
   readonly place: ReplayPlace;
   readonly alternatives: readonly string[];
+  /** where the round's events begin and its record (the API's index): a first replay may resume from it */
+  readonly resume?: RoundResume | null;
+}
+
+/** A worker's count of first replays resumed from a round's record, and of those that folded the table instead. */
+export interface ResumeStats {
+  resumed: number;
+  fallbacks: Record<ResumeFallback, number>;
+}
+
+/** A replay's answer as the route sends it: the body, and how it was derived (the route's provenance header). */
+export interface ReplayBody {
+  readonly body: Uint8Array;
+  /** RoundExplanation.derivedFrom of the answer: the full fold, or the round's record and its own events */
+  readonly derivedFrom: string | null;
 }
 
 /** A worker's answer: the body as UTF-8 bytes, or RoundNotFound's message, or another failure's. */
 export type ReplayAnswer =
-  | { readonly id: number; readonly body: Uint8Array; readonly key: AnswerKey }
+  | {
+      readonly id: number;
+      readonly body: Uint8Array;
+      readonly key: AnswerKey;
+      readonly derivedFrom: string | null;
+      readonly resumeStats: ResumeStats;
+    }
   | { readonly id: number; readonly notFound: string }
   | { readonly id: number; readonly error: string };
 
@@ -82,8 +112,13 @@ interface Slot {
   starting: Promise<Worker> | null;
   readonly pending: Map<
     number,
-    { resolve: (a: { body: Uint8Array; key: AnswerKey }) => void; reject: (e: Error) => void }
+    {
+      resolve: (a: { body: Uint8Array; key: AnswerKey; derivedFrom: string | null }) => void;
+      reject: (e: Error) => void;
+    }
   >;
+  /** the worker's resume counts as it last reported them */
+  resume: ResumeStats | null;
 }
 
 /**
@@ -118,7 +153,13 @@ export class ReplayPool {
   /** bodies the workers keep, kept here too by (readings, table, round), least recently used first */
   readonly #kept = new Map<
     string,
-    { readonly head: number; readonly findingsHead: number | 'none'; readonly body: Uint8Array }
+    {
+      readonly head: number;
+      readonly findingsHead: number | 'none';
+      readonly record: number | 'none';
+      readonly body: Uint8Array;
+      readonly derivedFrom: string | null;
+    }
   >();
   #store: EventStore | null = null;
   #maxKept = 0;
@@ -137,6 +178,7 @@ export class ReplayPool {
       worker: null,
       starting: null,
       pending: new Map(),
+      resume: null,
     }));
     this.#maxQueued = maxQueued;
     this.#entry = entry;
@@ -169,6 +211,7 @@ export class ReplayPool {
         storePath: o.storePath,
         maxRounds: share(o.maxRounds ?? 5_000, n),
         maxExplanations: share(o.maxExplanations ?? 1_000, n),
+        resume: o.resume ?? true,
       },
       code,
     );
@@ -186,6 +229,23 @@ export class ReplayPool {
   /** How many workers the pool runs. */
   get threads(): number {
     return this.#slots.length;
+  }
+
+  /**
+   * First replays the workers derived from a round's record and its own events, and those that could have and
+   * folded the table instead, by why (each worker's counts as it last reported them, added up).
+   */
+  get resumeStats(): ResumeStats {
+    const out: ResumeStats = {
+      resumed: 0,
+      fallbacks: Object.fromEntries(RESUME_FALLBACKS.map((k) => [k, 0])) as Record<ResumeFallback, number>,
+    };
+    for (const s of this.#slots)
+      if (s.resume) {
+        out.resumed += s.resume.resumed;
+        for (const k of RESUME_FALLBACKS) out.fallbacks[k] += s.resume.fallbacks[k];
+      }
+    return out;
   }
 
   /** Replays waiting for or inside each worker now. */
@@ -215,6 +275,7 @@ export class ReplayPool {
         if (slot.pending.size === 0) worker.unref();
         if ('body' in m) {
           this.stats.answered++;
+          slot.resume = m.resumeStats;
           p.resolve(m);
         } else if ('notFound' in m) {
           this.stats.notFound++;
@@ -251,7 +312,12 @@ export class ReplayPool {
    * when the table's worker already holds `maxQueued` replays, with RoundNotFound as explainRound does, and with
    * an Error for anything else.
    */
-  async replay(roundId: string, place: ReplayPlace, alternatives: readonly string[]): Promise<Uint8Array> {
+  async replay(
+    roundId: string,
+    place: ReplayPlace,
+    alternatives: readonly string[],
+    resume?: RoundResume | null,
+  ): Promise<ReplayBody> {
     if (this.#closed) throw new Error('the replay pool is closed');
     const keptKey = `${[...alternatives].sort().join(',')}\u0000${place.tableId}\u0000${roundId}`;
     const kept = this.#kept.get(keptKey);
@@ -260,25 +326,29 @@ export class ReplayPool {
       const head = await streamHead(this.#store, tableStream(place.tableId));
       const findingsHead =
         kept.findingsHead === 'none' ? 'none' : await streamHead(this.#store, findingStream(place.tableId));
-      if (head === kept.head && findingsHead === kept.findingsHead) {
+      // the round's record as the index knows it now (no read): an answer checked against another is made anew
+      const record = kept.record === 'none' ? 'none' : (resume?.record?.revision ?? 'none');
+      if (head === kept.head && findingsHead === kept.findingsHead && record === kept.record) {
         this.#kept.delete(keptKey);
         this.#kept.set(keptKey, kept); // most recently used last
         this.stats.keptHere++;
-        return kept.body;
+        return kept;
       }
       this.#kept.delete(keptKey);
     }
-    const answer = await this.#ask(roundId, place, alternatives);
+    const answer = await this.#ask(roundId, place, alternatives, resume);
     if (answer.key.kept && this.#store && this.#maxKept > 0) {
       this.#kept.delete(keptKey);
       this.#kept.set(keptKey, {
         head: answer.key.head,
         findingsHead: answer.key.findingsHead,
+        record: answer.key.record,
         body: answer.body,
+        derivedFrom: answer.derivedFrom,
       });
       if (this.#kept.size > this.#maxKept) this.#kept.delete(this.#kept.keys().next().value!);
     }
-    return answer.body;
+    return { body: answer.body, derivedFrom: answer.derivedFrom };
   }
 
   /** Asks the table's worker (refused at once when it holds its bound). */
@@ -286,7 +356,8 @@ export class ReplayPool {
     roundId: string,
     place: ReplayPlace,
     alternatives: readonly string[],
-  ): Promise<{ body: Uint8Array; key: AnswerKey }> {
+    resume: RoundResume | null | undefined,
+  ): Promise<{ body: Uint8Array; key: AnswerKey; derivedFrom: string | null }> {
     this.stats.asked++;
     const slot = this.#slots[slotOf(place.tableId, this.#slots.length)]!;
     if (slot.pending.size >= this.#maxQueued) {
@@ -296,8 +367,8 @@ export class ReplayPool {
       );
     }
     const id = this.#nextId++;
-    const answered = new Promise<{ body: Uint8Array; key: AnswerKey }>((resolve, reject) =>
-      slot.pending.set(id, { resolve, reject }),
+    const answered = new Promise<{ body: Uint8Array; key: AnswerKey; derivedFrom: string | null }>(
+      (resolve, reject) => slot.pending.set(id, { resolve, reject }),
     );
     let worker: Worker;
     try {
@@ -319,6 +390,7 @@ export class ReplayPool {
         game: place.game,
       },
       alternatives: [...alternatives],
+      ...(resume === undefined ? {} : { resume }),
     };
     worker.postMessage(ask);
     return answered;

@@ -23,6 +23,7 @@ try {
   derivations = new RoundDerivations(store, derivedAnswer, {
     maxRounds: data.maxRounds,
     maxExplanations: data.maxExplanations,
+    resume: data.resume,
   });
 } catch (e) {
   port.postMessage({ failed: (e as Error).message ?? String(e) });
@@ -33,16 +34,35 @@ const serialize = replaySerializer();
 const bodies = new WeakMap<DerivedAnswer, string>();
 const encoder = new TextEncoder();
 
+/** This worker's resumed first replays and fallbacks so far (the pool adds up the workers' latest). */
+const resumeStats = () => ({
+  resumed: derivations.stats.resumed,
+  fallbacks: { ...derivations.stats.resumeFallbacks },
+});
+
 async function answer(ask: ReplayAsk): Promise<ReplayAnswer> {
   try {
-    const at: AnswerKey = { head: -1, findingsHead: 'none', kept: false };
-    const a = await derivations.answer(ask.roundId, ask.place.tableId, ask.alternatives, ask.place.game, at);
+    const at: AnswerKey = { head: -1, findingsHead: 'none', record: 'none', kept: false };
+    const a = await derivations.answer(
+      ask.roundId,
+      ask.place.tableId,
+      ask.alternatives,
+      ask.place.game,
+      at,
+      ask.resume,
+    );
     let body = bodies.get(a);
     if (body === undefined) {
       body = serialize(replayPayload(ask.roundId, ask.place, a));
       bodies.set(a, body);
     }
-    return { id: ask.id, body: encoder.encode(body), key: at };
+    return {
+      id: ask.id,
+      body: encoder.encode(body),
+      key: at,
+      derivedFrom: a.explanation.derivedFrom ?? null,
+      resumeStats: resumeStats(),
+    };
   } catch (e) {
     if (e instanceof RoundNotFound) return { id: ask.id, notFound: e.message };
     return { id: ask.id, error: (e as Error).message ?? String(e) };

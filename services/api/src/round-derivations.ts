@@ -13,25 +13,88 @@
  * table being read is kept whatever its size), and at most `maxExplanations` finished answers (their law texts
  * resolved) kept by (round, table head, readings).
  */
-import type { EventStore, RecordedEvent } from '@table-audit/eventstore';
+import {
+  canonicalJson,
+  linkBrokenBecause,
+  type EventStore,
+  type RecordedEvent,
+} from '@table-audit/eventstore';
 import {
   explainRound,
   RoundNotFound,
+  storedForm,
   TableFolds,
   toTableEvent,
   type RoundExplanation,
 } from '@table-audit/replay';
-import { DEFAULT_REPLAY_OPTIONS, type DerivedUnit, type Finding, type TableFold } from '@table-audit/rules';
+import {
+  DEFAULT_REPLAY_OPTIONS,
+  gameModuleFor,
+  StartStateError,
+  type DerivedUnit,
+  type Finding,
+  type GameModule,
+  type RoundRecord,
+  type TableFold,
+} from '@table-audit/rules';
 import { findingStream, tableStream } from '@table-audit/schemas/streams';
 import { completeExplanation, isCrapsExplanation } from './explanations.ts';
+import type { RoundResume } from './store-index.ts';
 import { tableView } from './table-view.ts';
+
+export type { RoundResume };
+
+/** Why a first replay did not resume from the round's record and folded the table instead. */
+export const RESUME_FALLBACKS = [
+  /** no record of the round is stored (or the index's is not the round's) */
+  'noRecord',
+  /** the record has no start state (written before start states, or the game gave none for the round) */
+  'noState',
+  /** an event of the round was stored after the record */
+  'stale',
+  /** the game refused the start state (StartStateError: damaged, another form or version) */
+  'stateError',
+  /** the resumed round differs from its record (totals, lines, status, finding ids), or a finding it names is not stored */
+  'mismatch',
+  /** a link of the events read does not hold (the full fold answers; `table-audit verify` says more) */
+  'chainBroken',
+  /** the round is not completed by the events stored (still open) */
+  'roundOpen',
+] as const;
+export type ResumeFallback = (typeof RESUME_FALLBACKS)[number];
 
 /** What an answer is kept under (RoundDerivations.answer's `at`). */
 export interface AnswerKey {
   head: number;
   findingsHead: number | 'none';
+  /**
+   * the revision of the round's record the answer may have been checked against ('none': no record used): an
+   * answer of a resumed fold is the record's findings, so it is kept only while the round's latest record is this one
+   */
+  record: number | 'none';
   kept: boolean;
 }
+
+/** How an answer of the full fold was made (RoundExplanation.derivedFrom). */
+const TABLE_FOLDED = (tableId: string) => `${tableStream(tableId)} folded from its first event`;
+
+/**
+ * A round whose first event lies more than this many events past the table's start, or past where the table's fold
+ * stopped, is derived by a fold resumed from its own record; nearer, the table's fold goes on. Folding a few
+ * hundred events is cheap beside what every answer costs anyway (explanation, law texts, serialization): in the
+ * benchmark's month (tables of 6 rounds, about 330 events), resuming every round cut the events read 3× but the
+ * CPU a request only 10–25% without HTTP, and through the API, where rounds of a table asked after a resumed one
+ * were resumed again or folded anew, 64 cost more than folding (docs/api.md, Performance). 1,024 events (about 18
+ * F3CP rounds) leaves short tables to their fold and resumes a long table's late rounds.
+ */
+export const RESUME_GAP = 1_024;
+
+/**
+ * A round before where the table's resumed fold began is derived by folding the table from its first event when it
+ * lies within this many events of the start (the table is being read round after round: one fold then answers them
+ * all), else by a fold resumed from its own record (a long table's middle round after its last).
+ */
+export const FOLD_FROM_START = 1_024;
 
 /** Events read at once by a fold that may stop early (a round needs the stream only up to the round after it). */
 const FIRST_CHUNK = 128;
@@ -65,6 +128,24 @@ interface TableDerivation {
   pending: KeptRound[];
   /** a fold in progress: requests arriving meanwhile wait for it */
   busy: Promise<void> | null;
+  /** the first revision folded: 0, or for a fold resumed from a round's record, that round's first event's */
+  readonly from: number;
+  /**
+   * a fold resumed from a round's record (GameModule.resumeTable): the round, and the record's stream and revision;
+   * null for a fold from the table's first event. Every round a resumed fold completes is answered only once checked
+   * against its own record, with the findings the record reports (#fromRecord).
+   */
+  readonly resumed: { readonly roundId: string; readonly stream: string; readonly revision: number } | null;
+  /** a resumed fold checks each link of what it reads: the last event read */
+  previous: { revision: number; hash: string } | null;
+  /** why a resumed fold stopped: a broken link, or the round's first event not the round's */
+  broken: ResumeFallback | null;
+}
+
+/** What a first replay may resume from: the round's place in the index, and its game's module. */
+interface ResumeFrom {
+  readonly resume: RoundResume;
+  readonly module: GameModule;
 }
 
 export interface RoundDerivationsOptions {
@@ -75,6 +156,13 @@ export interface RoundDerivationsOptions {
   readonly maxRounds?: number;
   /** finished explanations kept (default 1,000; about 80 KB each with the JSON sent) */
   readonly maxExplanations?: number;
+  /**
+   * a round's first replay, its table not folded, resumed from the round's record when the caller gives where it
+   * is (default true; false: every table folded from its first event, as before start states, for comparisons)
+   */
+  readonly resume?: boolean;
+  /** RESUME_GAP (tests: 0 resumes every round past a table's first event) */
+  readonly resumeGap?: number;
 }
 
 /** A finished answer kept by (round, table head, readings): T is what the route makes of an explanation. */
@@ -86,6 +174,8 @@ export class RoundDerivations<T = RoundExplanation> {
   #rounds = 0;
   readonly #maxRounds: number;
   readonly #maxAnswers: number;
+  readonly #resume: boolean;
+  readonly #gap: number;
   /** how the work was done, for tests and the benchmark */
   readonly stats = {
     /** tables folded from their first event (a table dropped by the bound and asked again: once more) */
@@ -96,6 +186,17 @@ export class RoundDerivations<T = RoundExplanation> {
     fallbacks: 0,
     answersKept: 0,
     answersMade: 0,
+    /** answers derived by a fold resumed from a round's record, each checked against its own record */
+    resumed: 0,
+    /** folds resumed from a round's record (the table not folded from its first event) */
+    resumedFolds: 0,
+    /** findings a resumed round's record names that its fold did not give (conduct: the whole session's), shown as stored */
+    findingsFromStore: 0,
+    /** first replays that could have resumed and folded the table instead, by why */
+    resumeFallbacks: Object.fromEntries(RESUME_FALLBACKS.map((k) => [k, 0])) as Record<
+      ResumeFallback,
+      number
+    >,
   };
 
   constructor(
@@ -105,6 +206,8 @@ export class RoundDerivations<T = RoundExplanation> {
   ) {
     this.#maxRounds = options.maxRounds ?? 5_000;
     this.#maxAnswers = options.maxExplanations ?? 1_000;
+    this.#resume = options.resume ?? true;
+    this.#gap = options.resumeGap ?? RESUME_GAP;
   }
 
   /** The revision of the table's last event (-1: no events). One indexed read. */
@@ -130,25 +233,42 @@ export class RoundDerivations<T = RoundExplanation> {
     alternatives: readonly string[] = [],
     game?: string | null,
     at?: AnswerKey,
+    resume?: RoundResume | null,
   ): Promise<T> {
     const readings = [...alternatives].sort().join(',');
     const tableKey = `${readings}\u0000${tableId}`;
+    if (!this.#resume) resume = undefined; // every table folded from its first event
+    // under the chosen readings, a round of a game that can resume a fold, with its record: derived by a fold resumed
+    // from a round's record when the table has no fold from its first event (#folded), shown with the findings its
+    // record reports, as stored — so its answer depends on the findings stream too
+    const module = game ? gameModuleFor(game) : null;
+    const from: ResumeFrom | null =
+      resume?.record && !resume.stale && readings === '' && module?.resumeTable ? { resume, module } : null;
+    const d = this.#tables.get(tableKey);
+    const resumable = from !== null && this.#resumes(d, roundId, from);
+    if (resume && !from && readings === '' && module?.resumeTable && (d === undefined || d.resumed !== null))
+      this.stats.resumeFallbacks[resume.record ? 'stale' : 'noRecord']++;
+    // an answer may come from a fold resumed from a record whenever the round has a usable one (the table's fold may
+    // be one): kept under the record's revision too (the index's, no read: a record appended anew is another key)
     const findingsMatter = game === undefined || game === null || game === 'CRAPS';
+    const recordAt = from ? from.resume.record!.revision : 'none';
     // a table neither folded nor answered before is folded first, only as far as the round needs (to the event that
     // completes the round after it): its head is then the revision the fold reached if that was the stream's end,
     // else read; for a table known, one indexed read says whether what is kept is current
     let head: number;
-    if (this.#tables.has(tableKey) || this.#answered.has(tableKey)) head = await this.head(tableId);
+    if (resumable || this.#tables.has(tableKey) || this.#answered.has(tableKey))
+      head = await this.head(tableId);
     else {
-      const d = await this.#folded(tableId, readings, alternatives, null, roundId);
-      head = d.atEnd ? d.revision : await this.head(tableId);
+      const folded = await this.#folded(tableId, readings, alternatives, null, roundId, null, resume);
+      head = folded.atEnd ? folded.revision : await this.head(tableId);
     }
     // a CRAPS throw's answer shows the findings stored about it: kept only while the findings stream is unchanged
     const findingsHead = findingsMatter ? await this.#streamHead(findingStream(tableId)) : 'none';
-    const key = `${head}/${findingsHead}\u0000${tableKey}\u0000${roundId}`;
+    const key = `${head}/${findingsHead}/${recordAt}\u0000${tableKey}\u0000${roundId}`;
     if (at) {
       at.head = head;
       at.findingsHead = findingsHead;
+      at.record = recordAt;
       at.kept = true;
     }
     const kept = this.#answers.get(key);
@@ -158,7 +278,7 @@ export class RoundDerivations<T = RoundExplanation> {
       this.stats.answersKept++;
       return kept.answer;
     }
-    const made = this.#explain(roundId, tableId, readings, head)
+    const made = this.#explain(roundId, tableId, readings, head, from, resume)
       .then((x) => completeExplanation(this.store, x, tableId, roundId))
       .then((x) => {
         // the caller said another game, yet the answer shows stored findings: made, never kept
@@ -194,26 +314,171 @@ export class RoundDerivations<T = RoundExplanation> {
     tableId: string,
     readings: string,
     head: number,
+    from: ResumeFrom | null,
+    resume: RoundResume | undefined | null,
   ): Promise<RoundExplanation> {
     const alternatives = readings === '' ? [] : readings.split(',');
-    const d = await this.#folded(tableId, readings, alternatives, head, roundId);
+    let d = await this.#folded(tableId, readings, alternatives, head, roundId, from, resume);
+    if (d.resumed) {
+      const x = await this.#fromRecord(d, roundId, from!.resume);
+      if (typeof x !== 'string') return x;
+      // not the round its record says, or not reached: the table folded from its first event instead
+      this.stats.resumeFallbacks[x]++;
+      this.#drop(`${readings}\u0000${tableId}`, d);
+      d = await this.#folded(tableId, readings, alternatives, head, roundId, null, resume);
+    }
     const kept = d.rounds.get(roundId);
     const fold: TableFold | undefined = d.folds.get(tableId);
+    const derivedFrom = TABLE_FOLDED(tableId);
     if (kept && fold) {
-      const { json, text } = fold.explain(kept.unit, kept.later);
-      return { roundId, tableId, json, text };
+      // findings shown as stored, as a resumed derivation shows them (#fromRecord): the same round, the same answer
+      const { json, text } = fold.explain(
+        { ...kept.unit, findings: kept.unit.findings.map(storedForm) },
+        kept.later.map(storedForm),
+      );
+      return { roundId, tableId, json, text, derivedFrom };
     }
     // not completed by the fold up to the head (the round still open), or not judged at all: explainRound's answer
     this.stats.fallbacks++;
-    return explainRound(tableView(this.store, tableId), roundId, {
-      ...DEFAULT_REPLAY_OPTIONS,
-      alternatives,
-    });
+    const x = await explainRound(
+      tableView(this.store, tableId),
+      roundId,
+      { ...DEFAULT_REPLAY_OPTIONS, alternatives },
+      { findingsAs: storedForm },
+    );
+    return { ...x, derivedFrom };
+  }
+
+  /**
+   * A round of a fold resumed from a record, explained as the full fold explains it (the same bytes: a test holds
+   * them equal), or why it cannot be: the round not reached (still open), or not the round its own record says —
+   * its status, rule set, totals, lines and finding ids must be the record's. The findings shown are those the
+   * replay reported with the round, in its order: the fold's, and, as stored, those the resumed fold cannot give
+   * (judged over the whole session: the art. 18 conduct findings, the table's collusion).
+   */
+  async #fromRecord(
+    d: TableDerivation,
+    roundId: string,
+    resume: RoundResume,
+  ): Promise<RoundExplanation | ResumeFallback> {
+    if (d.broken) return d.broken;
+    const kept = d.rounds.get(roundId);
+    const fold = d.folds.get(d.tableId);
+    if (!kept || !fold) return 'roundOpen';
+    const at = resume.record!;
+    const record = await this.#record(at, roundId, d.tableId);
+    if (!record) return 'noRecord';
+    const unit = kept.unit;
+    if (!unit.record || !sameRecord(unit.record, record)) return 'mismatch';
+    const reported = record.reportedFindingIds ?? record.findingIds;
+    const own = new Map(unit.findings.map((f) => [f.findingId, f]));
+    const stored = new Map(resume.findings.map((f) => [f.findingId, f]));
+    const findings: Finding[] = [];
+    let fromStore = 0;
+    for (const id of reported) {
+      const f = own.get(id) ?? stored.get(id);
+      if (!f) return 'mismatch';
+      if (!own.has(id)) fromStore++;
+      findings.push(storedForm(f));
+    }
+    // a finding the fold gives that the replay did not report with the round: not the round the record says
+    for (const id of own.keys()) if (!reported.includes(id)) return 'mismatch';
+    const { json, text } = fold.explain({ ...unit, findings }, kept.later.map(storedForm));
+    this.stats.resumed++;
+    this.stats.findingsFromStore += fromStore;
+    const r = d.resumed!;
+    return {
+      roundId,
+      tableId: d.tableId,
+      json,
+      text,
+      derivedFrom: `the start state in ${r.stream} revision ${r.revision} (the replay's record of round ${r.roundId}), then ${tableStream(d.tableId)} from revision ${d.from}, each link checked; checked against ${at.stream} revision ${at.revision}`,
+    };
+  }
+
+  /**
+   * Whether the round is to be derived by a fold resumed from its own record rather than by the table's fold `d`:
+   * never for a round within RESUME_GAP events of the table's start (the table is folded from its first event);
+   * else when there is no fold, when `d` is a fold resumed from a later round and the round lies more than
+   * FOLD_FROM_START events into the table, or when `d` would fold more than RESUME_GAP events to reach it.
+   */
+  #resumes(d: TableDerivation | undefined, roundId: string, from: ResumeFrom): boolean {
+    if (d?.rounds.has(roundId)) return false;
+    const first = from.resume.firstRevision;
+    // near the table's start: folded from its first event, which then covers every later round too
+    if (first <= this.#gap) return false;
+    if (!d) return true;
+    if (d.resumed !== null && first < d.from) return first > FOLD_FROM_START;
+    return first - (d.revision + 1) > this.#gap;
+  }
+
+  /** A round's record as stored at `at`, or null when what is there is not the round's record. One indexed read. */
+  async #record(
+    at: { readonly stream: string; readonly revision: number },
+    roundId: string,
+    tableId: string,
+  ): Promise<RoundRecord | null> {
+    for await (const e of this.store.readStream(at.stream, { fromRevision: at.revision, maxCount: 1 }))
+      if (e.revision === at.revision && e.type === 'RoundDerived') {
+        const r = e.data as RoundRecord;
+        return r.roundId === roundId && r.tableId === tableId ? r : null;
+      }
+    return null;
+  }
+
+  /**
+   * A derivation of the table resumed from the round's record: its fold made from the record's start state, to be
+   * given the table's events from the round's first event on; or why it cannot be (counted by the caller).
+   */
+  async #resumedDerivation(
+    tableId: string,
+    roundId: string,
+    alternatives: readonly string[],
+    from: ResumeFrom,
+  ): Promise<TableDerivation | ResumeFallback> {
+    const at = from.resume.record!;
+    const record = await this.#record(at, roundId, tableId);
+    if (!record) return 'noRecord';
+    if (typeof record.startState !== 'string') return 'noState';
+    let fold: TableFold;
+    try {
+      fold = from.module.resumeTable!(tableId, record.startState, DEFAULT_REPLAY_OPTIONS);
+    } catch (e) {
+      if (e instanceof StartStateError) return 'stateError';
+      throw e;
+    }
+    const folds = new TableFolds({ ...DEFAULT_REPLAY_OPTIONS, alternatives });
+    folds.adopt(tableId, fold);
+    this.stats.resumedFolds++;
+    return {
+      tableId,
+      folds,
+      revision: from.resume.firstRevision - 1,
+      atEnd: false,
+      rounds: new Map(),
+      pending: [],
+      busy: null,
+      from: from.resume.firstRevision,
+      resumed: { roundId, stream: at.stream, revision: at.revision },
+      previous: null,
+      broken: null,
+    };
+  }
+
+  /** Forgets a table's derivation (if it is still the one kept under its key). */
+  #drop(key: string, d: TableDerivation): void {
+    if (this.#tables.get(key) !== d) return;
+    this.#tables.delete(key);
+    this.#rounds -= d.rounds.size;
   }
 
   /**
    * The table's derivation folded far enough for `roundId`: until the round is settled (completed, and the unit
-   * after it too, where explainRound stops reading), or else up to `head` (null: to the stream's end as it is now).
+   * after it too, where explainRound stops reading, unless the index says nothing about the round is judged with
+   * it: `resume.settled`), or else up to `head` (null: to the stream's end as it is now). With `from`, a fold
+   * resumed from a round's record is used when the table has one that covers the round, else made from this round's
+   * record (replacing one that does not cover it); when it cannot be made, and without `from`, the fold from the
+   * table's first event (replacing a resumed one).
    */
   async #folded(
     tableId: string,
@@ -221,9 +486,29 @@ export class RoundDerivations<T = RoundExplanation> {
     alternatives: readonly string[],
     head: number | null,
     roundId: string,
+    from: ResumeFrom | null,
+    resume: RoundResume | undefined | null,
   ): Promise<TableDerivation> {
     const key = `${readings}\u0000${tableId}`;
     let d = this.#tables.get(key);
+    if (from && this.#resumes(d, roundId, from)) {
+      const made = await this.#resumedDerivation(tableId, roundId, alternatives, from);
+      if (typeof made === 'string') {
+        this.stats.resumeFallbacks[made]++;
+        from = null;
+      } else {
+        if (d) this.#drop(key, d);
+        d = made;
+        this.#tables.set(key, d);
+      }
+      d = this.#tables.get(key);
+    }
+    // without a record to check each round against, or for a round before where it began, a resumed fold cannot
+    // answer: the table's from its first event
+    if (d?.resumed && (!from || from.resume.firstRevision < d.from)) {
+      this.#drop(key, d);
+      d = undefined;
+    }
     if (!d) {
       d = {
         tableId,
@@ -233,26 +518,31 @@ export class RoundDerivations<T = RoundExplanation> {
         rounds: new Map(),
         pending: [],
         busy: null,
+        from: 0,
+        resumed: null,
+        previous: null,
+        broken: null,
       };
       this.#tables.set(key, d);
     } else {
       this.#tables.delete(key);
       this.#tables.set(key, d); // most recently used last
     }
+    const early = resume?.settled === true;
     const settled = (t: TableDerivation) => {
       const k = t.rounds.get(roundId);
-      return k !== undefined && !t.pending.includes(k);
+      return k !== undefined && (early || !t.pending.includes(k));
     };
     for (;;) {
-      if (settled(d) || (head === null ? d.atEnd : d.revision >= head)) break;
+      if (d.broken || settled(d) || (head === null ? d.atEnd : d.revision >= head)) break;
       if (d.busy) {
         await d.busy; // another request's fold: look again once it is done
         continue;
       }
-      const from = d.revision;
-      d.busy = this.#continue(d, from, settled).finally(() => (d!.busy = null));
+      const before = d.revision;
+      d.busy = this.#continue(d, before, settled).finally(() => (d!.busy = null));
       await d.busy;
-      if (d.revision === from) break; // the stream gave nothing past `from`: nothing more to fold
+      if (d.revision === before) break; // the stream gave nothing past `before`: nothing more to fold
     }
     this.#bound(key);
     return d;
@@ -261,7 +551,9 @@ export class RoundDerivations<T = RoundExplanation> {
   /**
    * Folds the table's events after revision `from`, keeping each round completed and its later findings, until
    * `enough` holds (read in growing chunks, so a fold that stops early reads little past where it stops) or the
-   * stream ends.
+   * stream ends. A resumed fold checks each link of what it reads (from the first event it read: that event's own
+   * hash, then each event's link to the one before) and that its first event is its round's; it stops at the first
+   * that does not hold (`broken`).
    */
   async #continue(d: TableDerivation, from: number, enough: (d: TableDerivation) => boolean): Promise<void> {
     if (from < 0) this.stats.folds++;
@@ -276,6 +568,29 @@ export class RoundDerivations<T = RoundExplanation> {
           maxCount: chunk,
         })) {
           read++;
+          if (d.resumed) {
+            const broken = linkBrokenBecause(
+              stored,
+              d.previous ??
+                (stored.revision === 0
+                  ? undefined
+                  : { revision: stored.revision - 1, hash: stored.previousHash }),
+              true,
+            );
+            if (broken !== null) {
+              d.broken = 'chainBroken';
+              return;
+            }
+            d.previous = { revision: stored.revision, hash: stored.hash };
+            if (
+              stored.revision === d.from &&
+              (stored.data as { header?: { roundId?: unknown } } | null)?.header?.roundId !==
+                d.resumed.roundId
+            ) {
+              d.broken = 'mismatch'; // the index's first event of the round is not the round's
+              return;
+            }
+          }
           d.revision = stored.revision;
           this.stats.eventsRead++;
           this.#apply(d, stored);
@@ -335,3 +650,26 @@ export class RoundDerivations<T = RoundExplanation> {
 }
 
 export { RoundNotFound };
+
+/**
+ * Whether a round derived again is the one its stored record says: status, rule set, totals and lines alike, and
+ * every finding it gives about the round among the record's (the record may name more: the conduct findings only
+ * the whole session gives).
+ */
+function sameRecord(mine: RoundRecord, stored: RoundRecord): boolean {
+  if (
+    mine.roundId !== stored.roundId ||
+    mine.status !== stored.status ||
+    mine.statusReason !== stored.statusReason ||
+    mine.ruleSetId !== stored.ruleSetId ||
+    mine.totalStakedAvos !== stored.totalStakedAvos ||
+    mine.expectedPaidAvos !== stored.expectedPaidAvos ||
+    mine.declaredPaidAvos !== stored.declaredPaidAvos ||
+    mine.houseResultAvos !== stored.houseResultAvos ||
+    mine.lines.length !== stored.lines.length
+  )
+    return false;
+  const ids = new Set(stored.findingIds);
+  if (!mine.findingIds.every((id) => ids.has(id))) return false;
+  return canonicalJson(mine.lines) === canonicalJson(stored.lines);
+}

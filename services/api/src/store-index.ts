@@ -40,6 +40,46 @@ export interface RoundPlace extends TablePlace {
   readonly startTime: number;
 }
 
+/**
+ * What the API's first replay of a round needs to derive it from its own events instead of folding the table from
+ * its start (round-derivations.ts): where the round's events begin in the table's stream, where its latest record
+ * is, and the findings stored about it. The one place that says where a round starts: the index reads every event
+ * in stored order, so the first event naming a round is the first it meets.
+ */
+export interface RoundResume {
+  /** the revision, in the table's stream, of the first event (in stored order) whose header names the round */
+  readonly firstRevision: number;
+  /** the round's latest record (RoundDerived in `rounds-<table>`): its stream and revision; null when none is stored */
+  readonly record: { readonly stream: string; readonly revision: number } | null;
+  /** an event of the round was stored after that record: the record may not cover it */
+  readonly stale: boolean;
+  /**
+   * nothing about the round is judged with the round after it: the replay has stored that round's record (so its
+   * findings too: the same write) or the round is the table's last, and every finding stored about the round is one
+   * its record reports. A derivation may then stop at the event that completes the round, without reading the
+   * round after it (which explainRound reads only for such findings).
+   */
+  readonly settled: boolean;
+  /**
+   * the findings the record names as reported with the round (its reportedFindingIds, else its findingIds), as
+   * stored, in that order; one not stored is left out
+   */
+  readonly findings: readonly Finding[];
+}
+
+interface ResumeEntry {
+  readonly tableId: string;
+  /** its place among its table's rounds, in stored order */
+  readonly ordinal: number;
+  readonly firstRevision: number;
+  lastPosition: bigint;
+  record: { readonly stream: string; readonly revision: number; readonly position: bigint } | null;
+  /** the ids of the findings the record names as reported with the round */
+  reported: readonly string[];
+}
+
+const ROUND_RECORD_TYPE = 'RoundDerived';
+
 interface Header {
   tableId?: unknown;
   roundId?: unknown;
@@ -55,6 +95,12 @@ export class StoreIndex implements FindingsQuery {
   readonly #findings = new Map<string, Finding>();
   /** each alert's workflow state, folded from its stream (an alert with no event yet is open) */
   readonly #alerts = new Map<string, AlertState>();
+  /** by round: where its events begin, its latest record, the findings stored about it */
+  readonly #resume = new Map<string, ResumeEntry>();
+  /** each table's rounds in stored order (of their first events) */
+  readonly #tableRounds = new Map<string, string[]>();
+  /** the ids of the findings stored about each round (their roundId) */
+  readonly #aboutRound = new Map<string, string[]>();
   #sorted: FindingView[] | null = [];
   #position: bigint | null = null;
   #refreshing: Promise<void> | null = null;
@@ -75,6 +121,7 @@ export class StoreIndex implements FindingsQuery {
     )) {
       this.#position = e.position;
       if (isTableStream(e.stream)) this.#table(e);
+      else if (e.type === ROUND_RECORD_TYPE && e.stream.startsWith('rounds-')) this.#record(e);
       else if (ALERT_EVENT_TYPES.has(e.type) && e.stream.startsWith('alert-')) {
         const id = e.stream.slice('alert-'.length);
         this.#alerts.set(
@@ -86,6 +133,11 @@ export class StoreIndex implements FindingsQuery {
         if (typeof f?.findingId === 'string' && !this.#findings.has(f.findingId)) {
           this.#findings.set(f.findingId, f);
           this.#sorted = null;
+          if (typeof f.roundId === 'string') {
+            const about = this.#aboutRound.get(f.roundId);
+            if (about) about.push(f.findingId);
+            else this.#aboutRound.set(f.roundId, [f.findingId]);
+          }
         }
       }
     }
@@ -111,6 +163,21 @@ export class StoreIndex implements FindingsQuery {
       this.#tables.set(h.tableId, table);
     }
     if (typeof h.roundId !== 'string' || h.roundId === '') return;
+    const resume = this.#resume.get(h.roundId);
+    if (resume) resume.lastPosition = e.position;
+    else {
+      let order = this.#tableRounds.get(h.tableId);
+      if (!order) this.#tableRounds.set(h.tableId, (order = []));
+      order.push(h.roundId);
+      this.#resume.set(h.roundId, {
+        tableId: h.tableId,
+        ordinal: order.length - 1,
+        firstRevision: e.revision,
+        lastPosition: e.position,
+        record: null,
+        reported: [],
+      });
+    }
     const known = this.#rounds.get(h.roundId);
     if (known && !(e.type === 'RoundStarted' && known.dealerId === null)) return;
     this.#rounds.set(h.roundId, {
@@ -122,6 +189,47 @@ export class StoreIndex implements FindingsQuery {
       dealerId: e.type === 'RoundStarted' && typeof data.dealerId === 'string' ? data.dealerId : null,
       startTime: known?.startTime ?? (typeof h.eventTime === 'number' ? h.eventTime : 0),
     });
+  }
+
+  /** A round record: the latest of its round is the one a resumed derivation starts from. */
+  #record(e: RecordedEvent): void {
+    const r = e.data as { roundId?: unknown; findingIds?: unknown; reportedFindingIds?: unknown } | null;
+    if (typeof r?.roundId !== 'string') return;
+    const resume = this.#resume.get(r.roundId);
+    if (!resume) return;
+    resume.record = { stream: e.stream, revision: e.revision, position: e.position };
+    const ids = Array.isArray(r.reportedFindingIds) ? r.reportedFindingIds : r.findingIds;
+    resume.reported = Array.isArray(ids) ? ids.filter((id): id is string => typeof id === 'string') : [];
+  }
+
+  /**
+   * Where the round's events begin, its latest record and the findings stored about it, as of the last refresh
+   * (null: no event of the round indexed). Call after `round`, which checked the caller's scope.
+   */
+  resumeOf(roundId: string): RoundResume | null {
+    const r = this.#resume.get(roundId);
+    if (!r) return null;
+    // a record's findings are stored in the same write as the record (before or after it): looked up now
+    const findings: Finding[] = [];
+    for (const id of r.reported) {
+      const f = this.#findings.get(id);
+      if (f) findings.push(f);
+    }
+    const stale = r.record !== null && r.record.position < r.lastPosition;
+    const next = this.#tableRounds.get(r.tableId)?.[r.ordinal + 1];
+    const reported = new Set(r.reported);
+    const settled =
+      r.record !== null &&
+      !stale &&
+      (next === undefined || this.#resume.get(next)?.record != null) &&
+      (this.#aboutRound.get(roundId) ?? []).every((id) => reported.has(id));
+    return {
+      firstRevision: r.firstRevision,
+      record: r.record && { stream: r.record.stream, revision: r.record.revision },
+      stale,
+      settled,
+      findings,
+    };
   }
 
   /** An alert's workflow state as of the last refresh (callers refresh first; see alertStates). */

@@ -19,6 +19,18 @@ export interface RoundExplanation {
   readonly tableId: string;
   readonly json: object;
   readonly text: string;
+  /**
+   * How the explanation was made, for people (the API sends it as a header, not in the body): the table folded
+   * from its first event, or the fold resumed from the start state of the round's record (its stream and revision).
+   * Absent: the table folded from its first event.
+   */
+  readonly derivedFrom?: string;
+}
+
+/** What explainRound may be told besides the replay options. */
+export interface ExplainOptions {
+  /** each finding of the explanation as shown (e.g. services/replay's storedForm); default: as the fold made it */
+  readonly findingsAs?: (f: Finding) => Finding;
 }
 
 /**
@@ -31,6 +43,7 @@ export async function explainRound(
   store: EventStore,
   roundId: string,
   options: ReplayOptions = DEFAULT_REPLAY_OPTIONS,
+  explain: ExplainOptions = {},
 ): Promise<RoundExplanation> {
   let tableId: string | null = null;
   for await (const e of store.readAll()) {
@@ -64,6 +77,9 @@ export async function explainRound(
     throw new RoundNotFound(
       `round "${roundId}" of table ${tableId} could not be rebuilt${unjudged ? `: ${unjudged.reason}` : ''}`,
     );
-  const { json, text } = fold.explain(target, later);
+  const as = explain.findingsAs;
+  const { json, text } = as
+    ? fold.explain({ ...target, findings: target.findings.map(as) }, later.map(as))
+    : fold.explain(target, later);
   return { roundId, tableId, json, text };
 }

@@ -102,6 +102,11 @@ export const emptyReplayStats = (): ReplayStats => ({
 export interface ReplayServiceOptions {
   store: EventStore;
   checkpoint?: string;
+  /**
+   * The folds' options. `startStates` defaults to true here (false turns it off): the replay writes each round's
+   * start state into its record (RoundDerived.startState), so that the API can derive one round again from its own
+   * events (services/api's round-derivations.ts).
+   */
   replay?: ReplayOptions;
   /** called for each finding once it is durable (live dashboards, alerting); `event` is the event that completed it */
   onFinding?: (finding: Finding, event: RecordedEvent | null) => void;
@@ -165,7 +170,8 @@ export class ReplayService {
 
   constructor(private readonly o: ReplayServiceOptions) {
     this.name = o.checkpoint ?? (o.shard ? shardCheckpoint(o.shard) : 'replay');
-    this.tables = new TableFolds(o.replay ?? DEFAULT_REPLAY_OPTIONS);
+    const replay = o.replay ?? DEFAULT_REPLAY_OPTIONS;
+    this.tables = new TableFolds({ ...replay, startStates: replay.startStates ?? true });
   }
 
   /** Replays everything stored after the checkpoint, then returns. */
@@ -340,10 +346,28 @@ export class ReplayService {
     this.pending = { writes: new BatchWrites(), checkpoint: null, events: 0 };
   }
 
-  /** A completed unit's record, if its game module made one. */
+  /**
+   * A completed unit's record, if its game module made one, with the unit's start state when the fold gave one and
+   * then, when the findings reported with the unit are not exactly the record's findingIds, their ids in order (a
+   * record without a start state is written as before, with the same id).
+   */
   private unitCompleted(unit: DerivedUnit, writes: BatchWrites): void {
-    if (unit.record) writes.record(unit.record);
-    else this.stats.roundsWithoutRecord++;
+    if (!unit.record) {
+      this.stats.roundsWithoutRecord++;
+      return;
+    }
+    if (typeof unit.startState !== 'string') {
+      writes.record(unit.record);
+      return;
+    }
+    const ids = unit.record.findingIds;
+    const reported =
+      unit.findings.length === ids.length && unit.findings.every((f, i) => f.findingId === ids[i]);
+    writes.record({
+      ...unit.record,
+      startState: unit.startState,
+      ...(reported ? {} : { reportedFindingIds: unit.findings.map((f) => f.findingId) }),
+    });
   }
 
   /**

@@ -46,6 +46,14 @@ export class TableFolds {
     return this.folds.values();
   }
 
+  /**
+   * Takes a fold made elsewhere as the table's: a fold resumed from a round's start state (GameModule.resumeTable),
+   * to be given the table's events from that round's first event on. Replaces any fold the table had.
+   */
+  adopt(tableId: string, fold: TableFold): void {
+    this.folds.set(tableId, readFindingsUnder(fold, this.options.alternatives ?? []));
+  }
+
   /** Forgets a table's fold (a table stopped where its record failed verification): it is not finished. */
   drop(tableId: string): void {
     this.folds.delete(tableId);

@@ -8,6 +8,8 @@
 import { createHash } from 'node:crypto';
 import {
   appendToStreams,
+  canonicalJson,
+  NotCanonicalJson,
   type EventData,
   type EventStore,
   type RecordedEvent,
@@ -54,6 +56,21 @@ export function storableFinding(f: Finding): Finding {
     ]),
   );
   return { ...f, details };
+}
+
+/**
+ * A finding as a reader of the store gets it back: storableFinding's form (a p-value as text), members in the
+ * canonical (sorted) order the store's compact form returns them in, undefined members left out. What the API's
+ * replay answer shows, whichever way it derived the round: a finding the fold made and one read from the store then
+ * read alike, byte for byte. A finding the store could not take (canonicalJson refuses it) is returned as it is.
+ */
+export function storedForm(f: Finding): Finding {
+  try {
+    return JSON.parse(canonicalJson(storableFinding(f))) as Finding;
+  } catch (e) {
+    if (e instanceof NotCanonicalJson) return f;
+    throw e;
+  }
 }
 
 export class BatchWrites {

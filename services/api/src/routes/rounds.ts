@@ -14,7 +14,7 @@ import { ErrorSchema, IdParams } from '../schemas.ts';
 import { type DerivedAnswer, replayPayload, ReplaySchema } from '../replay-body.ts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { RoundPlace } from '../store-index.ts';
-import { ReplayPoolBusy } from '../replay-pool.ts';
+import { ReplayPoolBusy, type ReplayBody } from '../replay-pool.ts';
 
 export { citedIn, derivedAnswer, lawOf, type DerivedAnswer, type ReplayResponse } from '../replay-body.ts';
 
@@ -28,7 +28,14 @@ export async function scopedExplanation(
   const place = await ctx.index.round(roundId, scopeOf(req));
   if (!place) throw httpError(404, `no round ${roundId}`);
   try {
-    const answer = await ctx.derivations.answer(roundId, place.tableId, alternatives, place.game);
+    const answer = await ctx.derivations.answer(
+      roundId,
+      place.tableId,
+      alternatives,
+      place.game,
+      undefined,
+      ctx.index.resumeOf(roundId),
+    );
     return { place, answer, explanation: answer.explanation };
   } catch (e) {
     if (e instanceof RoundNotFound) throw httpError(404, e.message);
@@ -51,6 +58,14 @@ const ReplayQuerystring = Type.Object(
   { additionalProperties: false },
 );
 
+/**
+ * The header that says how an answer was derived (RoundExplanation.derivedFrom): the table folded from its first
+ * event, or the start state of the round's record (its stream and revision) and the round's own events. Not in the
+ * body, which is the same bytes whichever way the round was derived. Printable ASCII (anything else escaped).
+ */
+export const DERIVED_FROM_HEADER = 'x-table-audit-derived-from';
+const headerText = (s: string): string => s.replace(/[^\x20-\x7e]/gu, (c) => encodeURIComponent(c));
+
 /** Answers as sent, serialized once per kept answer (the same for every caller allowed to see the round). */
 const serialized = new WeakMap<DerivedAnswer, string>();
 
@@ -72,11 +87,16 @@ export function roundRoutes(app: FastifyInstance, ctx: ApiContext): void {
       const pool = ctx.replayPool;
       if (pool) {
         // folded, explained and serialized by a replay worker: here only the scope check and the access record
-        let body: Uint8Array;
+        let answer: ReplayBody;
         try {
           const place = await ctx.index.round(roundId, scopeOf(req));
           if (!place) throw httpError(404, `no round ${roundId}`);
-          body = await pool.replay(roundId, place, req.query.alternative ?? []);
+          answer = await pool.replay(
+            roundId,
+            place,
+            req.query.alternative ?? [],
+            ctx.index.resumeOf(roundId),
+          );
         } catch (e) {
           if (e instanceof ReplayPoolBusy) {
             await recordAccess(ctx, req, 'round.replay', 'round', roundId, 'unavailable');
@@ -90,6 +110,8 @@ export function roundRoutes(app: FastifyInstance, ctx: ApiContext): void {
           throw e;
         }
         await recordAccess(ctx, req, 'round.replay', 'round', roundId, 'ok');
+        const { body, derivedFrom } = answer;
+        if (derivedFrom !== null) reply.header(DERIVED_FROM_HEADER, headerText(derivedFrom));
         return (reply as FastifyReply)
           .type('application/json; charset=utf-8')
           .send(Buffer.from(body.buffer, body.byteOffset, body.byteLength));
@@ -109,6 +131,8 @@ export function roundRoutes(app: FastifyInstance, ctx: ApiContext): void {
         serialized.set(answer, body);
       }
       // already serialized by the route's schema: sent as is
+      const derivedFrom = answer.explanation.derivedFrom;
+      if (derivedFrom !== undefined) reply.header(DERIVED_FROM_HEADER, headerText(derivedFrom));
       return (reply as FastifyReply).type('application/json; charset=utf-8').send(body);
     },
   );

@@ -10,6 +10,7 @@ import type { Finding } from './findings.ts';
 import { StartStateError, type DerivedUnit, type TableFold } from './game.ts';
 import { utcText } from './present.ts';
 import {
+  checkResumedAt,
   LastJson,
   objectAt,
   readStartState,
@@ -99,7 +100,10 @@ export class RoundTableFold<E extends TableEvent, U extends DerivedUnit> impleme
 
   apply(event: TableEvent): U[] {
     const e = event as E; // the services hand a table's fold only the events of its game
-    if (this.resumedAt) this.checkResumedAt(e);
+    if (this.resumedAt) {
+      checkResumedAt(this.resumedAt, e);
+      this.resumedAt = null;
+    }
     if (this.capture) {
       const named = namedRound(e);
       if (named !== null && named !== this.open?.roundId && this.capture.wants(named))
@@ -146,15 +150,5 @@ export class RoundTableFold<E extends TableEvent, U extends DerivedUnit> impleme
       `{"opened":${this.openedJson.text(taken.state)}}`,
     );
     return withStartState(unit, withinBound(text) ? text : null);
-  }
-
-  /** A resumed fold's first event must be the one its start state was taken before. */
-  private checkResumedAt(e: E): void {
-    const { roundId, before } = this.resumedAt!;
-    this.resumedAt = null;
-    if (e.data.header.eventId !== before)
-      throw new StartStateError(
-        `the fold resumed for round ${roundId} must be given first event ${before}, the first that names the round (its start state was taken before it), not ${e.type} ${e.data.header.eventId}`,
-      );
   }
 }

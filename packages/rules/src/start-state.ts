@@ -6,10 +6,32 @@
  * Reading is bounded (MAX_START_STATE_BYTES before parsing) and every refusal is a StartStateError naming what is
  * wrong, so that a caller can fall back to folding the table from its start.
  */
-import type { EventHeader, TableOpened } from '@table-audit/schemas/events';
+import type { EventHeader, TableEvent, TableOpened } from '@table-audit/schemas/events';
 import type { Citation } from './citations/citation.ts';
 import type { CheckDefinition, Evidence, Finding, FindingContext, FindingInput } from './findings.ts';
 import { StartStateError } from './game.ts';
+
+/** Where a resumed fold must begin: the unit it resumed for, and the event its start state was taken before. */
+export interface ResumedAt {
+  readonly roundId: string;
+  readonly before: string;
+}
+
+/** A resumed fold's first event must be the one its start state was taken before (`unit`: round, throw). */
+export function checkResumedAt(at: ResumedAt, e: TableEvent, unit = 'round'): void {
+  if (e.data.header.eventId !== at.before)
+    throw new StartStateError(
+      `the fold resumed for ${unit} ${at.roundId} must be given first event ${at.before}, the first that names the ${unit} (its start state was taken before it), not ${e.type} ${e.data.header.eventId}`,
+    );
+}
+
+/** A start state resumes only under the alternative readings it was taken under: a reading can change what a table carries. */
+export function checkSameReadings(taken: readonly string[], asked: readonly string[], unit = 'round'): void {
+  if (taken.join(',') !== asked.join(','))
+    throw new StartStateError(
+      `the start state was taken under the alternative readings [${taken.join(', ')}], the fold is asked for [${asked.join(', ')}]: a reading can change what the table carries into the ${unit}, so fold the table from its start`,
+    );
+}
 
 /** The largest start state read; anything longer is refused before it is parsed. */
 export const MAX_START_STATE_BYTES = 64 * 1024;

@@ -25,13 +25,7 @@ import {
   type FindingContext,
   type FindingInput,
 } from '../findings.ts';
-import {
-  StartStateError,
-  type DerivedUnit,
-  type NotDerived,
-  type RoundRecord,
-  type TableFold,
-} from '../game.ts';
+import { type DerivedUnit, type NotDerived, type RoundRecord, type TableFold } from '../game.ts';
 import type { RoundingPolicy } from '../money.ts';
 import { ruleSetFor } from '../registry.ts';
 import { checkDiceReuse, checkVoidNotDeclared, checkVoidSettled } from './checks/art-01-03-dice-throws.ts';
@@ -56,6 +50,8 @@ import {
 } from './rule-set.ts';
 import { UnassignedEvents } from '../unassigned.ts';
 import {
+  checkResumedAt,
+  checkSameReadings,
   readStartState,
   StartStateCapture,
   withinBound,
@@ -164,7 +160,10 @@ export class CrapsTable implements TableFold<CrapsThrowUnit> {
   }
 
   apply(e: CrapsEvent): CrapsThrowUnit[] {
-    if (this.resumedAt) this.checkResumedAt(e);
+    if (this.resumedAt) {
+      checkResumedAt(this.resumedAt, e, 'throw');
+      this.resumedAt = null;
+    }
     let taking: string | null = null;
     if (this.capture) {
       const h = e.data.header;
@@ -463,11 +462,7 @@ export class CrapsTable implements TableFold<CrapsThrowUnit> {
   resume(startState: string): this {
     const s = readStartState(startState, CRAPS_START_FORM, this.tableId);
     const b = readCrapsStartBody(s.body, this.tableId, CHECKS_BY_ID);
-    const mine = this.readings;
-    if (b.alternatives.join(',') !== mine.join(','))
-      throw new StartStateError(
-        `the start state was taken under the alternative readings [${b.alternatives.join(', ')}], the fold is asked for [${mine.join(', ')}]: a reading can change what the table carries into the throw, so fold the table from its start`,
-      );
+    checkSameReadings(b.alternatives, this.readings, 'throw');
     if (b.config) this.apply({ type: 'TableOpened', data: b.config });
     this.point = b.point;
     this.shooter = b.shooter;
@@ -479,16 +474,6 @@ export class CrapsTable implements TableFold<CrapsThrowUnit> {
     this.pending = [...b.pending];
     this.resumedAt = { roundId: s.roundId, before: s.before };
     return this;
-  }
-
-  /** A resumed fold's first event must be the one its start state was taken before. */
-  private checkResumedAt(e: CrapsEvent): void {
-    const { roundId, before } = this.resumedAt!;
-    this.resumedAt = null;
-    if (e.data.header.eventId !== before)
-      throw new StartStateError(
-        `the fold resumed for throw ${roundId} must be given first event ${before}, the first that names the throw (its start state was taken before it), not ${e.type} ${e.data.header.eventId}`,
-      );
   }
 }
 

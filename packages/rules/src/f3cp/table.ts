@@ -10,7 +10,6 @@ import {
 } from '../findings.ts';
 import {
   DEFAULT_REPLAY_OPTIONS,
-  StartStateError,
   type DerivedUnit,
   type ReplayOptions,
   type RoundRecord,
@@ -33,6 +32,8 @@ import { checkShufflerNotReplaced } from './checks/f3cp08-art-11-irregularities.
 import { ruleSetFor } from '../registry.ts';
 import { UnassignedEvents } from '../unassigned.ts';
 import {
+  checkResumedAt,
+  checkSameReadings,
   jsonWith,
   LastJson,
   readStartState,
@@ -216,7 +217,10 @@ export class F3cpTable implements TableFold<ReplayedRound> {
     // most events complete no round: they all return the one frozen empty list instead of a new one each
     let done = NO_ROUNDS as ReplayedRound[];
     const h = e.data.header;
-    if (this.resumedAt) this.checkResumedAt(e);
+    if (this.resumedAt) {
+      checkResumedAt(this.resumedAt, e);
+      this.resumedAt = null;
+    }
     // start states: the first event that names a round (the numbering as it was before it, the rest once the
     // round it ends, if any, is closed)
     let taking: string | null = null;
@@ -588,11 +592,7 @@ export class F3cpTable implements TableFold<ReplayedRound> {
   resume(startState: string): this {
     const s = readStartState(startState, F3CP_START_FORM, this.tableId);
     const b = readF3cpStartBody(s.body, this.tableId, CHECKS_BY_ID);
-    const mine = this.readings;
-    if (b.alternatives.join(',') !== mine.join(','))
-      throw new StartStateError(
-        `the start state was taken under the alternative readings [${b.alternatives.join(', ')}], the fold is asked for [${mine.join(', ')}]: a reading can change what the table carries into the round, so fold the table from its start`,
-      );
+    checkSameReadings(b.alternatives, this.readings);
     this.lastSequence.clear();
     for (const [source, n] of b.sequences) this.lastSequence.set(source, n);
     const newest = b.sequences[b.sequences.length - 1];
@@ -618,16 +618,6 @@ export class F3cpTable implements TableFold<ReplayedRound> {
     for (const [roundId, c] of b.closed) this.closedRounds.set(roundId, { closedBy: c.closedBy, ctx: c.ctx });
     this.resumedAt = { roundId: s.roundId, before: s.before };
     return this;
-  }
-
-  /** A resumed fold's first event must be the one its start state was taken before. */
-  private checkResumedAt(e: F3cpEvent): void {
-    const { roundId, before } = this.resumedAt!;
-    this.resumedAt = null;
-    if (e.data.header.eventId !== before)
-      throw new StartStateError(
-        `the fold resumed for round ${roundId} must be given first event ${before}, the first that names the round (its start state was taken before it), not ${e.type} ${e.data.header.eventId}`,
-      );
   }
 
   /**

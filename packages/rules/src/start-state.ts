@@ -114,15 +114,8 @@ export function headerDiff(h: EventHeader, base: EventHeader | null): Partial<Ev
   return out as Partial<EventHeader>;
 }
 
-/**
- * Reads a start state's envelope: refuses text over MAX_START_STATE_BYTES, text that is not JSON, another form,
- * another version, another game or another table, each with what is wrong; the body is the game's to check.
- */
-export function readStartState(
-  text: unknown,
-  form: StartStateForm,
-  tableId: string,
-): StartStateEnvelope<unknown> {
+/** A start state's text parsed, bounded: refused over MAX_START_STATE_BYTES before parsing, or when not a JSON object. */
+function parsedStartState(text: unknown): Obj {
   if (typeof text !== 'string') throw new StartStateError(`the start state is a ${typeof text}, not text`);
   // a UTF-16 length over the bound is over it in UTF-8 too; the exact byte length only for text near it
   if (text.length > MAX_START_STATE_BYTES || Buffer.byteLength(text, 'utf8') > MAX_START_STATE_BYTES)
@@ -135,7 +128,19 @@ export function readStartState(
   } catch (error) {
     throw new StartStateError(`the start state is not JSON: ${(error as Error).message}`);
   }
-  const o = objectAt(parsed, 'the start state');
+  return objectAt(parsed, 'the start state');
+}
+
+/**
+ * Reads a start state's envelope: refuses text over MAX_START_STATE_BYTES, text that is not JSON, another form,
+ * another version, another game or another table, each with what is wrong; the body is the game's to check.
+ */
+export function readStartState(
+  text: unknown,
+  form: StartStateForm,
+  tableId: string,
+): StartStateEnvelope<unknown> {
+  const o = parsedStartState(text);
   const f = stringAt(o, 'form', 'the start state');
   if (f !== form.form)
     throw new StartStateError(
@@ -169,18 +174,7 @@ export function startStateAt(text: unknown): {
   game: string;
   tableId: string;
 } {
-  if (typeof text !== 'string') throw new StartStateError(`the start state is a ${typeof text}, not text`);
-  if (text.length > MAX_START_STATE_BYTES || Buffer.byteLength(text, 'utf8') > MAX_START_STATE_BYTES)
-    throw new StartStateError(
-      `the start state is over the ${MAX_START_STATE_BYTES} bytes a start state may have`,
-    );
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch (error) {
-    throw new StartStateError(`the start state is not JSON: ${(error as Error).message}`);
-  }
-  const o = objectAt(parsed, 'the start state');
+  const o = parsedStartState(text);
   return {
     roundId: stringAt(o, 'roundId', 'the start state'),
     before: stringAt(o, 'before', 'the start state'),

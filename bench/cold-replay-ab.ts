@@ -10,6 +10,7 @@
  *   B: a round's first replay resumed from its record (resume: true, the default)
  *   BENCH_COLD_GAPS=64,0: B again with these RESUME_GAPs (RoundDerivationsOptions.resumeGap)
  *   BENCH_COLD_PROFILE=FILE: instead, B once under V8's CPU profiler, written to FILE (.cpuprofile)
+ *   (BENCH_COLD_PROFILE_GAP=N: with that RESUME_GAP; BENCH_COLD_PROFILE_RESUME=0: A instead)
  *   BENCH_API_DIR=/tmp/dir node --import ./apps/cli/bin/register-ts.mjs bench/cold-replay-ab.ts
  */
 import { writeFileSync } from 'node:fs';
@@ -82,7 +83,12 @@ console.log(
 );
 const profile = process.env.BENCH_COLD_PROFILE;
 if (profile) {
-  await run({ resume: true }); // warm-up
+  const gap = process.env.BENCH_COLD_PROFILE_GAP;
+  const options =
+    process.env.BENCH_COLD_PROFILE_RESUME === '0'
+      ? { resume: false }
+      : { resume: true, ...(gap === undefined ? {} : { resumeGap: Number(gap) }) };
+  await run(options); // warm-up
   const session = new Session();
   session.connect();
   const post = (method: string, params?: object) =>
@@ -92,7 +98,7 @@ if (profile) {
   await post('Profiler.enable');
   await post('Profiler.setSamplingInterval', { interval: 200 });
   await post('Profiler.start');
-  const r = await run({ resume: true });
+  const r = await run(options);
   const { profile: p } = (await post('Profiler.stop')) as { profile: object };
   writeFileSync(profile, JSON.stringify(p));
   console.log(`B under the profiler: ${r.cpuUs.toFixed(0)} µs CPU a request; profile in ${profile}`);

@@ -22,6 +22,7 @@ import { eventHash, GENESIS_HASH, recomputedHash } from './hash-chain.ts';
 import { linkBrokenBecause } from './link.ts';
 import type { EventData, EventStore, ExpectedRevision, RecordedEvent } from './port.ts';
 import { appendToStreams } from './append-many.ts';
+import { streamHead } from './stream-head.ts';
 import { verify } from './verify.ts';
 
 export interface ConformanceOptions {
@@ -428,6 +429,25 @@ export function eventStoreConformance(
             await collect(store.readStream(newStream('missing'), { direction: 'backwards' })),
             [],
           );
+        }));
+
+      it("streamHead gives the revision of a stream's last event, -1 for a stream without events", () =>
+        withStore(async (store) => {
+          const s = newStream('head');
+          assert.ok(store.streamHead, 'this adapter implements streamHead');
+          assert.equal(await store.streamHead(s), -1);
+          assert.equal(await streamHead(store, s), -1);
+          await store.append(s, [event(s, 0)]);
+          assert.equal(await store.streamHead(s), 0);
+          await store.append(
+            s,
+            [1, 2, 3].map((n) => event(s, n)),
+          );
+          assert.equal(await store.streamHead(s), 3);
+          // the port's helper gives the same on a store without the method (a decorator written before it)
+          const bare = { readStream: store.readStream.bind(store) } as unknown as EventStore;
+          assert.equal(await streamHead(bare, s), 3);
+          assert.equal(await streamHead(bare, newStream('none')), -1);
         }));
 
       it('reads long streams completely in both directions (past any internal page size)', () =>

@@ -441,6 +441,18 @@ export class EventStoreDbEventStore implements EventStore {
     }
   }
 
+  async streamHead(stream: string): Promise<number> {
+    this.#checkUserStream(stream);
+    this.#checkOpen('streamHead');
+    for await (const e of this.#readServerStream(stream, {
+      direction: BACKWARDS,
+      fromRevision: END,
+      maxCount: 1,
+    }))
+      return e.revision;
+    return -1;
+  }
+
   readStream(stream: string, options: ReadStreamOptions = {}): AsyncIterable<RecordedEvent> {
     this.#checkUserStream(stream);
     const { direction = 'forwards', fromRevision, maxCount } = options;

@@ -1,6 +1,7 @@
 // The port and what every user of it shares. The adapters load gRPC or SQLite, so they are imported by subpath:
 // '@table-audit/eventstore/sqlite', '@table-audit/eventstore/eventstoredb' (and '/conformance' for tests).
 export type * from './port.ts';
+export { streamHead } from './stream-head.ts';
 export * from './errors.ts';
 export { appendToStreams } from './append-many.ts';
 export { canonicalJson, NotCanonicalJson } from './canonical-json.ts';

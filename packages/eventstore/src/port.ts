@@ -156,6 +156,14 @@ export interface EventStore {
    */
   appendMany?(appends: readonly StreamAppend[], options?: AppendManyOptions): Promise<AppendResult[]>;
 
+  /**
+   * The revision of a stream's last event, -1 for a stream without events: what `readStream(stream, {direction:
+   * 'backwards', maxCount: 1})` yields first, without reading or decoding the event (an API asks it per request to
+   * know whether what it keeps is current). Optional on the port only so that decorators written before it still
+   * type-check: use `streamHead(store, stream)`, which falls back to that read on a store without it.
+   */
+  streamHead?(stream: string): Promise<number>;
+
   /** A stream's events in revision order. A stream that does not exist yields nothing (no error). */
   readStream(stream: string, options?: ReadStreamOptions): AsyncIterable<RecordedEvent>;
 

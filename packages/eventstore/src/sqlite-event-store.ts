@@ -82,6 +82,13 @@ export interface SqliteEventStoreOptions {
    * kept: with 64 MiB its cache fills with pages it never reads again.
    */
   cacheMiB?: number;
+  /**
+   * Dictionary entries read at once when one is missing from the cache, the missing one first (default 64, see
+   * StoreDictionary.#readAhead). A reader in position order meets entries in about id order and gains from it; one
+   * that reads a few events here and there (an API's first replay of a round: its strings are scattered among every
+   * table's) reads mostly entries it never uses, and is better served by 1 (the entry alone).
+   */
+  dictionaryReadAhead?: number;
 }
 
 /**
@@ -372,7 +379,7 @@ export class StoreDictionary implements EncodeDictionary, DecodeDictionary, Dual
    * replay met 24,000 string entries one lookup each). Entries already cached are kept as they are.
    */
   #readAhead(id: number): void {
-    for (const row of this.#byIdFrom.all(id, READ_AHEAD))
+    for (const row of this.#byIdFrom.all(id, this.readAhead))
       if (!this.#entries.has(row.id))
         this.#cacheEntry(row.id, { kind: row.kind as DictionaryKind, text: row.text });
   }
@@ -388,10 +395,13 @@ export class StoreDictionary implements EncodeDictionary, DecodeDictionary, Dual
     }
   }
 
+  /** Entries read at once on a miss, the missing one first (READ_AHEAD unless the store was opened with another). */
+  readAhead = READ_AHEAD;
+
   #entry(id: number, kind: DictionaryKind) {
     let entry = this.#entries.get(id);
     if (entry === undefined) {
-      if (this.#afterClose === null) this.#readAhead(id);
+      if (this.#afterClose === null && this.readAhead > 1) this.#readAhead(id);
       entry = this.#entries.get(id);
     }
     if (entry === undefined) {
@@ -1008,6 +1018,12 @@ export class SqliteEventStore implements EventStore {
     this.#statements = prepareStatements(this.#db);
     this.#dictionary = new StoreDictionary(this.#db);
     this.#dictionary.prefixes = this.schemaVersion >= 6;
+    const readAhead = options.dictionaryReadAhead;
+    if (readAhead !== undefined) {
+      if (!Number.isSafeInteger(readAhead) || readAhead < 1 || readAhead > 4096)
+        throw new InvalidArgument(`dictionaryReadAhead is a whole number from 1 to 4096, got ${readAhead}`);
+      this.#dictionary.readAhead = readAhead;
+    }
     this.#appendInTransaction = this.#db.transaction((parts, checkpoint) => {
       const results = parts.map((p) => this.#appendNow(p.stream, p.expected, p.events));
       if (checkpoint) this.#statements.saveCheckpoint.run(checkpoint.name, checkpoint.position, Date.now());
@@ -1426,6 +1442,13 @@ export class SqliteEventStore implements EventStore {
       this.#dictionary.rollback();
       throw err;
     }
+  }
+
+  async streamHead(stream: string): Promise<number> {
+    checkStreamName(stream);
+    this.#checkOpen('streamHead');
+    const streamId = this.#dictionary.lookUp(DICTIONARY_KIND.stream, stream);
+    return streamId === undefined ? -1 : (this.#statements.tail.get(streamId)?.revision ?? -1);
   }
 
   readStream(stream: string, options: ReadStreamOptions = {}): AsyncIterable<RecordedEvent> {

@@ -9,6 +9,7 @@
  *   A: every table folded from its first event (resume: false)
  *   B: a round's first replay resumed from its record (resume: true, the default)
  *   BENCH_COLD_GAPS=64,0: B again with these RESUME_GAPs (RoundDerivationsOptions.resumeGap)
+ *   BENCH_COLD_READ_AHEAD=N: the store's dictionaryReadAhead (default 1, as the server's replay workers)
  *   BENCH_COLD_PROFILE=FILE: instead, B once under V8's CPU profiler, written to FILE (.cpuprofile)
  *   (BENCH_COLD_PROFILE_GAP=N: with that RESUME_GAP; BENCH_COLD_PROFILE_RESUME=0: A instead)
  *   BENCH_API_DIR=/tmp/dir node --import ./apps/cli/bin/register-ts.mjs bench/cold-replay-ab.ts
@@ -27,7 +28,11 @@ if (!dir) throw new Error('BENCH_API_DIR: the directory of bench/api.bench.ts’
 const N = Number(process.env.BENCH_COLD_ROUNDS ?? 2_000);
 const PAIRS = Number(process.env.BENCH_PAIRS ?? 2);
 
-const store = new SqliteEventStore(join(dir, 'events.sqlite'), { readOnly: true });
+// opened as the server's replay workers open it (replay-worker.ts)
+const store = new SqliteEventStore(join(dir, 'events.sqlite'), {
+  readOnly: true,
+  dictionaryReadAhead: Number(process.env.BENCH_COLD_READ_AHEAD ?? 1),
+});
 const index = new StoreIndex(store);
 let t = performance.now();
 await index.refresh();

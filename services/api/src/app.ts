@@ -11,7 +11,7 @@ import fp from 'fastify-plugin';
 import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
-import type { EventStore } from '@table-audit/eventstore';
+import { streamHead, type EventStore } from '@table-audit/eventstore';
 import { collectDefaultMetrics, Histogram, Registry } from 'prom-client';
 import { Authenticator, sha256Hex, Unauthenticated, type AuthOptions } from './auth.ts';
 import { ACCESS_STREAM, type AnchorSource, type ApiContext } from './context.ts';
@@ -180,10 +180,7 @@ export async function buildApp(o: AppOptions): Promise<FastifyInstance> {
     const checks: ReadinessCheck[] = [
       {
         name: 'event store',
-        ping: async () => {
-          for await (const _ of o.store.readStream(ACCESS_STREAM, { direction: 'backwards', maxCount: 1 }))
-            break;
-        },
+        ping: async () => void (await streamHead(o.store, ACCESS_STREAM)),
       },
       { name: `findings (${ctx.findings.description})`, ping: () => ctx.findings.ping() },
       ...(o.readiness ?? []),

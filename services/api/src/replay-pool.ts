@@ -23,12 +23,11 @@ import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { RoundNotFound } from '@table-audit/replay';
 import { workerCode, type WorkerCode, type WorkerCodeOptions } from './worker-code.ts';
-import type { EventStore } from '@table-audit/eventstore';
+import { streamHead, type EventStore } from '@table-audit/eventstore';
 import { findingStream, tableStream } from '@table-audit/schemas/streams';
 import type { ReplayPlace } from './replay-body.ts';
 import {
   RESUME_FALLBACKS,
-  streamHead,
   type AnswerKey,
   type ResumeFallback,
   type RoundResume,

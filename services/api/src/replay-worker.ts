@@ -19,7 +19,8 @@ const data = workerData as ReplayWorkerData;
 const port = parentPort!;
 let derivations: RoundDerivations<DerivedAnswer>;
 try {
-  const store = new SqliteEventStore(data.storePath, { readOnly: true });
+  // a first replay reads a round's events here and there in the store: its dictionary entries one by one
+  const store = new SqliteEventStore(data.storePath, { readOnly: true, dictionaryReadAhead: 1 });
   derivations = new RoundDerivations(store, derivedAnswer, {
     maxRounds: data.maxRounds,
     maxExplanations: data.maxExplanations,

@@ -16,6 +16,7 @@
 import {
   canonicalJson,
   linkBrokenBecause,
+  streamHead,
   type EventStore,
   type RecordedEvent,
 } from '@table-audit/eventstore';
@@ -80,32 +81,18 @@ const TABLE_FOLDED = (tableId: string) => `${tableStream(tableId)} folded from i
 
 /**
  * A round whose first event lies more than this many events past the table's start, or past where the table's fold
- * stopped, is derived by a fold resumed from its own record; nearer, the table's fold goes on. Folding a few
- * hundred events is cheap beside what every answer costs anyway (explanation, law texts, serialization): in the
- * benchmark's month (tables of 6 rounds, about 330 events), resuming every round cut the events read 3× but the
- * CPU a request only 10–25% without HTTP, and through the API, where rounds of a table asked after a resumed one
- * were resumed again or folded anew, 64 cost more than folding (docs/api.md, Performance). 1,024 events (about 18
- * F3CP rounds) leaves short tables to their fold and resumes a long table's late rounds.
+ * stopped, is derived by a fold resumed from its own record; nearer, the table's fold goes on (or, for a round
+ * before where a resumed fold began, the table is folded from its first event). A resumed round pays about 0.5 ms
+ * of CPU beyond its own events (its record read and checked, its start state parsed), folding an event about 15 µs:
+ * the break-even is a few dozen events, about one F3CP round (docs/api.md, Performance, measured with
+ * bench/cold-replay-ab.ts: 64 took the least CPU a first replay of 0, 64, 256 and 1,024).
  */
-export const RESUME_GAP = 1_024;
-
-/**
- * A round before where the table's resumed fold began is derived by folding the table from its first event when it
- * lies within this many events of the start (the table is being read round after round: one fold then answers them
- * all), else by a fold resumed from its own record (a long table's middle round after its last).
- */
-export const FOLD_FROM_START = 1_024;
+export const RESUME_GAP = 64;
 
 /** Events read at once by a fold that may stop early (a round needs the stream only up to the round after it). */
 const FIRST_CHUNK = 128;
 /** …doubling up to this (the SQLite store's own page of rows) */
 const LAST_CHUNK = 512;
-
-/** The revision of a stream's last event (-1: no events). One indexed read. */
-export async function streamHead(store: EventStore, stream: string): Promise<number> {
-  for await (const e of store.readStream(stream, { direction: 'backwards', maxCount: 1 })) return e.revision;
-  return -1;
-}
 
 /** A round the fold completed: the unit and the findings about it judged with the units after it. */
 interface KeptRound {
@@ -135,7 +122,13 @@ interface TableDerivation {
    * null for a fold from the table's first event. Every round a resumed fold completes is answered only once checked
    * against its own record, with the findings the record reports (#fromRecord).
    */
-  readonly resumed: { readonly roundId: string; readonly stream: string; readonly revision: number } | null;
+  readonly resumed: {
+    readonly roundId: string;
+    readonly stream: string;
+    readonly revision: number;
+    /** the record there, read once: the round it was resumed for is checked against it without reading it again */
+    readonly record: RoundRecord;
+  } | null;
   /** a resumed fold checks each link of what it reads: the last event read */
   previous: { revision: number; hash: string } | null;
   /** why a resumed fold stopped: a broken link, or the round's first event not the round's */
@@ -366,7 +359,11 @@ export class RoundDerivations<T = RoundExplanation> {
     const fold = d.folds.get(d.tableId);
     if (!kept || !fold) return 'roundOpen';
     const at = resume.record!;
-    const record = await this.#record(at, roundId, d.tableId);
+    const r = d.resumed!;
+    const record =
+      r.roundId === roundId && r.stream === at.stream && r.revision === at.revision
+        ? r.record
+        : await this.#record(at, roundId, d.tableId);
     if (!record) return 'noRecord';
     const unit = kept.unit;
     if (!unit.record || !sameRecord(unit.record, record)) return 'mismatch';
@@ -386,7 +383,6 @@ export class RoundDerivations<T = RoundExplanation> {
     const { json, text } = fold.explain({ ...unit, findings }, kept.later.map(storedForm));
     this.stats.resumed++;
     this.stats.findingsFromStore += fromStore;
-    const r = d.resumed!;
     return {
       roundId,
       tableId: d.tableId,
@@ -400,7 +396,7 @@ export class RoundDerivations<T = RoundExplanation> {
    * Whether the round is to be derived by a fold resumed from its own record rather than by the table's fold `d`:
    * never for a round within RESUME_GAP events of the table's start (the table is folded from its first event);
    * else when there is no fold, when `d` is a fold resumed from a later round and the round lies more than
-   * FOLD_FROM_START events into the table, or when `d` would fold more than RESUME_GAP events to reach it.
+   * RESUME_GAP events into the table, or when `d` would fold more than RESUME_GAP events to reach it.
    */
   #resumes(d: TableDerivation | undefined, roundId: string, from: ResumeFrom): boolean {
     if (d?.rounds.has(roundId)) return false;
@@ -408,7 +404,7 @@ export class RoundDerivations<T = RoundExplanation> {
     // near the table's start: folded from its first event, which then covers every later round too
     if (first <= this.#gap) return false;
     if (!d) return true;
-    if (d.resumed !== null && first < d.from) return first > FOLD_FROM_START;
+    if (d.resumed !== null && first < d.from) return first > this.#gap;
     return first - (d.revision + 1) > this.#gap;
   }
 
@@ -459,7 +455,7 @@ export class RoundDerivations<T = RoundExplanation> {
       pending: [],
       busy: null,
       from: from.resume.firstRevision,
-      resumed: { roundId, stream: at.stream, revision: at.revision },
+      resumed: { roundId, stream: at.stream, revision: at.revision, record },
       previous: null,
       broken: null,
     };
@@ -540,7 +536,10 @@ export class RoundDerivations<T = RoundExplanation> {
         continue;
       }
       const before = d.revision;
-      d.busy = this.#continue(d, before, settled).finally(() => (d!.busy = null));
+      // a settled round is completed by its last event: the first read goes that far, and no further
+      d.busy = this.#continue(d, before, settled, early ? resume.lastRevision : undefined).finally(
+        () => (d!.busy = null),
+      );
       await d.busy;
       if (d.revision === before) break; // the stream gave nothing past `before`: nothing more to fold
     }
@@ -555,11 +554,19 @@ export class RoundDerivations<T = RoundExplanation> {
    * hash, then each event's link to the one before) and that its first event is its round's; it stops at the first
    * that does not hold (`broken`).
    */
-  async #continue(d: TableDerivation, from: number, enough: (d: TableDerivation) => boolean): Promise<void> {
+  async #continue(
+    d: TableDerivation,
+    from: number,
+    enough: (d: TableDerivation) => boolean,
+    through?: number,
+  ): Promise<void> {
     if (from < 0) this.stats.folds++;
     else this.stats.continued++;
     const before = d.rounds.size;
-    let chunk = FIRST_CHUNK;
+    let chunk =
+      through !== undefined && through > d.revision
+        ? Math.min(through - d.revision, LAST_CHUNK)
+        : FIRST_CHUNK;
     try {
       for (;;) {
         let read = 0;

@@ -49,6 +49,8 @@ export interface RoundPlace extends TablePlace {
 export interface RoundResume {
   /** the revision, in the table's stream, of the first event (in stored order) whose header names the round */
   readonly firstRevision: number;
+  /** the revision of the last event stored whose header names the round (so far) */
+  readonly lastRevision: number;
   /** the round's latest record (RoundDerived in `rounds-<table>`): its stream and revision; null when none is stored */
   readonly record: { readonly stream: string; readonly revision: number } | null;
   /** an event of the round was stored after that record: the record may not cover it */
@@ -72,6 +74,7 @@ interface ResumeEntry {
   /** its place among its table's rounds, in stored order */
   readonly ordinal: number;
   readonly firstRevision: number;
+  lastRevision: number;
   lastPosition: bigint;
   record: { readonly stream: string; readonly revision: number; readonly position: bigint } | null;
   /** the ids of the findings the record names as reported with the round */
@@ -164,8 +167,10 @@ export class StoreIndex implements FindingsQuery {
     }
     if (typeof h.roundId !== 'string' || h.roundId === '') return;
     const resume = this.#resume.get(h.roundId);
-    if (resume) resume.lastPosition = e.position;
-    else {
+    if (resume) {
+      resume.lastPosition = e.position;
+      resume.lastRevision = e.revision;
+    } else {
       let order = this.#tableRounds.get(h.tableId);
       if (!order) this.#tableRounds.set(h.tableId, (order = []));
       order.push(h.roundId);
@@ -173,6 +178,7 @@ export class StoreIndex implements FindingsQuery {
         tableId: h.tableId,
         ordinal: order.length - 1,
         firstRevision: e.revision,
+        lastRevision: e.revision,
         lastPosition: e.position,
         record: null,
         reported: [],
@@ -225,6 +231,7 @@ export class StoreIndex implements FindingsQuery {
       (this.#aboutRound.get(roundId) ?? []).every((id) => reported.has(id));
     return {
       firstRevision: r.firstRevision,
+      lastRevision: r.lastRevision,
       record: r.record && { stream: r.record.stream, revision: r.record.revision },
       stale,
       settled,

@@ -290,7 +290,7 @@ describe(
         // one derivation asked for a round in the middle of each table first, then for the rounds after it in order,
         // then for those before it: the fold resumed from the middle round answers the rounds after it (each
         // checked against its own record); a round before it folds the table from its first event (within
-        // FOLD_FROM_START) or resumes from its own record; every body the full fold's
+        // RESUME_GAP of it) or resumes from its own record; every body the full fold's
         const d = new RoundDerivations(s.store, derivedAnswer, { resumeGap: 64 });
         const tables = [...new Set([...s.rounds.values()].map((p) => p.tableId))];
         for (const tableId of tables) {

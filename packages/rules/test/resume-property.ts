@@ -3,7 +3,10 @@
  * ReplayOptions.startStates, a fold resumed from the unit's start state and given the table's events from the
  * first that names the unit's roundId returns that unit derived and explained exactly as the full fold did — its
  * record, its findings (the art. 18.º conduct findings, which need the whole session, excepted) and its
- * explanation (JSON and text). And recording start states changes nothing the fold returns.
+ * explanation (JSON and text). And recording start states changes nothing the fold returns. A start state carries
+ * what its own unit needs, not the whole table (e.g. only the closed rounds whose late events arrive during it): a
+ * fold resumed from it is exact for that unit, not for the units after it. `asStored` gives the events as the store
+ * reads them back (every object's keys sorted): nothing the fold judges may depend on the order of an object's keys.
  */
 import assert from 'node:assert/strict';
 import type { Finding } from '../src/findings.ts';
@@ -24,6 +27,21 @@ export interface ResumeProof {
   readonly withoutState: string[];
   /** start state sizes in bytes */
   readonly bytes: number[];
+}
+
+/** Events as the store reads them back: every object's keys in sorted order (compact.ts keeps shapes sorted). */
+export function asStored<T>(events: readonly T[]): T[] {
+  const sorted = (x: unknown): unknown =>
+    Array.isArray(x)
+      ? x.map(sorted)
+      : x !== null && typeof x === 'object'
+        ? Object.fromEntries(
+            Object.keys(x)
+              .sort()
+              .map((k) => [k, sorted((x as Record<string, unknown>)[k])]),
+          )
+        : x;
+  return events.map((e) => sorted(e) as T);
 }
 
 interface Returned {

@@ -89,6 +89,33 @@ describe('the record: rounds opened and closed, event times, table settings', ()
     given(t.close()).when(replayTable).then(['F3CP.TABLE.RECONFIGURED']).positive('F3CP.TABLE.RECONFIGURED');
   });
 
+  it('art. 10.º 1): the table opened again with the same settings, their keys in another order (as read back from the store) → nothing', () => {
+    const t = new TableBuilder();
+    t.round(THREE_HANDS);
+    const { header: _h, ...settings } = t.config;
+    const sortedKeys = (x: unknown): unknown =>
+      Array.isArray(x)
+        ? x.map(sortedKeys)
+        : x !== null && typeof x === 'object'
+          ? Object.fromEntries(
+              Object.keys(x)
+                .sort()
+                .reverse()
+                .map((k) => [k, sortedKeys((x as Record<string, unknown>)[k])]),
+            )
+          : x;
+    t.emit(
+      'TableOpened',
+      null,
+      sortedKeys({
+        ...settings,
+        jackpot: settings.jackpot && { ...settings.jackpot, initialPool: t.pool! },
+      }) as typeof settings,
+    );
+    t.round(THREE_HANDS);
+    given(t.close()).when(replayTable).then([]).negative('F3CP.TABLE.RECONFIGURED');
+  });
+
   it('art. 10.º 1): the table closed, then opened with the new maximum → nothing', () => {
     const t = new TableBuilder();
     t.round(THREE_HANDS);

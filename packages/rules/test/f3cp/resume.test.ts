@@ -6,7 +6,7 @@ import { simulateSession } from '../../../../services/simulator/src/session.ts';
 import { F3CP_MODULE } from '../../src/f3cp/module.ts';
 import { DEFAULT_REPLAY_OPTIONS, StartStateError, type DerivedUnit } from '../../src/game.ts';
 import { MAX_START_STATE_BYTES } from '../../src/start-state.ts';
-import { proveResume, type ResumeProof } from '../resume-property.ts';
+import { asStored, proveResume, type ResumeProof } from '../resume-property.ts';
 
 /**
  * Resuming the F3CP table fold at a round, under the 2025 rules (89/2025) and the 2008 rules (78/2008, 97/2008),
@@ -35,8 +35,14 @@ const session = (seed: number, start: number) =>
     tableIdPrefix: start === ERA_2008 ? '2019-' : '',
   });
 
-function proveSession(s: ReturnType<typeof session>, alternatives: readonly string[]): ResumeProof[] {
-  return s.tables.map((t) => proveResume(F3CP_MODULE, t.tableId, t.events, { alternatives }));
+function proveSession(
+  s: ReturnType<typeof session>,
+  alternatives: readonly string[],
+  stored = false,
+): ResumeProof[] {
+  return s.tables.map((t) =>
+    proveResume(F3CP_MODULE, t.tableId, stored ? asStored(t.events) : t.events, { alternatives }),
+  );
 }
 
 const total = (proofs: ResumeProof[]) => ({
@@ -65,6 +71,12 @@ describe('resuming the F3CP table fold at a round', () => {
           assert.ok(t.maxBytes < 8_192, `start states of at most ${t.maxBytes} bytes`);
         }
       });
+
+  it('2025 rules, seed 3, the events as the store reads them back (keys sorted): every round resumed from its start state derives and explains as the full fold did', () => {
+    const t = total(proveSession(session(3, ERA_2025), [], true));
+    assert.deepEqual(t.without, [], 'every round has its start state');
+    assert.equal(t.resumed, t.units);
+  });
 
   it('late events of earlier rounds arriving during a round: its start state carries those rounds, and only those', () => {
     const t = session(5, ERA_2025).tables[2]!;

@@ -144,14 +144,30 @@ const describeGap = (ms: number): string => {
  */
 export function checkReopened(before: TableOpened, after: TableOpened, pool: number | null): FindingInput[] {
   const out: FindingInput[] = [];
-  const settings = (t: TableOpened) =>
-    JSON.stringify({
+  // field by field, in the schema's order: the same settings compare equal whatever order their keys came in (an
+  // event read back from the store has its keys sorted; one parsed from a start state, in the schema's order)
+  const settings = (t: TableOpened) => {
+    const j = t.jackpot;
+    const f = j?.fixedAmounts;
+    return JSON.stringify({
       seats: t.seats,
-      betLimits: [...t.betLimits].sort((a, b) => a.betType.localeCompare(b.betType)),
+      betLimits: [...t.betLimits]
+        .sort((a, b) => a.betType.localeCompare(b.betType))
+        .map((l) => ({ betType: l.betType, minimum: l.minimum, maximum: l.maximum })),
       shuffleMode: t.shuffleMode,
-      jackpot: t.jackpot && { fixedAmounts: t.jackpot.fixedAmounts, resetAmount: t.jackpot.resetAmount },
-      rounding: t.rounding,
+      jackpot: j && {
+        fixedAmounts: f && {
+          royalFlush: f.royalFlush,
+          straightFlush: f.straightFlush,
+          fourOfAKind: f.fourOfAKind,
+          fullHouse: f.fullHouse,
+          flush: f.flush,
+        },
+        resetAmount: j.resetAmount,
+      },
+      rounding: t.rounding && { unitAvos: t.rounding.unitAvos, mode: t.rounding.mode },
     });
+  };
   const changed = settings(before) !== settings(after);
   if (changed)
     out.push({

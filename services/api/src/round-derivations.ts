@@ -81,8 +81,8 @@ const TABLE_FOLDED = (tableId: string) => `${tableStream(tableId)} folded from i
 
 /**
  * A round whose first event lies more than this many events past the table's start, or past where the table's fold
- * stopped, is derived by a fold resumed from its own record; nearer, the table's fold goes on (or, for a round
- * before where a resumed fold began, the table is folded from its first event). A resumed round pays about 0.5 ms
+ * stopped, is derived by a fold resumed from its own record; nearer, the table's fold (from its first event) goes
+ * on, or is made. A resumed round pays about 0.5 ms
  * of CPU beyond its own events (its record read and checked, its start state parsed), folding an event about 15 µs:
  * the break-even is a few dozen events, about one F3CP round (docs/api.md, Performance, measured with
  * bench/cold-replay-ab.ts: 64 took the least CPU a first replay of 0, 64, 256 and 1,024).
@@ -119,8 +119,10 @@ interface TableDerivation {
   readonly from: number;
   /**
    * a fold resumed from a round's record (GameModule.resumeTable): the round, and the record's stream and revision;
-   * null for a fold from the table's first event. Every round a resumed fold completes is answered only once checked
-   * against its own record, with the findings the record reports (#fromRecord).
+   * null for a fold from the table's first event. A resumed fold answers its own round only, once checked against
+   * the round's record, with the findings the record reports (#fromRecord): a start state carries what its round
+   * needs (e.g. only the closed rounds whose late events arrive during it), so the property proven of it
+   * (packages/rules/test/resume-property.ts) holds for its round, not for the rounds a fold from it would reach next.
    */
   readonly resumed: {
     readonly roundId: string;
@@ -394,17 +396,17 @@ export class RoundDerivations<T = RoundExplanation> {
 
   /**
    * Whether the round is to be derived by a fold resumed from its own record rather than by the table's fold `d`:
-   * never for a round within RESUME_GAP events of the table's start (the table is folded from its first event);
-   * else when there is no fold, when `d` is a fold resumed from a later round and the round lies more than
-   * RESUME_GAP events into the table, or when `d` would fold more than RESUME_GAP events to reach it.
+   * never when `d` is the round's own resumed fold, or a fold from the table's first event that has the round or is
+   * within RESUME_GAP events of it, nor for a round within RESUME_GAP events of the table's start (the table is
+   * folded from its first event); else it is (a fold resumed for another round never answers this one).
    */
   #resumes(d: TableDerivation | undefined, roundId: string, from: ResumeFrom): boolean {
-    if (d?.rounds.has(roundId)) return false;
+    if (d?.resumed?.roundId === roundId) return false;
+    if (d?.resumed === null && d.rounds.has(roundId)) return false;
     const first = from.resume.firstRevision;
     // near the table's start: folded from its first event, which then covers every later round too
     if (first <= this.#gap) return false;
-    if (!d) return true;
-    if (d.resumed !== null && first < d.from) return first > this.#gap;
+    if (!d || d.resumed !== null) return true;
     return first - (d.revision + 1) > this.#gap;
   }
 
@@ -499,9 +501,9 @@ export class RoundDerivations<T = RoundExplanation> {
       }
       d = this.#tables.get(key);
     }
-    // without a record to check each round against, or for a round before where it began, a resumed fold cannot
-    // answer: the table's from its first event
-    if (d?.resumed && (!from || from.resume.firstRevision < d.from)) {
+    // a fold resumed for another round, or without the round's record to check it against, does not answer: the
+    // table's from its first event does
+    if (d?.resumed && (!from || d.resumed.roundId !== roundId)) {
       this.#drop(key, d);
       d = undefined;
     }

@@ -838,6 +838,7 @@ function prepareStatements(db: Database.Database) {
       `SELECT ${COLUMNS} FROM events WHERE position > ? AND +stream_id IN (SELECT value FROM json_each(?))
        AND +type_id IN (SELECT value FROM json_each(?)) ORDER BY position LIMIT ?`,
     ),
+    head: db.prepare<[], { position: number | null }>('SELECT max(position) AS position FROM events'),
     saveCheckpoint: db.prepare(
       `INSERT INTO checkpoints (name, position, saved_at) VALUES (?, ?, ?)
        ON CONFLICT (name) DO UPDATE SET position = excluded.position, saved_at = excluded.saved_at`,
@@ -1580,6 +1581,12 @@ export class SqliteEventStore implements EventStore {
     );
     this.#subscriptions.add(subscription);
     return subscription;
+  }
+
+  async headPosition(): Promise<bigint> {
+    this.#checkOpen('headPosition');
+    // the rowid's b-tree: its last entry, no scan
+    return BigInt(this.#statements.head.get()?.position ?? -1);
   }
 
   async saveCheckpoint(name: string, position: bigint): Promise<void> {

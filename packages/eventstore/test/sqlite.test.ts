@@ -64,6 +64,23 @@ describe('SqliteEventStore specifics', () => {
     }
   });
 
+  it('tells the position of its last event (headPosition), -1 when empty', async () => {
+    const store = new SqliteEventStore(':memory:');
+    try {
+      assert.equal(await store.headPosition(), -1n);
+      await store.append('a', [{ eventId: 'e1', type: 'T', data: 1 }]);
+      const { position } = await store.append('b', [
+        { eventId: 'e2', type: 'T', data: 2 },
+        { eventId: 'e3', type: 'T', data: 3 },
+      ]);
+      assert.equal(await store.headPosition(), position);
+      const all = await collect(store.readAll());
+      assert.equal(all.at(-1)!.position, position);
+    } finally {
+      await store.close();
+    }
+  });
+
   it('decodes an event read before close() when it is first used after', async () => {
     const path = newFile();
     const store = new SqliteEventStore(path);

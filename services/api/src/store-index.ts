@@ -380,7 +380,13 @@ export class StoreIndex implements FindingsQuery {
       if (stream === null || revision === null) continue;
       const e = await at(stream, revision);
       if (!e || e.eventId !== eventId || e.hash !== hash || e.position !== BigInt(position ?? -1))
-        return `the ${which} event it indexed (${eventId} at ${stream} revision ${revision}, position ${position}) is ${e ? `another in the store (${e.eventId}, position ${e.position})` : 'not in the store'}`;
+        return `the ${which} event it indexed (${eventId} at ${stream} revision ${revision}, position ${position}) ${
+          !e
+            ? 'is not in the store'
+            : e.eventId === eventId && e.position === BigInt(position ?? -1)
+              ? `has another hash in the store (${e.hash}, not ${hash})`
+              : `is another in the store (${e.eventId}, position ${e.position})`
+        }`;
     }
     if (this.store.headPosition !== undefined) {
       const head = await this.store.headPosition();

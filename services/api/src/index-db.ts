@@ -61,7 +61,7 @@ CREATE TABLE IF NOT EXISTS rounds (
   record_revision INTEGER,
   record_position INTEGER,
   reported        TEXT NOT NULL      -- JSON list of the finding ids its record reports
-);
+) WITHOUT ROWID;
 CREATE UNIQUE INDEX IF NOT EXISTS rounds_by_table ON rounds (resume_table, ordinal);
 CREATE TABLE IF NOT EXISTS findings (
   finding_id     TEXT PRIMARY KEY,

@@ -316,16 +316,18 @@ export class StoreIndex implements FindingsQuery {
     // goes on from the store's head as it was before the read began (every event up to it was stored by then)
     const head = this.store.headPosition === undefined ? undefined : await this.store.headPosition();
     const selective = head !== undefined && head - (started ?? -1n) > SELECT_STREAMS_FROM;
-    const batch: RecordedEvent[] = [];
+    let batch = new Batch(this.#s.round);
     for await (const e of this.store.readAll({
       ...(started === null ? {} : { fromPosition: started }),
       ...(selective ? { streams: indexedStream } : {}),
     })) {
       read++;
-      batch.push(e);
-      if (batch.length >= this.#batchEvents) {
+      // each event is taken in as it comes (not kept until the batch is written: decoded events kept for a while
+      // cost the garbage collector more than their reading)
+      this.#take(e, batch);
+      if (batch.events >= this.#batchEvents) {
         this.#write(batch);
-        batch.length = 0;
+        batch = new Batch(this.#s.round);
       }
     }
     this.#write(batch);
@@ -396,41 +398,42 @@ export class StoreIndex implements FindingsQuery {
     return null;
   }
 
-  /** Indexes a batch of events (in stored order) and moves the checkpoint past them, in one transaction. */
-  #write(events: readonly RecordedEvent[]): void {
-    const last = events.at(-1);
+  /** Takes an event (the next in stored order) into the batch. */
+  #take(e: RecordedEvent, batch: Batch): void {
+    batch.events++;
+    batch.last = e.position;
+    if (this.#first === null && batch.first === undefined && indexedStream(e.stream)) batch.first = e;
+    if (isTableStream(e.stream)) {
+      const table = this.#table(e, batch);
+      if (table === undefined) return;
+      batch.tables.add(table);
+    } else if (e.type === ROUND_RECORD_TYPE && e.stream.startsWith('rounds-')) {
+      if (!this.#record(e, batch)) return;
+    } else if (ALERT_EVENT_TYPES.has(e.type) && e.stream.startsWith('alert-')) {
+      const id = e.stream.slice('alert-'.length);
+      batch.alerts.set(
+        id,
+        evolve(batch.alerts.get(id) ?? this.alertState(id), { type: e.type, data: e.data } as AlertEvent),
+      );
+    } else if (e.type === FINDING_EVENT_TYPE && e.stream.startsWith('findings-')) {
+      const f = e.data as Finding;
+      if (typeof f?.findingId !== 'string') return;
+      batch.findings.push(f);
+    } else return;
+    batch.lastIndexed = e;
+  }
+
+  /** Writes what a batch took in and moves the checkpoint past its events, in one transaction. */
+  #write(batch: Batch): void {
+    const last = batch.last;
     if (last === undefined) return;
-    const batch = new Batch(this.#s.round);
-    let lastIndexed: RecordedEvent | undefined;
-    const tables = new Set<string>();
-    const alerts = new Map<string, AlertState>();
-    const findings: Finding[] = [];
-    for (const e of events) {
-      if (isTableStream(e.stream)) {
-        const table = this.#table(e, batch);
-        if (table === undefined) continue;
-        tables.add(table);
-      } else if (e.type === ROUND_RECORD_TYPE && e.stream.startsWith('rounds-')) {
-        if (!this.#record(e, batch)) continue;
-      } else if (ALERT_EVENT_TYPES.has(e.type) && e.stream.startsWith('alert-')) {
-        const id = e.stream.slice('alert-'.length);
-        alerts.set(
-          id,
-          evolve(alerts.get(id) ?? this.alertState(id), { type: e.type, data: e.data } as AlertEvent),
-        );
-      } else if (e.type === FINDING_EVENT_TYPE && e.stream.startsWith('findings-')) {
-        const f = e.data as Finding;
-        if (typeof f?.findingId !== 'string') continue;
-        findings.push(f);
-      } else continue;
-      lastIndexed = e;
-    }
-    this.#position = last.position;
+    const { lastIndexed, tables, alerts, findings } = batch;
+    this.#position = last;
     if (lastIndexed === undefined) {
       // nothing the index keeps (access records): the checkpoint is saved now and then, and at close
-      if (this.#saved === null || last.position - this.#saved >= SAVE_PASSED_EVERY) {
-        this.#s.position.run(positionNumber(last.position));
-        this.#saved = last.position;
+      if (this.#saved === null || last - this.#saved >= SAVE_PASSED_EVERY) {
+        this.#s.position.run(positionNumber(last));
+        this.#saved = last;
       }
       return;
     }
@@ -441,7 +444,7 @@ export class StoreIndex implements FindingsQuery {
       hash: e.hash,
       position: positionNumber(e.position),
     });
-    const first = (this.#first ??= mark(events.find((e) => indexedStream(e.stream))!));
+    const first = (this.#first ??= mark(batch.first!));
     const lastMark = mark(lastIndexed);
     const s = this.#s;
     try {
@@ -468,7 +471,7 @@ export class StoreIndex implements FindingsQuery {
           );
         for (const [id, state] of alerts) s.putAlert.run(id, JSON.stringify(state));
         s.marker.run({
-          position: positionNumber(last.position),
+          position: positionNumber(last),
           first_stream: first.stream,
           first_revision: first.revision,
           first_event_id: first.eventId,
@@ -488,7 +491,7 @@ export class StoreIndex implements FindingsQuery {
       if (readMarker(this.#db).first_stream === null) this.#first = null;
       throw e;
     }
-    this.#saved = last.position;
+    this.#saved = last;
   }
 
   /** A table's event: its table's place, and its round's place and extent. The table's id, or undefined. */
@@ -718,10 +721,21 @@ export class StoreIndex implements FindingsQuery {
 }
 
 /**
- * The rounds a batch of events touches: each read from the index database once per batch (a round's events are
- * mostly together), changed in memory, written back once at the end of the batch.
+ * What a batch of events changes, kept until it is written in one transaction: the rounds it touches (each read from
+ * the index database once per batch — a round's events are mostly together — changed in memory, written back once),
+ * the tables, alert states and findings, and where it stops.
  */
 class Batch {
+  events = 0;
+  /** the position of its last event */
+  last: bigint | undefined;
+  /** its first event of an indexed stream, kept when the index has none yet (the store's identity) */
+  first: RecordedEvent | undefined;
+  /** its last event that changed the index */
+  lastIndexed: RecordedEvent | undefined;
+  readonly tables = new Set<string>();
+  readonly alerts = new Map<string, AlertState>();
+  readonly findings: Finding[] = [];
   readonly #rounds = new Map<string, RoundRow | null>();
   readonly #dirty = new Set<RoundRow>();
   constructor(private readonly read: Database.Statement<[string], RoundRow>) {}

@@ -13,6 +13,7 @@
  * the end. Prints per figure: wall ms, CPU ms (user + system of the child), µs of CPU per store event, events/s
  * (the store's events over the wall time), peak RSS.
  *   BENCH_INDEX_STORE=/tmp/copy/events.sqlite [BENCH_INDEX_ROUNDS=2] [BENCH_INDEX_OLD=<commit>] \
+ *     [BENCH_INDEX_KINDS=old,first,restart] [BENCH_INDEX_BATCH=<events a transaction>] \
  *     node --import ./apps/cli/bin/register-ts.mjs bench/api-index.ts
  */
 import { execFileSync, spawnSync } from 'node:child_process';
@@ -82,7 +83,11 @@ async function child(kind: string, storePath: string, indexPath: string, oldModu
       await new StoreIndex(counted).refresh();
     } else {
       const { StoreIndex } = await import('../services/api/src/store-index.ts');
-      const index = new StoreIndex(counted, { path: kind === 'memory' ? ':memory:' : indexPath });
+      const batch = process.env.BENCH_INDEX_BATCH;
+      const index = new StoreIndex(counted, {
+        path: kind === 'memory' ? ':memory:' : indexPath,
+        ...(batch ? { batchEvents: Number(batch) } : {}),
+      });
       await index.refresh();
       await index.close();
     }
@@ -122,6 +127,8 @@ if (role === '--child') {
   const storePath = process.env.BENCH_INDEX_STORE;
   if (!storePath) throw new Error('BENCH_INDEX_STORE: a SQLite event store (a copy: it is opened read-only)');
   const rounds = Number(process.env.BENCH_INDEX_ROUNDS ?? 2);
+  const kinds = (process.env.BENCH_INDEX_KINDS ?? 'raw,old,first,restart,memory').split(',');
+  if (!kinds.includes('raw')) kinds.unshift('raw'); // every figure is beside the raw read of the same run
   const commit =
     process.env.BENCH_INDEX_OLD ??
     execFileSync('git', ['merge-base', 'HEAD', 'main'], { cwd: root, encoding: 'utf8' }).trim();
@@ -146,7 +153,7 @@ if (role === '--child') {
     let events = 0;
     for (let i = 0; i < rounds; i++) {
       const indexPath = join(scratch, `round-${i}.index.sqlite`);
-      for (const kind of ['raw', 'old', 'first', 'restart', 'memory']) {
+      for (const kind of kinds) {
         const f = run(kind, indexPath);
         if (kind === 'raw') events = f.read;
         all.push(f);
@@ -171,11 +178,13 @@ if (role === '--child') {
       median(all.filter((f) => f.kind === kind).map((f) => f[k]));
     console.log(
       `medians over ${rounds} rounds (${events.toLocaleString('en-US')} store events): ` +
-        ['raw', 'old', 'first', 'restart', 'memory']
+        kinds
           .map((k) => `${k} ${of(k, 'wallMs').toFixed(0)} ms wall / ${of(k, 'cpuMs').toFixed(0)} ms cpu`)
           .join('; ') +
-        `; first build ÷ old: ${(of('first', 'cpuMs') / of('old', 'cpuMs')).toFixed(2)} cpu, ` +
-        `old ÷ raw: ${(of('old', 'wallMs') / of('raw', 'wallMs')).toFixed(1)} wall, first ÷ raw: ${(of('first', 'wallMs') / of('raw', 'wallMs')).toFixed(1)} wall`,
+        (kinds.includes('old') && kinds.includes('first')
+          ? `; first build ÷ old: ${(of('first', 'cpuMs') / of('old', 'cpuMs')).toFixed(2)} cpu, ` +
+            `old ÷ raw: ${(of('old', 'wallMs') / of('raw', 'wallMs')).toFixed(1)} wall, first ÷ raw: ${(of('first', 'wallMs') / of('raw', 'wallMs')).toFixed(1)} wall`
+          : ''),
     );
   } finally {
     rmSync(scratch, { recursive: true, force: true });

@@ -128,7 +128,7 @@ export interface StoreIndexOptions {
   readonly path?: string;
   /** where the index says what it did at start (caught up, rebuilt and why); default: nowhere */
   readonly log?: (message: string) => void;
-  /** events written per transaction while reading the store; default 4096 */
+  /** events written per transaction while reading the store; default 65,536 (a start over 7 M events: 38 s instead of 66 s with 4,096, fewer commits and round rewrites) */
   readonly batchEvents?: number;
 }
 
@@ -197,6 +197,11 @@ export class StoreIndex implements FindingsQuery {
   readonly #batchEvents: number;
   /** every table's place and round count: a few hundred rows, read at open */
   readonly #tables = new Map<string, TableRow>();
+  /**
+   * the workflow state of every alert someone acted on (people's actions: far fewer than findings), read at open:
+   * the alert filters ask it of up to 100,000 alerts a request
+   */
+  readonly #alerts = new Map<string, AlertState>();
   #position: bigint | null;
   /** the checkpoint as saved in the database */
   #saved: bigint | null;
@@ -213,7 +218,7 @@ export class StoreIndex implements FindingsQuery {
   ) {
     this.#path = options.path ?? ':memory:';
     this.#log = options.log ?? (() => {});
-    this.#batchEvents = options.batchEvents ?? 4096;
+    this.#batchEvents = options.batchEvents ?? 65_536;
     this.description =
       this.#path === ':memory:'
         ? 'the event store (indexed in memory)'
@@ -261,7 +266,7 @@ export class StoreIndex implements FindingsQuery {
       view: db.prepare<[string], ViewRow>(
         `SELECT ${VIEW_COLUMNS} FROM ${FINDINGS_FROM} WHERE f.finding_id = ?`,
       ),
-      alert: db.prepare<[string], { state: string }>('SELECT state FROM alerts WHERE alert_id = ?'),
+      alerts: db.prepare<[], { alert_id: string; state: string }>('SELECT alert_id, state FROM alerts'),
       putAlert: db.prepare('INSERT OR REPLACE INTO alerts (alert_id, state) VALUES (?, ?)'),
     };
     this.#s = s;
@@ -284,6 +289,9 @@ export class StoreIndex implements FindingsQuery {
   #loadTables(): void {
     this.#tables.clear();
     for (const { table_id, ...t } of this.#s.tables.all()) this.#tables.set(table_id, t);
+    this.#alerts.clear();
+    for (const { alert_id, state } of this.#s.alerts.all())
+      this.#alerts.set(alert_id, JSON.parse(state) as AlertState);
   }
 
   /** Reads what was stored since the last refresh. Concurrent callers share one read. */
@@ -492,6 +500,7 @@ export class StoreIndex implements FindingsQuery {
       throw e;
     }
     this.#saved = last;
+    for (const [id, state] of alerts) this.#alerts.set(id, state);
   }
 
   /** A table's event: its table's place, and its round's place and extent. The table's id, or undefined. */
@@ -602,8 +611,7 @@ export class StoreIndex implements FindingsQuery {
 
   /** An alert's workflow state as of the last refresh (callers refresh first; see alertStates). */
   alertState(alertId: string): AlertState {
-    const row = this.#s.alert.get(alertId);
-    return row ? (JSON.parse(row.state) as AlertState) : initialAlertState;
+    return this.#alerts.get(alertId) ?? initialAlertState;
   }
 
   #place(roundId: string): RoundPlace | undefined {

@@ -11,7 +11,8 @@
  *   memory   the index in an in-memory database (buildApp without indexPath), built from the whole store
  * The store is opened read-only and never written; the index files are made in a temporary directory, removed at
  * the end. Prints per figure: wall ms, CPU ms (user + system of the child), µs of CPU per store event, events/s
- * (the store's events over the wall time), peak RSS.
+ * (the store's events over the wall time), peak RSS, and the heap still used once the index is read (after a full
+ * collection, the index open: what a server keeps holding).
  *   BENCH_INDEX_STORE=/tmp/copy/events.sqlite [BENCH_INDEX_ROUNDS=2] [BENCH_INDEX_OLD=<commit>] \
  *     [BENCH_INDEX_KINDS=old,first,restart] [BENCH_INDEX_BATCH=<events a transaction>] \
  *     node --import ./apps/cli/bin/register-ts.mjs bench/api-index.ts
@@ -35,12 +36,20 @@ interface Figure {
   /** events (or rows) read */
   read: number;
   maxRssMB: number;
+  /** heap used after the build (a full collection first), with the index still open */
+  heldMB: number;
 }
 
 async function child(kind: string, storePath: string, indexPath: string, oldModule: string): Promise<Figure> {
   const started = performance.now();
   const cpu0 = process.cpuUsage();
   let read = 0;
+  let heldMB = 0;
+  /** the JavaScript heap still used once the index is read (after a full collection), MB */
+  const held = () => {
+    (globalThis as { gc?: () => void }).gc?.();
+    return process.memoryUsage().heapUsed / 2 ** 20;
+  };
   if (kind === 'raw') {
     const Database = createRequire(import.meta.resolve('@table-audit/eventstore/sqlite'))(
       'better-sqlite3',
@@ -80,7 +89,9 @@ async function child(kind: string, storePath: string, indexPath: string, oldModu
       const { StoreIndex } = (await import(oldModule)) as {
         StoreIndex: new (s: typeof store) => { refresh(): Promise<void> };
       };
-      await new StoreIndex(counted).refresh();
+      const index = new StoreIndex(counted);
+      await index.refresh();
+      heldMB = held();
     } else {
       const { StoreIndex } = await import('../services/api/src/store-index.ts');
       const batch = process.env.BENCH_INDEX_BATCH;
@@ -89,6 +100,7 @@ async function child(kind: string, storePath: string, indexPath: string, oldModu
         ...(batch ? { batchEvents: Number(batch) } : {}),
       });
       await index.refresh();
+      heldMB = held();
       await index.close();
     }
     await store.close();
@@ -100,6 +112,7 @@ async function child(kind: string, storePath: string, indexPath: string, oldModu
     cpuMs: (cpu.user + cpu.system) / 1000,
     read,
     maxRssMB: process.resourceUsage().maxRSS / 1024,
+    heldMB,
   };
 }
 
@@ -138,7 +151,7 @@ if (role === '--child') {
     const run = (kind: string, indexPath: string): Figure => {
       const r = spawnSync(
         process.execPath,
-        ['--import', loader, here, '--child', kind, storePath, indexPath, oldModule],
+        ['--expose-gc', '--import', loader, here, '--child', kind, storePath, indexPath, oldModule],
         { encoding: 'utf8', maxBuffer: 16 * 1024 * 1024 },
       );
       if (r.status !== 0) throw new Error(`${kind}: exit ${r.status}\n${r.stderr}`);
@@ -169,6 +182,7 @@ if (role === '--child') {
               .padStart(10)} store events/s`,
             `read ${f.read.toLocaleString('en-US').padStart(9)} events`,
             `peak RSS ${f.maxRssMB.toFixed(0).padStart(5)} MB`,
+            `heap held ${f.heldMB.toFixed(0).padStart(4)} MB`,
           ].join('  '),
         );
       }

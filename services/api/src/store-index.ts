@@ -1,9 +1,11 @@
 /**
  * What the API must know about the event store to check a caller's scope before it reads anything: where each
- * round was played (table, casino, concessionaire, game, dealer) and each finding. Built by reading the store
- * forwards from where it last stopped (one query that returns nothing when nothing is new), so a request sees
- * everything stored before it began. It is also a FindingsQuery adapter (the embedded one, in memory: fine for
- * a few hundred thousand findings; the ClickHouse table serves more).
+ * round was played (table, casino, concessionaire, game, dealer), where its events begin and its latest record,
+ * each finding and each alert's workflow state. Built by reading the store forwards from where it last stopped (one
+ * query that returns nothing when nothing is new), so a request sees everything stored before it began. Kept in a
+ * database of its own (index-db.ts): a file the API owns, read on from its checkpoint at the next start, or one in
+ * memory, built from the whole store at every start. It is also a FindingsQuery adapter (the embedded one: the
+ * findings filtered, ordered and counted in SQL; the ClickHouse table serves more).
  */
 import type Database from 'better-sqlite3';
 import type { EventStore, RecordedEvent } from '@table-audit/eventstore';
@@ -84,6 +86,14 @@ interface Header {
   eventTime?: unknown;
 }
 
+/** A round's latest record, as its row keeps it. */
+interface RoundRecord {
+  record_stream: string;
+  record_revision: number;
+  record_position: number;
+  reported: string;
+}
+
 /** A round as the index keeps it (the rounds table of index-db.ts): its place, and where it resumes from. */
 interface RoundRow {
   round_id: string;
@@ -128,7 +138,10 @@ export interface StoreIndexOptions {
   readonly path?: string;
   /** where the index says what it did at start (caught up, rebuilt and why); default: nowhere */
   readonly log?: (message: string) => void;
-  /** events written per transaction while reading the store; default 65,536 (a start over 7 M events: 38 s instead of 66 s with 4,096, fewer commits and round rewrites) */
+  /**
+   * events taken in per transaction while reading the store; default 65,536 (a first build over 7 M events took 38 s
+   * instead of 66 s with 4,096, under load: fewer commits, each round's row written fewer times)
+   */
   readonly batchEvents?: number;
 }
 
@@ -250,6 +263,10 @@ export class StoreIndex implements FindingsQuery {
          reported) VALUES (@round_id, @table_id, @casino, @concessionaire, @game, @dealer_id, @start_time,
          @resume_table, @ordinal, @first_revision, @last_position, @record_stream, @record_revision,
          @record_position, @reported)`,
+      ),
+      putRecord: db.prepare(
+        `UPDATE rounds SET record_stream = @record_stream, record_revision = @record_revision,
+         record_position = @record_position, reported = @reported WHERE round_id = @round_id`,
       ),
       nextRecorded: db.prepare<[string, number], { recorded: number }>(
         'SELECT record_position IS NOT NULL AS recorded FROM rounds WHERE resume_table = ? AND ordinal = ?',
@@ -462,6 +479,7 @@ export class StoreIndex implements FindingsQuery {
           s.table.run(id, t.casino, t.concessionaire, t.game, t.rounds);
         }
         for (const r of batch.dirty()) s.putRound.run(r);
+        for (const [round_id, record] of batch.records) s.putRecord.run({ round_id, ...record });
         for (const f of findings)
           s.finding.run(
             f.findingId,
@@ -565,17 +583,15 @@ export class StoreIndex implements FindingsQuery {
   #record(e: RecordedEvent, batch: Batch): boolean {
     const r = e.data as { roundId?: unknown; findingIds?: unknown; reportedFindingIds?: unknown } | null;
     if (typeof r?.roundId !== 'string') return false;
-    const round = batch.get(r.roundId);
-    if (!round) return false;
-    round.record_stream = e.stream;
-    round.record_revision = e.revision;
-    round.record_position = positionNumber(e.position);
     const ids = Array.isArray(r.reportedFindingIds) ? r.reportedFindingIds : r.findingIds;
-    round.reported = JSON.stringify(
-      Array.isArray(ids) ? ids.filter((id): id is string => typeof id === 'string') : [],
-    );
-    batch.touch(round);
-    return true;
+    return batch.record(r.roundId, {
+      record_stream: e.stream,
+      record_revision: e.revision,
+      record_position: positionNumber(e.position),
+      reported: JSON.stringify(
+        Array.isArray(ids) ? ids.filter((id): id is string => typeof id === 'string') : [],
+      ),
+    });
   }
 
   /**
@@ -748,10 +764,42 @@ class Batch {
   readonly #dirty = new Set<RoundRow>();
   constructor(private readonly read: Database.Statement<[string], RoundRow>) {}
 
+  /**
+   * Round records whose round the batch has not looked at: written at the end as updates of the round's row, if it
+   * is stored (a record of a round not indexed is left out, as it always was), so that a record read long after its
+   * round (the replay's, after the ingest) costs no look-up of the round first.
+   */
+  readonly records = new Map<string, RoundRecord>();
+
+  /** The round's row: the batch's, else the stored one (with a record the batch kept for it), else undefined. */
   get(roundId: string): RoundRow | undefined {
     let r = this.#rounds.get(roundId);
-    if (r === undefined) this.#rounds.set(roundId, (r = this.read.get(roundId) ?? null));
+    if (r === undefined) {
+      this.#rounds.set(roundId, (r = this.read.get(roundId) ?? null));
+      const record = this.records.get(roundId);
+      if (record !== undefined) {
+        this.records.delete(roundId);
+        // a round not stored when its record came: the record is left out; a stored one takes it
+        if (r !== null) {
+          Object.assign(r, record);
+          this.#dirty.add(r);
+        }
+      }
+    }
     return r ?? undefined;
+  }
+
+  /** A round's record, in stored order. Whether it may change the index (its round is indexed, or may be). */
+  record(roundId: string, record: RoundRecord): boolean {
+    const r = this.#rounds.get(roundId);
+    if (r === null) return false; // looked up in this batch: not indexed
+    if (r === undefined) {
+      this.records.set(roundId, record);
+      return true;
+    }
+    Object.assign(r, record);
+    this.#dirty.add(r);
+    return true;
   }
 
   add(round: RoundRow): void {

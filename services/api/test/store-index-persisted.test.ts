@@ -8,10 +8,11 @@ import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from '
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import Database from 'better-sqlite3';
 import type { ReadAllOptions, RecordedEvent } from '@table-audit/eventstore';
 import { SqliteEventStore } from '@table-audit/eventstore/sqlite';
 import { COUNT_DIMENSIONS, type FindingView } from '../src/findings-query.ts';
-import { IndexFileRefused } from '../src/index-db.ts';
+import { INDEX_FORMAT, INDEX_MARKER, IndexFileRefused } from '../src/index-db.ts';
 import { StoreIndex } from '../src/store-index.ts';
 import { findingsQueryConformance } from './findings-conformance.ts';
 import { simulatedStore } from './fixture.ts';
@@ -330,6 +331,49 @@ describe('StoreIndex in a file: not the index of this store', () => {
         );
         assert.deepEqual(readFileSync(path), bytes, path);
       }
+    } finally {
+      await store.close();
+    }
+  });
+});
+
+describe('StoreIndex in a file: its format', () => {
+  it('rebuilds an index of ours in an older format, and refuses one in a newer format (left as it was)', async () => {
+    const store = new SqliteEventStore(newPath('events.sqlite'));
+    try {
+      await copy(store, await eventsOf(2026));
+      const path = newPath('index.sqlite');
+      const index = new StoreIndex(store, { path });
+      await index.refresh();
+      await index.close();
+      const setFormat = (format: number) => {
+        const db = new Database(path);
+        db.prepare(`UPDATE ${INDEX_MARKER} SET format = ?`).run(format);
+        db.close();
+      };
+      setFormat(INDEX_FORMAT + 1);
+      const bytes = readFileSync(path);
+      assert.throws(
+        () => new StoreIndex(store, { path }),
+        new RegExp(
+          `is a table-audit API index in format ${INDEX_FORMAT + 1}; this code knows format ${INDEX_FORMAT}`,
+        ),
+      );
+      assert.deepEqual(readFileSync(path), bytes);
+      setFormat(INDEX_FORMAT - 1);
+      const logs: string[] = [];
+      const counted = counting(store);
+      const rebuilt = new StoreIndex(counted, { path, log: (m) => logs.push(m) });
+      assert.match(
+        logs.join('\n'),
+        new RegExp(`format ${INDEX_FORMAT - 1} is older than ${INDEX_FORMAT}; rebuilt`),
+      );
+      await rebuilt.refresh();
+      assert.deepEqual(counted.starts, [null], 'read from the start');
+      const scratch = new StoreIndex(store);
+      assert.deepEqual(await answers(rebuilt, store), await answers(scratch, store));
+      await rebuilt.close();
+      await scratch.close();
     } finally {
       await store.close();
     }

@@ -123,6 +123,13 @@ export async function serveUntilStopped(o: ServeOptions): Promise<void> {
   const dir = anchorsDir(o.anchorsDir);
   const anchors = dir === undefined ? undefined : fileAnchorSource(dir);
   const opened = await openConfiguredStore({ flag: o.storeFile, mustExist: true });
+  let indexPath: string;
+  try {
+    indexPath = indexPathFor(o.indexFile, opened.path);
+  } catch (e) {
+    await opened.close(false);
+    throw e;
+  }
   const abort = new AbortController();
   let analytics: AnalyticsClient | null = null;
   let projecting: Promise<unknown> = Promise.resolve();
@@ -149,7 +156,7 @@ export async function serveUntilStopped(o: ServeOptions): Promise<void> {
     }
     const app = await buildApp({
       store: opened.store,
-      indexPath: indexPathFor(o.indexFile, opened.path),
+      indexPath,
       auth: { tokenKey: key, apiKeys },
       ...(anchors ? { anchors } : {}),
       ...(findings ? { findings } : {}),

@@ -1,9 +1,9 @@
 /** table-audit token and serve, as a user runs them: the dev key made once, a token accepted by the server. */
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { simulatedStore } from '../../../services/api/test/fixture.ts';
@@ -95,8 +95,33 @@ describe('table-audit serve', () => {
     const lines = log
       .trim()
       .split('\n')
-      .map((l) => JSON.parse(l) as { reqId?: string });
+      .map((l) => JSON.parse(l) as { reqId?: string; msg?: string });
     assert.ok(lines.some((l) => typeof l.reqId === 'string' && /^[0-9a-f-]{36}$/.test(l.reqId)));
+    // the API's index of the store, kept beside it for the next start
+    assert.ok(existsSync(`${path}.index.sqlite`));
+    assert.ok(
+      lines.some((l) => l.msg?.startsWith(`API index ${path}.index.sqlite: read `)),
+      log,
+    );
+  });
+
+  it('refuses an --index file that is not an index made by the API, naming it, and leaves it as it was', async () => {
+    const path = join(root, 'refused', 'events.sqlite');
+    mkdirSync(dirname(path), { recursive: true });
+    const { store } = await simulatedStore({ tables: 1, roundsPerTable: 2, path });
+    await store.close();
+    const notes = join(root, 'refused', 'notes.sqlite');
+    writeFileSync(notes, 'not an index\n');
+    const r = run(['serve', '--port', '0', '--store', path, '--index', notes, '--findings', 'store']);
+    assert.equal(r.status, 1, r.stderr);
+    assert.match(
+      r.stderr,
+      new RegExp(`${notes.replace(/[.]/g, '\\.')} exists and is not a table-audit API index`),
+    );
+    assert.equal(readFileSync(notes, 'utf8'), 'not an index\n');
+    const same = run(['serve', '--port', '0', '--store', path, '--index', path, '--findings', 'store']);
+    assert.equal(same.status, 2, same.stderr);
+    assert.match(same.stderr, /is the event store's own file/);
   });
 });
 

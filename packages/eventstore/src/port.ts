@@ -170,6 +170,14 @@ export interface EventStore {
   /** Every stream's events in global order (forwards). */
   readAll(options?: ReadAllOptions): AsyncIterable<RecordedEvent>;
 
+  /**
+   * The position of the last event stored (-1n when none is). Every event at or before it was stored when the
+   * promise resolved: a reader that selects streams or types can read on from it, past the events it left out,
+   * instead of from its last selected event. Optional: a store without it (EventStoreDB's adapter, decorators)
+   * gives such a reader no way past the events it skipped.
+   */
+  headPosition?(): Promise<bigint>;
+
   subscribeToAll(options?: SubscribeToAllOptions): Subscription;
 
   /** Durably records how far a named consumer got (a global position). */

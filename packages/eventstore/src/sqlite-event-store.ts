@@ -840,6 +840,14 @@ function prepareStatements(db: Database.Database) {
     ),
     // a read by event type (the type ids as a JSON array): the log in position order, the other types' rows skipped
     // inside SQLite, never read into JavaScript nor decoded; with a selection of streams too, both in one pass
+    // a selection of nearly every stream (all but a few, e.g. every stream but the access log): the few left out,
+    // as a list sent to SQLite at each page is built into a lookup at each page (thousands of selected ids at each
+    // page of 512 cost more than the read itself); ids above the last one the filter looked at are not selected
+    // (a stream added since: the filter asks about it at the next page)
+    allButInOrder: rows<[bigint, string, number, number]>(
+      `SELECT ${COLUMNS} FROM events WHERE position > ? AND +stream_id NOT IN (SELECT value FROM json_each(?))
+       AND +stream_id <= ? ORDER BY position LIMIT ?`,
+    ),
     allOfTypes: rows<[bigint, string, number]>(
       `SELECT ${COLUMNS} FROM events WHERE position > ? AND +type_id IN (SELECT value FROM json_each(?))
        ORDER BY position LIMIT ?`,
@@ -848,6 +856,7 @@ function prepareStatements(db: Database.Database) {
       `SELECT ${COLUMNS} FROM events WHERE position > ? AND +stream_id IN (SELECT value FROM json_each(?))
        AND +type_id IN (SELECT value FROM json_each(?)) ORDER BY position LIMIT ?`,
     ),
+    head: db.prepare<[], { position: number | null }>('SELECT max(position) AS position FROM events'),
     saveCheckpoint: db.prepare(
       `INSERT INTO checkpoints (name, position, saved_at) VALUES (?, ?, ?)
        ON CONFLICT (name) DO UPDATE SET position = excluded.position, saved_at = excluded.saved_at`,
@@ -867,8 +876,11 @@ class StreamFilter {
   /** the dictionary's largest id when the streams were last looked for (-1: never) */
   #lastMaxId = -1;
   #selected: number[] = [];
+  /** the streams looked at and not selected */
+  #left: number[] = [];
   #streams = 0;
   #json = '[]';
+  #leftJson = '[]';
   constructor(
     private readonly dict: StoreDictionary,
     private readonly accepts: (stream: string) => boolean,
@@ -882,16 +894,31 @@ class StreamFilter {
     this.#lastMaxId = maxId;
     const added = this.dict.streamsAfter(this.#lastId);
     let changed = false;
+    let left = false;
     for (const { id, text } of added) {
       this.#lastId = id;
       this.#streams++;
       if (this.accepts(text)) {
         this.#selected.push(id);
         changed = true;
+      } else {
+        this.#left.push(id);
+        left = true;
       }
     }
     if (changed) this.#json = JSON.stringify(this.#selected);
+    if (left) this.#leftJson = JSON.stringify(this.#left);
     return this.#json;
+  }
+
+  /**
+   * The streams left out, when they are far fewer than the selected ones (a sixteenth or less, after idsJson), as a
+   * JSON array with the largest dictionary id looked at: a read may send them instead of the selected ones.
+   */
+  leftOut(): { readonly json: string; readonly upTo: number } | null {
+    return this.#left.length * 16 <= this.#selected.length
+      ? { json: this.#leftJson, upTo: Math.max(this.#lastMaxId, this.#lastId) }
+      : null;
   }
 
   /** Whether the selection is a large part of the store's streams (an eighth or more, after idsJson). */
@@ -1585,6 +1612,8 @@ export class SqliteEventStore implements EventStore {
 
   #readSelected(after: bigint, limit: number, filter: StreamFilter): EventRow[] {
     const ids = filter.idsJson();
+    const left = filter.leftOut();
+    if (left !== null) return this.#statements.allButInOrder.all(after, left.json, left.upTo, limit);
     return (filter.wide ? this.#statements.allOfInOrder : this.#statements.allOf).all(after, ids, limit);
   }
 
@@ -1603,6 +1632,12 @@ export class SqliteEventStore implements EventStore {
     );
     this.#subscriptions.add(subscription);
     return subscription;
+  }
+
+  async headPosition(): Promise<bigint> {
+    this.#checkOpen('headPosition');
+    // the rowid's b-tree: its last entry, no scan
+    return BigInt(this.#statements.head.get()?.position ?? -1);
   }
 
   async saveCheckpoint(name: string, position: bigint): Promise<void> {

@@ -64,6 +64,56 @@ describe('SqliteEventStore specifics', () => {
     }
   });
 
+  it('tells the position of its last event (headPosition), -1 when empty', async () => {
+    const store = new SqliteEventStore(':memory:');
+    try {
+      assert.equal(await store.headPosition(), -1n);
+      await store.append('a', [{ eventId: 'e1', type: 'T', data: 1 }]);
+      const { position } = await store.append('b', [
+        { eventId: 'e2', type: 'T', data: 2 },
+        { eventId: 'e3', type: 'T', data: 3 },
+      ]);
+      assert.equal(await store.headPosition(), position);
+      const all = await collect(store.readAll());
+      assert.equal(all.at(-1)!.position, position);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('reads a selection of all streams but a few (sent to SQLite as the few left out) as a full read filtered', async () => {
+    const store = new SqliteEventStore(':memory:');
+    try {
+      const write = async (streams: string[], round: number) => {
+        for (const s of streams)
+          await store.append(s, [
+            { eventId: `${s}-${round}-a`, type: 'T', data: round },
+            { eventId: `${s}-${round}-b`, type: 'U', data: round },
+          ]);
+      };
+      const many = Array.from({ length: 40 }, (_, i) => `t-${i}`);
+      await write([...many, 'api-access'], 0);
+      await write([...many.slice(0, 5), 'api-access', 'skip-2', 't-new'], 1); // new streams, one selected
+      const keep = (s: string) => s !== 'api-access' && !s.startsWith('skip-');
+      const all = await collect(store.readAll());
+      const want = all.filter((e) => keep(e.stream)).map((e) => [e.eventId, e.position]);
+      assert.deepEqual(
+        (await collect(store.readAll({ streams: keep }))).map((e) => [e.eventId, e.position]),
+        want,
+      );
+      const from = all[30]!.position;
+      assert.deepEqual(
+        (await collect(store.readAll({ streams: keep, fromPosition: from, maxCount: 7 }))).map((e) => [
+          e.eventId,
+          e.position,
+        ]),
+        want.filter(([, p]) => (p as bigint) > from).slice(0, 7),
+      );
+    } finally {
+      await store.close();
+    }
+  });
+
   it('decodes an event read before close() when it is first used after', async () => {
     const path = newFile();
     const store = new SqliteEventStore(path);

@@ -48,8 +48,14 @@ export interface ReadinessCheck {
 export interface AppOptions {
   readonly store: EventStore;
   readonly auth: AuthOptions;
-  /** where findings are listed from (the ClickHouse adapter); default: the store index, in memory */
+  /** where findings are listed from (the ClickHouse adapter); default: the store index */
   readonly findings?: FindingsQuery;
+  /**
+   * the store index's database (store-index.ts): a file the API creates and owns, kept across restarts (a start
+   * reads only what was stored since; an existing file that is not an index of ours is refused). Absent: in memory,
+   * built from the whole store at every start.
+   */
+  readonly indexPath?: string;
   /** chart series from the dashboards' panel SQL (the ClickHouse adapter); without it /v1/charts answers 503 */
   readonly charts?: ChartsQuery;
   /** more dependencies for /health/ready (e.g. ClickHouse) */
@@ -92,7 +98,11 @@ export async function buildApp(o: AppOptions): Promise<FastifyInstance> {
     requestIdHeader: false,
     ajv: { customOptions: { removeAdditional: false, coerceTypes: 'array', allErrors: false } },
   });
-  const index = new StoreIndex(o.store);
+  const index = new StoreIndex(o.store, {
+    ...(o.indexPath === undefined ? {} : { path: o.indexPath }),
+    log: (message) => app.log.info(message),
+  });
+  app.addHook('onClose', () => index.close());
   const replayPool = await startReplayPool(app, o);
   app.decorate('replayPool', replayPool);
   if (replayPool) app.addHook('onClose', () => replayPool.close());
@@ -111,7 +121,8 @@ export async function buildApp(o: AppOptions): Promise<FastifyInstance> {
   };
   const auth = new Authenticator(o.auth);
   // the index of rounds and findings is read before the first request, not during it (a month's store takes
-  // seconds to read); afterwards each request reads only what was stored since
+  // seconds to read from the start; a kept index file reads only what was stored since it last stopped);
+  // afterwards each request reads only what was stored since
   app.addHook('onReady', () => index.refresh());
 
   app.addHook('onSend', async (req, reply) => {

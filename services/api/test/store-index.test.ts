@@ -22,6 +22,7 @@ describe('StoreIndex: where a round was played', () => {
     try {
       let reads = 0;
       const counted = Object.create(store) as typeof store;
+      counted.headPosition = () => store.headPosition(); // a private field's method, called on the store itself
       counted.readAll = (options) => {
         reads++;
         return store.readAll(options);

@@ -1,4 +1,5 @@
 import { readFileSync, statSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 // the API and ClickHouse client load only when serve runs, so every other command starts as fast as before
 import type { AnalyticsClient } from '@table-audit/analytics';
@@ -11,7 +12,11 @@ import { loadConfig } from '../config.ts';
 import { storePath } from './store.ts';
 import { DEFAULT_TOKEN_KEY, tokenKey, tokenKeyPath } from './token.ts';
 
-const usage = `Usage: table-audit serve [--port P] [--host H] [--store PATH] [--token-key PEM] [--api-keys FILE] [--anchors DIR]
+/** Where serve keeps its index with an EventStoreDB store, unless --index says. */
+export const DEFAULT_ESDB_INDEX = 'data/api-index.sqlite';
+
+const usage = `Usage: table-audit serve [--port P] [--host H] [--store PATH] [--index PATH] [--token-key PEM] [--api-keys FILE]
+                         [--anchors DIR] [--findings clickhouse|store]
 
 Starts the API (findings, alerts and their workflow, disputed hands, evidence exports) over the event store, with
 the web UI at /ui, the OpenAPI document at /openapi.json and its browsable page at /docs. Logs are JSON lines
@@ -19,6 +24,12 @@ the web UI at /ui, the OpenAPI document at /openapi.json and its browsable page 
 
   --port P          default 8080          --host H     default 127.0.0.1
   --store PATH      default $TABLE_AUDIT_STORE, else data/events.sqlite (workflow actions and accesses are appended)
+  --index PATH      the API's index of the store (rounds, findings, alert states, and how far it has read), a SQLite
+                    file the API creates and keeps: a restart reads only what was stored since. Default: beside a
+                    SQLite store, STORE.index.sqlite; with EventStoreDB, ${DEFAULT_ESDB_INDEX}; :memory: keeps it in
+                    memory (read from the whole store at every start). A file there that is not an index made by
+                    the API is refused and left as it is; an index of another store (the store was replaced or
+                    rebuilt) is rebuilt, as the log says
   --token-key PEM   the Ed25519 key tokens are verified with (default ${DEFAULT_TOKEN_KEY}, made once if missing;
                     table-audit token signs with it)
   --api-keys FILE   JSON list of machine keys: [{"name", "sha256" (hex of the key), "role", "concessionaire"}]
@@ -26,9 +37,27 @@ the web UI at /ui, the OpenAPI document at /openapi.json and its browsable page 
   --findings FROM   clickhouse (default): findings and alerts are listed from ClickHouse — the server at
                     $CLICKHOUSE_URL (projected by services/analytics elsewhere), else chDB in data/analytics, which
                     serve brings up to date before it listens and keeps following the store;
-                    store: from the API's own index of the event store, in memory`;
+                    store: from the API's own index of the event store (--index)`;
 
 const MAX_KEYS_FILE = 1024 * 1024;
+
+/**
+ * The index database's path: --index if given (':memory:' for none on disk), else beside a SQLite store file
+ * (STORE.index.sqlite), else (EventStoreDB) data/api-index.sqlite. Never the store's own file.
+ */
+export function indexPathFor(flag: string | undefined, storeFile: string | undefined): string {
+  if (flag === '') throw new UsageError('--index needs a path, e.g. --index data/events.sqlite.index.sqlite');
+  const path =
+    flag ??
+    (storeFile === undefined
+      ? DEFAULT_ESDB_INDEX
+      : storeFile === ':memory:'
+        ? ':memory:'
+        : `${storeFile}.index.sqlite`);
+  if (path !== ':memory:' && storeFile !== undefined && resolve(path) === resolve(storeFile))
+    throw new UsageError(`--index ${path} is the event store's own file; the index needs a file of its own`);
+  return path;
+}
 
 function readApiKeys(path: string, api: typeof import('@table-audit/api')): ApiKey[] {
   const size = statSync(path).size;
@@ -66,6 +95,8 @@ export interface ServeOptions {
   readonly host: string;
   /** a SQLite store file (--store); undefined: the configured store (config.ts: SQLite or EventStoreDB) */
   readonly storeFile: string | undefined;
+  /** the index database (--index); undefined: its default for the store (indexPathFor) */
+  readonly indexFile?: string | undefined;
   readonly tokenKeyFile: string | undefined;
   readonly apiKeysFile?: string | undefined;
   readonly anchorsDir?: string | undefined;
@@ -92,6 +123,13 @@ export async function serveUntilStopped(o: ServeOptions): Promise<void> {
   const dir = anchorsDir(o.anchorsDir);
   const anchors = dir === undefined ? undefined : fileAnchorSource(dir);
   const opened = await openConfiguredStore({ flag: o.storeFile, mustExist: true });
+  let indexPath: string;
+  try {
+    indexPath = indexPathFor(o.indexFile, opened.path);
+  } catch (e) {
+    await opened.close(false);
+    throw e;
+  }
   const abort = new AbortController();
   let analytics: AnalyticsClient | null = null;
   let projecting: Promise<unknown> = Promise.resolve();
@@ -118,6 +156,7 @@ export async function serveUntilStopped(o: ServeOptions): Promise<void> {
     }
     const app = await buildApp({
       store: opened.store,
+      indexPath,
       auth: { tokenKey: key, apiKeys },
       ...(anchors ? { anchors } : {}),
       ...(findings ? { findings } : {}),
@@ -172,6 +211,7 @@ export const serveCommand: Command = {
         port: { type: 'string' },
         host: { type: 'string' },
         store: { type: 'string' },
+        index: { type: 'string' },
         'token-key': { type: 'string' },
         'api-keys': { type: 'string' },
         anchors: { type: 'string' },
@@ -186,6 +226,7 @@ export const serveCommand: Command = {
       port: portOf(values.port, config.api.port),
       host: values.host ?? config.api.host,
       storeFile: values.store === undefined ? undefined : storePath(values.store),
+      indexFile: values.index,
       tokenKeyFile: values['token-key'],
       apiKeysFile: values['api-keys'],
       anchorsDir: values.anchors,

@@ -10,12 +10,25 @@
  * BENCH_ROUNDS_PER_DAY rounds per table and day (default 800: about 50 an hour over 16 hours), and says it is
  * extrapolated.
  *
+ * Two floors are measured in the same run, for the month extrapolated: reading every event's row at the raw rate of
+ * SQLite on this disk (raw-sqlite.ts, nothing decoded, no link checked, nothing derived), and deriving only the
+ * alternative reading of every round in memory (no store at all). Neither includes the other; each is a time no
+ * what-if that reads every event, or derives every round, can beat on this machine.
+ *
+ * With BENCH_STORE=DIR (a directory holding an ingested and replayed events.sqlite, opened read-only), the what-if
+ * runs over that store instead of a simulated one, for BENCH_FROM..BENCH_TO (Macau dates, default the 366 days
+ * from 2025-06-01), beside the raw SQLite read rate and a read of the same store that checks every link and
+ * derives nothing (one thread): what a what-if costs at the store's own table length, with no extrapolation of
+ * the rounds a table plays.
+ *
  *   node --import ./apps/cli/bin/register-ts.mjs bench/what-if.bench.ts
  *   BENCH_TABLES=50 BENCH_ROUNDS=200 BENCH_WORKERS=2 BENCH_READINGS=J11,J2 BENCH_ROUNDS_PER_DAY=800 (the defaults)
+ *   BENCH_STORE=/tmp/store BENCH_FROM=2025-12-01 BENCH_TO=2025-12-31 node --import … bench/what-if.bench.ts
  */
-import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { linkBrokenBecause } from '@table-audit/eventstore';
 import { SqliteEventStore } from '@table-audit/eventstore/sqlite';
 import { IngestPipeline } from '@table-audit/ingest';
 import {
@@ -23,9 +36,12 @@ import {
   replayEvents,
   replayInParallel,
   runWhatIf,
+  TableFolds,
   WhatIfComparer,
 } from '@table-audit/replay';
+import { DEFAULT_REPLAY_OPTIONS } from '@table-audit/rules';
 import { simulateSession } from '@table-audit/simulator';
+import { rawSqlite } from './raw-sqlite.ts';
 
 const TABLES = Number(process.env.BENCH_TABLES ?? 50);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 200);
@@ -33,6 +49,20 @@ const WORKERS = Number(process.env.BENCH_WORKERS ?? Math.max(2, defaultWorkers()
 const READINGS = (process.env.BENCH_READINGS ?? 'J11,J2').split(',');
 const PER_DAY = Number(process.env.BENCH_ROUNDS_PER_DAY ?? 800);
 const MONTH = { from: '2025-12-01', to: '2025-12-31' };
+const STORE = process.env.BENCH_STORE;
+const loader = new URL('../apps/cli/bin/register-ts.mjs', import.meta.url).href;
+
+// CPU seconds of this process, its worker threads included (user + system)
+const cpuSeconds = () => {
+  const u = process.cpuUsage();
+  return (u.user + u.system) / 1e6;
+};
+const rate = (rounds: number, seconds: number) => Math.round(rounds / seconds);
+
+if (STORE !== undefined) {
+  await overStore(STORE);
+  process.exit(0);
+}
 
 const session = simulateSession({
   seed: 16,
@@ -51,6 +81,13 @@ const comparer = new WhatIfComparer(MONTH, READINGS);
 for (const e of session.events) comparer.apply(e);
 const inMemory = comparer.finish(session.events.length);
 const inMemorySeconds = (performance.now() - t) / 1000;
+// in memory, the alternative alone: what deriving every round once under it costs, nothing read, nothing compared
+t = performance.now();
+const alone = new TableFolds({ ...DEFAULT_REPLAY_OPTIONS, alternatives: READINGS });
+let aloneRounds = 0;
+for (const e of session.events) aloneRounds += alone.apply(e)?.length ?? 0;
+for (const fold of alone.values()) aloneRounds += fold.finish().units.length;
+const aloneSeconds = (performance.now() - t) / 1000;
 
 const dir = mkdtempSync(join(tmpdir(), 'ta-bench-what-if-'));
 const ingested = join(dir, 'events.sqlite');
@@ -68,13 +105,7 @@ const ingested = join(dir, 'events.sqlite');
 }
 const replayCopy = join(dir, 'replay.sqlite');
 copyFileSync(ingested, replayCopy);
-const loader = new URL('../apps/cli/bin/register-ts.mjs', import.meta.url).href;
-
-// CPU seconds of this process, its worker threads included (user + system)
-const cpuSeconds = () => {
-  const u = process.cpuUsage();
-  return (u.user + u.system) / 1e6;
-};
+const raw = rawSqlite(dir, 200_000);
 // the baseline: the normal bulk replay of the same store, same workers (it writes findings and round records)
 t = performance.now();
 let c = cpuSeconds();
@@ -96,9 +127,9 @@ const whatIfSeconds = (performance.now() - t) / 1000;
 const whatIfCpu = cpuSeconds() - c;
 rmSync(dir, { recursive: true, force: true });
 
-const rate = (rounds: number, seconds: number) => Math.round(rounds / seconds);
 const whatIfRate = rate(whatIf.roundsCompared, whatIfSeconds);
 const monthRounds = TABLES * PER_DAY * 31;
+const monthEvents = Math.round((monthRounds * session.events.length) / aloneRounds);
 console.log(
   JSON.stringify(
     {
@@ -129,15 +160,115 @@ console.log(
       inMemory: {
         normalRoundsPerSecond: rate(pure.rounds.length, pureSeconds),
         whatIfRoundsPerSecond: rate(inMemory.roundsCompared, inMemorySeconds),
+        alternativeOnlyRoundsPerSecond: rate(aloneRounds, aloneSeconds),
       },
+      rawSqlite: { readRowsPerSecond: raw.readRowsPerSecond },
       monthAt50Tables: {
         extrapolated: true,
         roundsPerTablePerDay: PER_DAY,
         rounds: monthRounds,
+        events: monthEvents,
         secondsAtMeasuredWhatIfRate: Math.round(monthRounds / whatIfRate),
+        floors: {
+          note: `each a lower bound on ${WORKERS} cores, measured in this run: no what-if that reads every event, or derives every round, can take less`,
+          secondsReadingEveryRowAtRawSqliteRate: Math.round(monthEvents / (raw.readRowsPerSecond * WORKERS)),
+          secondsDerivingTheAlternativeAloneInMemory: Math.round(
+            monthRounds / (rate(aloneRounds, aloneSeconds) * WORKERS),
+          ),
+        },
       },
     },
     null,
     2,
   ),
 );
+
+/** The what-if over a store already ingested and replayed (read-only), beside the raw and read-only rates. */
+async function overStore(dir: string): Promise<void> {
+  const path = join(dir, 'events.sqlite');
+  if (!existsSync(path)) throw new Error(`BENCH_STORE: no events.sqlite in ${dir}`);
+  const scope = { from: process.env.BENCH_FROM ?? '2025-06-01', to: process.env.BENCH_TO ?? '2026-05-31' };
+  const scratch = mkdtempSync(join(tmpdir(), 'ta-bench-what-if-raw-'));
+  const raw = rawSqlite(scratch, 200_000);
+  rmSync(scratch, { recursive: true, force: true });
+  // one thread reads every event of the store and checks its link, deriving nothing: the what-if's reading alone
+  let t = performance.now();
+  let c = cpuSeconds();
+  let read = 0;
+  const store = new SqliteEventStore(path, { readOnly: true });
+  const heads = new Map<string, { revision: number; hash: string }>();
+  let broken = 0;
+  for await (const stored of store.readAll()) {
+    read++;
+    if (linkBrokenBecause(stored, heads.get(stored.stream), true) !== null) broken++;
+    heads.set(stored.stream, { revision: stored.revision, hash: stored.hash });
+  }
+  await store.close();
+  const readSeconds = (performance.now() - t) / 1000;
+  const readCpu = cpuSeconds() - c;
+  t = performance.now();
+  c = cpuSeconds();
+  const whatIf = await runWhatIf({
+    storePath: path,
+    alternatives: READINGS,
+    scope,
+    workers: WORKERS,
+    loader,
+  });
+  const seconds = (performance.now() - t) / 1000;
+  const cpu = cpuSeconds() - c;
+  const days = storeDays(dir);
+  const monthRounds = days === null ? null : Math.round((whatIf.roundsCompared / days) * 31);
+  console.log(
+    JSON.stringify(
+      {
+        note: 'a store read as it is (BENCH_STORE); figures on a shared 2-core machine, rounds/s include worker start-up',
+        store: { dir, events: whatIf.events, workers: WORKERS, readings: READINGS, scope },
+        rawSqlite: { readRowsPerSecond: raw.readRowsPerSecond },
+        readWithLinkChecks: {
+          events: read,
+          brokenLinks: broken,
+          seconds: Number(readSeconds.toFixed(2)),
+          eventsPerSecond: rate(read, readSeconds),
+          ratioToRawSqlite: Number((read / readSeconds / raw.readRowsPerSecond).toFixed(3)),
+          cpuMicrosecondsPerEvent: Number(((readCpu * 1e6) / read).toFixed(2)),
+        },
+        whatIfReplay: {
+          rounds: whatIf.roundsCompared,
+          roundsChanged: whatIf.roundsChanged,
+          tablesNotVerified: whatIf.tablesNotVerified.length,
+          seconds: Number(seconds.toFixed(2)),
+          roundsPerSecond: rate(whatIf.roundsCompared, seconds),
+          cpuSeconds: Number(cpu.toFixed(2)),
+          cpuMicrosecondsPerEvent: Number(((cpu * 1e6) / whatIf.events).toFixed(2)),
+        },
+        month:
+          monthRounds === null
+            ? 'not extrapolated: say how many days the store holds with BENCH_STORE_DAYS'
+            : {
+                extrapolated: true,
+                daysInStore: days,
+                rounds: monthRounds,
+                secondsAtMeasuredWhatIfRate: Math.round(monthRounds / rate(whatIf.roundsCompared, seconds)),
+              },
+      },
+      null,
+      2,
+    ),
+  );
+}
+
+/** How many days of play the store holds: BENCH_STORE_DAYS, or what bench/api.bench.ts wrote beside a store it made. */
+function storeDays(dir: string): number | null {
+  const given = process.env.BENCH_STORE_DAYS;
+  if (given !== undefined) {
+    const n = Number(given);
+    if (!Number.isSafeInteger(n) || n < 1 || n > 366)
+      throw new Error(`BENCH_STORE_DAYS: 1 to 366, got ${given}`);
+    return n;
+  }
+  const made = join(dir, '.bench-api-store');
+  if (!existsSync(made)) return null;
+  const days = (JSON.parse(readFileSync(made, 'utf8')) as { DAYS?: unknown }).DAYS;
+  return typeof days === 'number' && Number.isSafeInteger(days) && days >= 1 ? days : null;
+}

@@ -15,6 +15,9 @@
  * alternative reading of every round in memory (no store at all). Neither includes the other; each is a time no
  * what-if that reads every event, or derives every round, can beat on this machine.
  *
+ * BENCH_PER_READING=1 also compares, in memory, every F3CP alternative reading of the 2025 rules on its own, and
+ * prints the share of rounds each changes: a what-if can only skip the rounds its readings cannot change.
+ *
  * With BENCH_STORE=DIR (a directory holding an ingested and replayed events.sqlite, opened read-only), the what-if
  * runs over that store instead of a simulated one, for BENCH_FROM..BENCH_TO (Macau dates, default the 366 days
  * from 2025-06-01), beside the raw SQLite read rate and a read of the same store that checks every link and
@@ -39,7 +42,7 @@ import {
   TableFolds,
   WhatIfComparer,
 } from '@table-audit/replay';
-import { DEFAULT_REPLAY_OPTIONS } from '@table-audit/rules';
+import { ALTERNATIVE_READINGS, DEFAULT_REPLAY_OPTIONS } from '@table-audit/rules';
 import { simulateSession } from '@table-audit/simulator';
 import { rawSqlite } from './raw-sqlite.ts';
 
@@ -88,6 +91,22 @@ let aloneRounds = 0;
 for (const e of session.events) aloneRounds += alone.apply(e)?.length ?? 0;
 for (const fold of alone.values()) aloneRounds += fold.finish().units.length;
 const aloneSeconds = (performance.now() - t) / 1000;
+
+// every F3CP 2025 alternative on its own, in memory: the share of rounds it changes
+const perReading =
+  process.env.BENCH_PER_READING === '1'
+    ? ALTERNATIVE_READINGS.filter((a) => a.game === 'f3cp' && a.id.startsWith('J')).map((a) => {
+        const one = new WhatIfComparer(MONTH, [a.key]);
+        for (const e of session.events) one.apply(e);
+        const r = one.finish(session.events.length);
+        return {
+          reading: a.key,
+          acts: a.acts,
+          roundsChanged: r.roundsChanged,
+          shareOfRounds: Number((r.roundsChanged / r.roundsCompared).toFixed(4)),
+        };
+      })
+    : undefined;
 
 const dir = mkdtempSync(join(tmpdir(), 'ta-bench-what-if-'));
 const ingested = join(dir, 'events.sqlite');
@@ -163,6 +182,7 @@ console.log(
         alternativeOnlyRoundsPerSecond: rate(aloneRounds, aloneSeconds),
       },
       rawSqlite: { readRowsPerSecond: raw.readRowsPerSecond },
+      ...(perReading ? { perReading } : {}),
       monthAt50Tables: {
         extrapolated: true,
         roundsPerTablePerDay: PER_DAY,

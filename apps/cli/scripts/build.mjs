@@ -10,12 +10,12 @@
 //
 // dist/manifest.json lists every source bundled, with its size and modification time: bin/table-audit.js uses the
 // build only while all of them are unchanged, and otherwise runs the sources (a stale build is never used).
-import { builtinModules } from 'node:module';
-import { readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { performance } from 'node:perf_hooks';
 import { build } from 'esbuild';
+import { externalsPlugin } from '../../../services/replay/src/esbuild-externals.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 export const CLI_DIR = resolve(here, '..');
@@ -23,8 +23,6 @@ export const REPO_ROOT = resolve(CLI_DIR, '../..');
 export const DEFAULT_OUT = join(CLI_DIR, 'dist');
 /** Files outside the bundle whose change makes the build stale: the lockfile (the resolved dependency paths). */
 const ALSO_WATCHED = ['pnpm-lock.yaml'];
-
-const builtins = new Set([...builtinModules, ...builtinModules.map((m) => `node:${m}`)]);
 
 /**
  * Heavy CommonJS packages that only some commands use (Kafka, the Confluent registry and the ClickHouse client
@@ -73,35 +71,10 @@ function lazyModule(resolvedPath, names) {
 }
 
 /** Bare imports of node_modules packages: external, as the URL of the file this install resolves them to. */
-const externals = {
+const externals = externalsPlugin({
   name: 'table-audit-externals',
-  setup(b) {
-    b.onResolve({ filter: /^[^./]/ }, async (args) => {
-      if (args.pluginData?.resolving || args.path.startsWith('@table-audit/')) return undefined;
-      if (builtins.has(args.path)) return { path: args.path, external: true };
-      const r = await b.resolve(args.path, {
-        kind: args.kind,
-        resolveDir: args.resolveDir,
-        importer: args.importer,
-        pluginData: { resolving: true },
-      });
-      if (r.errors.length) return { errors: r.errors };
-      if (args.path in LAZY && args.kind === 'import-statement')
-        return { path: r.path, namespace: 'lazy', pluginData: { names: LAZY[args.path] } };
-      return { path: pathToFileURL(r.path).href, external: true };
-    });
-    b.onLoad({ filter: /.*/, namespace: 'lazy' }, (args) => ({
-      contents: lazyModule(args.path, args.pluginData.names),
-      loader: 'js',
-      resolveDir: dirname(args.path),
-    }));
-    b.onLoad({ filter: /\.ts$/ }, (args) => {
-      const source = readFileSync(args.path, 'utf8');
-      const url = JSON.stringify(pathToFileURL(args.path).href);
-      return { contents: source.replaceAll('import.meta.url', url), loader: 'ts' };
-    });
-  },
-};
+  lazy: { names: LAZY, module: lazyModule },
+});
 
 /** Builds into `outdir` (default apps/cli/dist); returns the manifest written beside it. */
 export async function buildCli({ outdir = DEFAULT_OUT, quiet = false } = {}) {

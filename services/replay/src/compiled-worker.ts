@@ -16,9 +16,9 @@
  */
 import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
-import { builtinModules } from 'node:module';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { externalsPlugin } from './esbuild-externals.mjs';
 
 const SHARD_WORKER = new URL('./shard-worker.ts', import.meta.url);
 const ROOT = resolve(dirname(fileURLToPath(SHARD_WORKER)), '../../..');
@@ -44,7 +44,6 @@ interface Manifest {
   inputs: Record<string, { size: number; mtimeMs: number }>;
 }
 
-const builtins = new Set([...builtinModules, ...builtinModules.map((m) => `node:${m}`)]);
 const sha256 = (bytes: string | Uint8Array) => createHash('sha256').update(bytes).digest('hex');
 
 /** Why the kept bundle cannot be used, or null when it can. */
@@ -85,33 +84,7 @@ async function make(files: WorkerFiles): Promise<void> {
     metafile: true,
     logLevel: 'silent',
     supported: { 'import-attributes': true },
-    plugins: [
-      {
-        name: 'table-audit-replay-worker',
-        setup(b) {
-          b.onResolve({ filter: /^[^./]/ }, async (args) => {
-            if ((args.pluginData as { resolving?: boolean } | undefined)?.resolving) return undefined;
-            if (args.path.startsWith('@table-audit/')) return undefined;
-            if (builtins.has(args.path)) return { path: args.path, external: true };
-            const r = await b.resolve(args.path, {
-              kind: args.kind,
-              resolveDir: args.resolveDir,
-              importer: args.importer,
-              pluginData: { resolving: true },
-            });
-            if (r.errors.length) return { errors: r.errors };
-            return { path: pathToFileURL(r.path).href, external: true };
-          });
-          b.onLoad({ filter: /\.ts$/ }, (args) => ({
-            contents: readFileSync(args.path, 'utf8').replaceAll(
-              'import.meta.url',
-              JSON.stringify(pathToFileURL(args.path).href),
-            ),
-            loader: 'ts',
-          }));
-        },
-      },
-    ],
+    plugins: [externalsPlugin({ name: 'table-audit-replay-worker' })],
   });
   const code = result.outputFiles[0]!.text;
   const inputs: Manifest['inputs'] = {};

@@ -2,8 +2,10 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import { playValue, PlayDecisionOracle } from '../src/f3cp/math/index.ts';
-import { allThreeCardHands, handIndex, rankOfAscending } from '../src/f3cp/math/hands.ts';
-import { F3CP_2025, F3CP_2025A } from '../src/f3cp/rule-set.ts';
+import { allThreeCardHands, cardsOf, handIndex, HANDS, rankOfAscending } from '../src/f3cp/math/hands.ts';
+import { F3CP_2008A, F3CP_2025, F3CP_2025A, withReadings, type F3cpRuleSet } from '../src/f3cp/rule-set.ts';
+import { settleF3cpRound } from '../src/f3cp/settle/index.ts';
+import { formatCard, type Card } from '../src/cards.ts';
 import { cards } from './helpers.ts';
 
 describe('the value of playing with other hands known (collusion baseline)', () => {
@@ -57,4 +59,67 @@ describe('the value of playing with other hands known (collusion baseline)', () 
       { numRuns: 300 },
     );
   });
+});
+
+describe('the value of playing under the readings that change how hands compare (J7, J11, H1, H7)', () => {
+  const t = allThreeCardHands();
+  /** The Ante and Play of one hand settled against every banker hand the known cards leave, one by one. */
+  const bruteForce = (rules: F3cpRuleSet, player: Card[], known: Card[]) => {
+    const out = new Set([...player, ...known]);
+    let sum = 0n;
+    let n = 0n;
+    for (let b = 0; b < HANDS; b++) {
+      const banker = cardsOf(t, b);
+      if (banker.some((c) => out.has(c))) continue;
+      const s = settleF3cpRound(
+        { seats: [{ seat: 1, cards: player, bets: { ante: 1, play: 1 }, decision: 'play' }], banker },
+        rules,
+      );
+      for (const l of s.lines) sum += BigInt(l.net);
+      n++;
+    }
+    return { num: sum, den: n };
+  };
+  const variants: [string, F3cpRuleSet][] = [
+    ['f3cp-2025a', F3CP_2025A],
+    ['f3cp-2025a J2', withReadings(F3CP_2025A, ['J2'])],
+    ['f3cp-2025a J3:2', withReadings(F3CP_2025A, ['J3:2'])],
+    ['f3cp-2025a J7', withReadings(F3CP_2025A, ['J7'])],
+    ['f3cp-2025a J11', withReadings(F3CP_2025A, ['J11'])],
+    ['f3cp-2025a J7 J11', withReadings(F3CP_2025A, ['J7', 'J11'])],
+    ['f3cp-2008a', F3CP_2008A],
+    ['f3cp-2008a H1', withReadings(F3CP_2008A, ['H1'])],
+    ['f3cp-2008a H7', withReadings(F3CP_2008A, ['H7'])],
+  ];
+  // a 3-2-A straight and straight flush (J7), A-K-Q suited (H1), K-Q-J, a pair without a Q and hands without a
+  // card of Q or higher (J11, H7), the published threshold Q-6-4 / Q-6-3
+  const hands = [
+    'Ah 2d 3c',
+    'As 2s 3s',
+    'As Ks Qs',
+    'Kh Qd Jc',
+    '2h 2d 5c',
+    'Qh 6d 4c',
+    'Qh 6d 3c',
+    '9h 7d 4c',
+  ];
+
+  for (const [name, rules] of variants)
+    it(`${name}: playValue and the fast oracle equal every banker hand settled one by one`, () => {
+      const oracle = new PlayDecisionOracle(rules);
+      const cases: [Card[], Card[]][] = [
+        ...hands.map((h): [Card[], Card[]] => [cards(h), []]),
+        [cards('Jh 8d 5c'), cards('As Ad Ac Ks Kd Kc')],
+        [cards('2c 3d 5h'), cards('Qs Qd Kc')],
+      ];
+      for (const [player, known] of cases) {
+        const exact = bruteForce(rules, player, known);
+        const slow = playValue(rules, player, known);
+        const what = `${name}, ${player.map(formatCard).join(' ')} with ${known.length} known`;
+        assert.equal(slow.evPlay.num * exact.den, exact.num * slow.evPlay.den, `playValue: ${what}`);
+        const fast = oracle.value(player, known);
+        assert.equal(BigInt(fast.num) * exact.den, exact.num * BigInt(fast.den), `oracle: ${what}`);
+        assert.equal(oracle.plays(player, known), exact.num > -exact.den, `decision: ${what}`);
+      }
+    });
 });

@@ -1,16 +1,10 @@
 import { formatCard, RANK_CHARS, rankOf, suitOf, type Card } from '../../cards.ts';
 import { add, div, fraction, neg, type Fraction } from '../../fraction.ts';
 import { bestFiveClassId, FIVE_CARD_CLASSES, type FiveCardClass } from '../../poker/five-card.ts';
-import {
-  classOfThree,
-  qualifiesQueenHigh,
-  THREE_CARD_CLASSES,
-  valueUnder,
-  type ThreeCardClass,
-} from '../../poker/three-card.ts';
+import { classOfThree, THREE_CARD_CLASSES, type ThreeCardClass } from '../../poker/three-card.ts';
 import type { F3cpRoundFacts } from '../facts.ts';
 import type { F3cpRuleSet } from '../rule-set.ts';
-import { reclassify, settleF3cpRound } from '../settle/index.ts';
+import { comparedHand, reclassify, settleF3cpRound } from '../settle/index.ts';
 import { allThreeCardHands, BANKER_HANDS, canonicalKey, cardsOf, HANDS, type HandTable } from './hands.ts';
 
 /**
@@ -72,10 +66,11 @@ export function analyseAntePlay(rules: F3cpRuleSet): AntePlayAnalysis {
   const t = allThreeCardHands();
   const value = new Int32Array(HANDS);
   const qualifies = new Uint8Array(HANDS);
+  // as the settlement of these readings compares hands (J7, J11, H1, H7 change values or qualification)
   for (let i = 0; i < HANDS; i++) {
-    const classified = reclassify(rules, t.classified[i]!);
-    value[i] = valueUnder(classified, rules.handOrder);
-    qualifies[i] = qualifiesQueenHigh(classified) ? 1 : 0;
+    const h = comparedHand(rules, cardsOf(t, i));
+    value[i] = h.value;
+    qualifies[i] = h.qualifies ? 1 : 0;
   }
   const groups = new Map<string, { first: number; hands: number; evPlay: bigint; evFold: bigint }>();
   let comparisons = 0;

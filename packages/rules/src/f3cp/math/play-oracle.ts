@@ -1,8 +1,8 @@
 import type { Card } from '../../cards.ts';
 import { compare, fraction, type Fraction } from '../../fraction.ts';
-import { classifyThree, qualifiesQueenHigh, valueUnder } from '../../poker/three-card.ts';
 import type { F3cpRoundFacts } from '../facts.ts';
 import type { F3cpRuleSet } from '../rule-set.ts';
+import { comparedHand } from '../settle/index.ts';
 import {
   allThreeCardHands,
   canonicalHands,
@@ -39,9 +39,11 @@ function tablesFor(rules: F3cpRuleSet): DecisionTables {
     const value = new Int32Array(HANDS);
     const qualifies = new Uint8Array(HANDS);
     const qualifiedValue = new Int32Array(HANDS);
+    // as the settlement of these readings compares hands (J7, J11, H1, H7 change values or qualification)
     for (let i = 0; i < HANDS; i++) {
-      value[i] = valueUnder(t.classified[i]!, rules.handOrder);
-      qualifies[i] = qualifiesQueenHigh(t.classified[i]!) ? 1 : 0;
+      const h = comparedHand(rules, cardsOf(t, i));
+      value[i] = h.value;
+      qualifies[i] = h.qualifies ? 1 : 0;
       qualifiedValue[i] = qualifies[i] ? value[i]! : -1;
     }
     d = { value, qualifies, qualifiedValue, netCache: new Map(), cardsOf: (h, i) => t.cards[h * 3 + i]! };
@@ -68,7 +70,7 @@ export function playValue(
     if (c < 32) lo |= 1 << c;
     else hi |= 1 << (c - 32);
   }
-  const pv = valueUnder(classifyThree(player[0]!, player[1]!, player[2]!), rules.handOrder);
+  const pv = comparedHand(rules, player).value;
   const count = [0, 0, 0, 0];
   const representative = [-1, -1, -1, -1];
   for (let b = 0; b < HANDS; b++) {

@@ -1,11 +1,10 @@
 import { cite, type Citation } from '../../citations/citation.ts';
-import type { Card } from '../../cards.ts';
 import { winnings } from '../../money.ts';
-import { C3, classifyThree, classOfThree, valueUnder, type ThreeCardClass } from '../../poker/three-card.ts';
+import { classOfThree, valueUnder, type ThreeCardClass } from '../../poker/three-card.ts';
 import type { F3cpRoundFacts, F3cpSeatFacts, F3cpVoidReason } from '../facts.ts';
 import type { F3cpRuleSet } from '../rule-set.ts';
 import { art9, F3CP_2008_DIPLOMA as D } from '../rule-set-2008.ts';
-import { bankerQualifies } from './ante-play.ts';
+import { classifyUnder, comparedHand } from './compared-hand.ts';
 import {
   altFlags,
   EVEN,
@@ -22,25 +21,6 @@ import {
  * (9.º 8)) and Pair Plus (9.º 9), art. 10.º). Every line cites 78/2008 (97/2008's wording for art. 9.º 1)–6) in
  * f3cp-2008a) and never 89/2025. Interpretations H1–H5 and H7.
  */
-
-/**
- * Three cards classified under the rule set: as classifyThree, except that under the alternative reading of H1
- * A-K-Q of one suit is a Flush (ace high) and not a Straight Flush.
- */
-export function classifyUnder(rules: F3cpRuleSet, a: Card, b: Card, c: Card): number {
-  return reclassify(rules, classifyThree(a, b, c));
-}
-
-/** A classifyThree result re-read under the rule set's reading of A-K-Q suited (H1). */
-export function reclassify(rules: F3cpRuleSet, classified: number): number {
-  if (
-    rules.suitedAceKingQueen === 'flush' &&
-    classified >> 12 === C3.straightFlush &&
-    (classified & 0xfff) === 12
-  )
-    return (C3.flush << 12) | (12 * 256 + 11 * 16 + 10);
-  return classified;
-}
 
 /** The citations of the 2008 settlement, by the rule set's wording of art. 9.º. */
 export function citations2008(rules: F3cpRuleSet) {
@@ -87,9 +67,7 @@ export function settleF3cp2008Round(facts: F3cpRoundFacts, rules: F3cpRuleSet): 
       'alternative reading of H5: art. 9.º 7)-9) as re-worded by 97/2008 are unknown, so Ante bonus and Pair Plus are not settled',
     );
   const order = rules.handOrder;
-  const bc = classifyUnder(rules, facts.banker[0]!, facts.banker[1]!, facts.banker[2]!);
-  const bankerValue = valueUnder(bc, order);
-  const qualifies = bankerQualifies(bc, facts.banker, alt.h7);
+  const { classified: bc, value: bankerValue, qualifies } = comparedHand(rules, facts.banker);
   const banker: F3cpSettlement['banker'] = {
     cards: facts.banker,
     hand: classOfThree(bc),

@@ -1,18 +1,10 @@
 import type { Citation } from '../../citations/citation.ts';
-import { rankOf, type Card } from '../../cards.ts';
-import {
-  C3,
-  classifyThree,
-  classOfThree,
-  qualifiesQueenHigh,
-  THREE_CARD_CLASSES,
-  valueUnder,
-  type ThreeCardClass,
-} from '../../poker/three-card.ts';
+import type { Card } from '../../cards.ts';
+import { classOfThree, THREE_CARD_CLASSES, type ThreeCardClass } from '../../poker/three-card.ts';
 import type { F3cpSeatFacts } from '../facts.ts';
 import type { F3cpRuleSet } from '../rule-set.ts';
+import { comparedHand } from './compared-hand.ts';
 import {
-  altFlags,
   BANKER_INTERPRETATIONS,
   C,
   EVEN,
@@ -30,38 +22,13 @@ import {
  * (art. 12.º n.º 2, art. 13.º 3)) and the Ante bonus (art. 13.º 4)).
  */
 
-/**
- * A hand's comparable value under the rule set: valueUnder, except that under the alternative reading of J7
- * (literal PT: the straight with the highest card wins) 3-2-A ranks just below A-K-Q, above K-Q-J, among
- * straights and straight flushes (the straight's top card doubled, 3-2-A given the odd place 23).
- */
-export function handValueUnder(classified: number, rules: F3cpRuleSet, literalStraights: boolean): number {
-  if (!literalStraights) return valueUnder(classified, rules.handOrder);
-  const cls = classified >> 12;
-  if (cls !== C3.straight && cls !== C3.straightFlush) return valueUnder(classified, rules.handOrder);
-  const top = classified & 0xfff;
-  return (rules.handOrder[cls]! << 12) | (top === 1 ? 23 : top * 2);
-}
-
-/**
- * Whether a banker (croupier) hand qualifies: its value equal to or higher than Q (J11, H7), or, under their
- * alternative (literal ZH), holding a card of Q or higher.
- */
-export function bankerQualifies(classified: number, cards: readonly Card[], literalCard: boolean): boolean {
-  if (!literalCard) return qualifiesQueenHigh(classified);
-  return rankOf(cards[0]!) >= 10 || rankOf(cards[1]!) >= 10 || rankOf(cards[2]!) >= 10;
-}
-
 /** The banker's hand, its value under the rule set's order, and whether it qualifies (Q or higher). */
 export function settleBanker(cards: readonly Card[], rules: F3cpRuleSet): F3cpSettlement['banker'] {
-  const alt = altFlags(rules);
-  const bankerClassified = classifyThree(cards[0]!, cards[1]!, cards[2]!);
-  const bankerValue = handValueUnder(bankerClassified, rules, alt.j7);
-  const qualifies = bankerQualifies(bankerClassified, cards, alt.j11);
+  const { classified, value, qualifies } = comparedHand(rules, cards);
   return {
     cards,
-    hand: classOfThree(bankerClassified),
-    handValue: bankerValue,
+    hand: classOfThree(classified),
+    handValue: value,
     qualifies,
     citations: [qualifies ? C.proceeds : C.notQualified, rules.handOrderCitation],
     interpretations: BANKER_INTERPRETATIONS,

@@ -8,13 +8,8 @@ import {
   type F3cpSeatFacts,
 } from '../facts.ts';
 import type { F3cpRuleSet } from '../rule-set.ts';
-import {
-  anteBonusTemplates,
-  compareCitations,
-  handValueUnder,
-  settleAntePlay,
-  settleBanker,
-} from './ante-play.ts';
+import { anteBonusTemplates, compareCitations, settleAntePlay, settleBanker } from './ante-play.ts';
+import { handValueUnder } from './compared-hand.ts';
 import {
   evaluateProgressive,
   settleProgressive,
@@ -34,7 +29,15 @@ import { pairPlusLine, pairPlusTemplates, settleSixCardBonus, sixCardTemplates }
 import { invalidAdditional, voidSeat } from './void.ts';
 import { settleF3cp2008Round } from './2008.ts';
 
-export { classifyUnder, reclassify, settleF3cp2008Round } from './2008.ts';
+export { settleF3cp2008Round } from './2008.ts';
+export {
+  bankerQualifies,
+  classifyUnder,
+  comparedHand,
+  handValueUnder,
+  reclassify,
+  type ComparedHand,
+} from './compared-hand.ts';
 
 export type {
   F3cpBetLine,

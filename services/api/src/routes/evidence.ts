@@ -57,7 +57,10 @@ async function audited<T>(
       action,
       objectType,
       id,
-      (e as { statusCode?: number }).statusCode === 404 ? 'not-found' : 'error',
+      // 409: the round's derivation would read a broken link of its table's hash chain (RoundNotVerified)
+      ({ 404: 'not-found', 409: 'not-verified' } as Record<number, string>)[
+        (e as { statusCode?: number }).statusCode ?? 0
+      ] ?? 'error',
     );
     throw e;
   }

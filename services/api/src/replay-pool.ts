@@ -21,7 +21,7 @@
  */
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
-import { RoundNotFound } from '@table-audit/replay';
+import { RoundNotFound, RoundNotVerified, type BrokenLink } from '@table-audit/replay';
 import { workerCode, type WorkerCode, type WorkerCodeOptions } from './worker-code.ts';
 import { streamHead, type EventStore } from '@table-audit/eventstore';
 import { findingStream, tableStream } from '@table-audit/schemas/streams';
@@ -86,7 +86,10 @@ export interface ReplayBody {
   readonly derivedFrom: string | null;
 }
 
-/** A worker's answer: the body as UTF-8 bytes, or RoundNotFound's message, or another failure's. */
+/**
+ * A worker's answer: the body as UTF-8 bytes, or RoundNotFound's message, or what RoundNotVerified names (the round
+ * refused: its table's chain breaks where its answer reads), or another failure's message.
+ */
 export type ReplayAnswer =
   | {
       readonly id: number;
@@ -96,6 +99,14 @@ export type ReplayAnswer =
       readonly resumeStats: ResumeStats;
     }
   | { readonly id: number; readonly notFound: string }
+  | {
+      readonly id: number;
+      readonly notVerified: {
+        readonly roundId: string;
+        readonly tableId: string;
+        readonly broken: BrokenLink;
+      };
+    }
   | { readonly id: number; readonly error: string };
 
 /** Every worker already holds `maxQueued` replays: asked again later, it may have room. */
@@ -148,7 +159,17 @@ export class ReplayPool {
   #nextId = 0;
   #closed = false;
   /** how the replays went, for tests and the benchmark */
-  readonly stats = { asked: 0, answered: 0, keptHere: 0, notFound: 0, failed: 0, busy: 0, restarts: 0 };
+  readonly stats = {
+    asked: 0,
+    answered: 0,
+    keptHere: 0,
+    notFound: 0,
+    /** refused: the table's chain breaks where the round's answer reads (RoundNotVerified) */
+    notVerified: 0,
+    failed: 0,
+    busy: 0,
+    restarts: 0,
+  };
   /** bodies the workers keep, kept here too by (readings, table, round), least recently used first */
   readonly #kept = new Map<
     string,
@@ -279,6 +300,10 @@ export class ReplayPool {
         } else if ('notFound' in m) {
           this.stats.notFound++;
           p.reject(new RoundNotFound(m.notFound));
+        } else if ('notVerified' in m) {
+          this.stats.notVerified++;
+          const x = m.notVerified;
+          p.reject(new RoundNotVerified(x.roundId, x.tableId, x.broken));
         } else {
           this.stats.failed++;
           p.reject(new Error(m.error));

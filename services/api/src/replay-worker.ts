@@ -10,7 +10,7 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { SqliteEventStore } from '@table-audit/eventstore/sqlite';
-import { RoundNotFound } from '@table-audit/replay';
+import { RoundNotFound, RoundNotVerified } from '@table-audit/replay';
 import { RoundDerivations, type AnswerKey } from './round-derivations.ts';
 import { derivedAnswer, replayPayload, replaySerializer, type DerivedAnswer } from './replay-body.ts';
 import type { ReplayAnswer, ReplayAsk, ReplayWorkerData } from './replay-pool.ts';
@@ -66,6 +66,8 @@ async function answer(ask: ReplayAsk): Promise<ReplayAnswer> {
     };
   } catch (e) {
     if (e instanceof RoundNotFound) return { id: ask.id, notFound: e.message };
+    if (e instanceof RoundNotVerified)
+      return { id: ask.id, notVerified: { roundId: e.roundId, tableId: e.tableId, broken: e.broken } };
     return { id: ask.id, error: (e as Error).message ?? String(e) };
   }
 }

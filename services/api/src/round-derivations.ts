@@ -8,24 +8,27 @@
  * read). A round the fold has not completed (still open at the stream's head) and every failure fall back to
  * explainRound itself, so the answer and its error messages are always explainRound's.
  *
+ * Every link read is checked as the replay and explainRound check it, from the table's first event on (and a fold
+ * kept and read on, from the last event it checked). A fold stops before the first event whose link does not hold;
+ * a round is answered only when it was settled before that event (completed, and the round after it completed too
+ * unless the index says nothing about the round is judged with it), else refused with RoundNotVerified naming the
+ * break — the round's answer would read the event that failed or events after it.
+ *
  * Keyed by (table, interpretation readings): a derivation under an alternative reading is a fold of its own.
  * Bounded: at most `maxRounds` rounds kept over all tables (the least recently used table is dropped first; the
  * table being read is kept whatever its size), and at most `maxExplanations` finished answers (their law texts
  * resolved) kept by (round, table head, readings).
  */
+import { canonicalJson, streamHead, type EventStore, type RecordedEvent } from '@table-audit/eventstore';
 import {
-  canonicalJson,
-  linkBrokenBecause,
-  streamHead,
-  type EventStore,
-  type RecordedEvent,
-} from '@table-audit/eventstore';
-import {
+  brokenLink,
   explainRound,
   RoundNotFound,
+  RoundNotVerified,
   storedForm,
   TableFolds,
   toTableEvent,
+  type BrokenLink,
   type RoundExplanation,
 } from '@table-audit/replay';
 import {
@@ -57,8 +60,13 @@ export const RESUME_FALLBACKS = [
   'stateError',
   /** the resumed round differs from its record (totals, lines, status, finding ids), or a finding it names is not stored */
   'mismatch',
-  /** a link of the events read does not hold (the full fold answers; `table-audit verify` says more) */
+  /**
+   * a link of the table's events read does not hold: the full fold, which checks every link from the table's first
+   * event, then refuses the round (RoundNotVerified), as explainRound does
+   */
   'chainBroken',
+  /** the round's record does not match its own hash (its content was changed): the table is folded instead */
+  'recordBroken',
   /** the round is not completed by the events stored (still open) */
   'roundOpen',
 ] as const;
@@ -131,10 +139,12 @@ interface TableDerivation {
     /** the record there, read once: the round it was resumed for is checked against it without reading it again */
     readonly record: RoundRecord;
   } | null;
-  /** a resumed fold checks each link of what it reads: the last event read */
+  /** every fold checks each link of what it reads: the last event read (null: none yet) */
   previous: { revision: number; hash: string } | null;
-  /** why a resumed fold stopped: a broken link, or the round's first event not the round's */
+  /** why the fold stopped: a broken link, or (a resumed fold) the round's first event not the round's */
   broken: ResumeFallback | null;
+  /** where the link broke ('chainBroken'): nothing at or after it was folded */
+  brokenLink: BrokenLink | null;
 }
 
 /** What a first replay may resume from: the round's place in the index, and its game's module. */
@@ -313,16 +323,28 @@ export class RoundDerivations<T = RoundExplanation> {
     resume: RoundResume | undefined | null,
   ): Promise<RoundExplanation> {
     const alternatives = readings === '' ? [] : readings.split(',');
+    const key = `${readings}\u0000${tableId}`;
     let d = await this.#folded(tableId, readings, alternatives, head, roundId, from, resume);
+    /** the broken link a resumed fold met among the events read for the round: never answered from a fold then */
+    let resumedBreak: BrokenLink | null = null;
     if (d.resumed) {
       const x = await this.#fromRecord(d, roundId, from!.resume);
       if (typeof x !== 'string') return x;
-      // not the round its record says, or not reached: the table folded from its first event instead
+      // not the round its record says, or not reached, or a link broken: the table folded from its first event
+      // instead (which, checking every link from there, meets that break too, or one before it, and refuses)
       this.stats.resumeFallbacks[x]++;
-      this.#drop(`${readings}\u0000${tableId}`, d);
+      if (x === 'chainBroken') resumedBreak = d.brokenLink;
+      this.#drop(key, d);
       d = await this.#folded(tableId, readings, alternatives, head, roundId, null, resume);
     }
     const kept = d.rounds.get(roundId);
+    // the fold stopped at a broken link before the round was settled: its answer would read the event whose link
+    // failed, or events after it. Refused; the fold is dropped, so the next request reads the table again
+    if (d.brokenLink && !(kept && settledIn(d, roundId, resume?.settled === true))) {
+      this.#drop(key, d);
+      throw new RoundNotVerified(roundId, tableId, d.brokenLink);
+    }
+    if (resumedBreak) throw new RoundNotVerified(roundId, tableId, resumedBreak);
     const fold: TableFold | undefined = d.folds.get(tableId);
     const derivedFrom = TABLE_FOLDED(tableId);
     if (kept && fold) {
@@ -366,7 +388,7 @@ export class RoundDerivations<T = RoundExplanation> {
       r.roundId === roundId && r.stream === at.stream && r.revision === at.revision
         ? r.record
         : await this.#record(at, roundId, d.tableId);
-    if (!record) return 'noRecord';
+    if (typeof record === 'string') return record;
     const unit = kept.unit;
     if (!unit.record || !sameRecord(unit.record, record)) return 'mismatch';
     const reported = record.reportedFindingIds ?? record.findingIds;
@@ -410,18 +432,24 @@ export class RoundDerivations<T = RoundExplanation> {
     return first - (d.revision + 1) > this.#gap;
   }
 
-  /** A round's record as stored at `at`, or null when what is there is not the round's record. One indexed read. */
+  /**
+   * A round's record as stored at `at`, or why it is not used: 'noRecord' when what is there is not the round's
+   * record, 'recordBroken' when its content does not match its own hash (linkBrokenBecause, the record's link to
+   * the hash before it as stored). One indexed read.
+   */
   async #record(
     at: { readonly stream: string; readonly revision: number },
     roundId: string,
     tableId: string,
-  ): Promise<RoundRecord | null> {
+  ): Promise<RoundRecord | 'noRecord' | 'recordBroken'> {
     for await (const e of this.store.readStream(at.stream, { fromRevision: at.revision, maxCount: 1 }))
       if (e.revision === at.revision && e.type === 'RoundDerived') {
+        const before = e.revision === 0 ? undefined : { revision: e.revision - 1, hash: e.previousHash };
+        if (brokenLink(e, before) !== null) return 'recordBroken';
         const r = e.data as RoundRecord;
-        return r.roundId === roundId && r.tableId === tableId ? r : null;
+        return r.roundId === roundId && r.tableId === tableId ? r : 'noRecord';
       }
-    return null;
+    return 'noRecord';
   }
 
   /**
@@ -436,7 +464,7 @@ export class RoundDerivations<T = RoundExplanation> {
   ): Promise<TableDerivation | ResumeFallback> {
     const at = from.resume.record!;
     const record = await this.#record(at, roundId, tableId);
-    if (!record) return 'noRecord';
+    if (typeof record === 'string') return record;
     if (typeof record.startState !== 'string') return 'noState';
     let fold: TableFold;
     try {
@@ -460,6 +488,7 @@ export class RoundDerivations<T = RoundExplanation> {
       resumed: { roundId, stream: at.stream, revision: at.revision, record },
       previous: null,
       broken: null,
+      brokenLink: null,
     };
   }
 
@@ -520,6 +549,7 @@ export class RoundDerivations<T = RoundExplanation> {
         resumed: null,
         previous: null,
         broken: null,
+        brokenLink: null,
       };
       this.#tables.set(key, d);
     } else {
@@ -527,10 +557,7 @@ export class RoundDerivations<T = RoundExplanation> {
       this.#tables.set(key, d); // most recently used last
     }
     const early = resume?.settled === true;
-    const settled = (t: TableDerivation) => {
-      const k = t.rounds.get(roundId);
-      return k !== undefined && (early || !t.pending.includes(k));
-    };
+    const settled = (t: TableDerivation) => settledIn(t, roundId, early);
     for (;;) {
       if (d.broken || settled(d) || (head === null ? d.atEnd : d.revision >= head)) break;
       if (d.busy) {
@@ -552,9 +579,11 @@ export class RoundDerivations<T = RoundExplanation> {
   /**
    * Folds the table's events after revision `from`, keeping each round completed and its later findings, until
    * `enough` holds (read in growing chunks, so a fold that stops early reads little past where it stops) or the
-   * stream ends. A resumed fold checks each link of what it reads (from the first event it read: that event's own
-   * hash, then each event's link to the one before) and that its first event is its round's; it stops at the first
-   * that does not hold (`broken`).
+   * stream ends. Every link read is checked as the replay checks it (linkBrokenBecause from the bytes as read), on
+   * from the last event checked: a fold from the table's first event from the genesis (revision 0), a resumed fold
+   * from its first event (that event's own hash, then each event's link to the one before), which must also be its
+   * round's. The fold stops before the first event that does not hold (`broken`, `brokenLink`): nothing at or after
+   * it is folded.
    */
   async #continue(
     d: TableDerivation,
@@ -577,28 +606,29 @@ export class RoundDerivations<T = RoundExplanation> {
           maxCount: chunk,
         })) {
           read++;
-          if (d.resumed) {
-            const broken = linkBrokenBecause(
-              stored,
-              d.previous ??
-                (stored.revision === 0
-                  ? undefined
-                  : { revision: stored.revision - 1, hash: stored.previousHash }),
-              true,
-            );
-            if (broken !== null) {
-              d.broken = 'chainBroken';
-              return;
-            }
-            d.previous = { revision: stored.revision, hash: stored.hash };
-            if (
-              stored.revision === d.from &&
-              (stored.data as { header?: { roundId?: unknown } } | null)?.header?.roundId !==
-                d.resumed.roundId
-            ) {
-              d.broken = 'mismatch'; // the index's first event of the round is not the round's
-              return;
-            }
+          const broken = brokenLink(
+            stored,
+            d.previous ??
+              // a resumed fold's first event: linked to the hash stored before it; else from the genesis
+              (d.resumed && d.from > 0 ? { revision: d.from - 1, hash: stored.previousHash } : undefined),
+          );
+          if (broken !== null) {
+            d.broken = 'chainBroken';
+            d.brokenLink = broken;
+            return;
+          }
+          if (d.previous === null) d.previous = { revision: stored.revision, hash: stored.hash };
+          else {
+            d.previous.revision = stored.revision; // updated in place: no object per event
+            d.previous.hash = stored.hash;
+          }
+          if (
+            d.resumed &&
+            stored.revision === d.from &&
+            (stored.data as { header?: { roundId?: unknown } } | null)?.header?.roundId !== d.resumed.roundId
+          ) {
+            d.broken = 'mismatch'; // the index's first event of the round is not the round's
+            return;
           }
           d.revision = stored.revision;
           this.stats.eventsRead++;
@@ -658,7 +688,16 @@ export class RoundDerivations<T = RoundExplanation> {
   }
 }
 
-export { RoundNotFound };
+export { RoundNotFound, RoundNotVerified };
+
+/**
+ * Whether the fold has settled the round: completed it, and completed the unit after it too (where explainRound
+ * stops reading) unless `early` (the index says nothing about the round is judged with the round after it).
+ */
+function settledIn(d: TableDerivation, roundId: string, early: boolean): boolean {
+  const k = d.rounds.get(roundId);
+  return k !== undefined && (early || !d.pending.includes(k));
+}
 
 /**
  * Whether a round derived again is the one its stored record says: status, rule set, totals and lines alike, and

@@ -1,4 +1,4 @@
-import type { EventStore } from '@table-audit/eventstore';
+import { linkBrokenBecause, type EventStore, type RecordedEvent } from '@table-audit/eventstore';
 import {
   DEFAULT_REPLAY_OPTIONS,
   type DerivedUnit,
@@ -6,11 +6,56 @@ import {
   type ReplayOptions,
   type TableEvent,
 } from '@table-audit/rules';
-import { tableStream } from './streams.ts';
+import { tableOfStream, tableStream } from './streams.ts';
 import { TableFolds, toTableEvent } from './tables.ts';
 
 export class RoundNotFound extends Error {
   override readonly name = 'RoundNotFound';
+}
+
+/** The first event of a stream, read in order from its first event, that does not follow the one before it. */
+export interface BrokenLink {
+  readonly stream: string;
+  readonly revision: number;
+  readonly eventId: string;
+  /** linkBrokenBecause's reason */
+  readonly reason: string;
+}
+
+/**
+ * Why `stored` does not follow `previous` in its stream (undefined: `stored` is the first event read of a stream
+ * read from its first event, revision 0), or null: the replay's own check (linkBrokenBecause, the hash recomputed from
+ * the bytes as read), with where it failed.
+ */
+export function brokenLink(
+  stored: RecordedEvent,
+  previous: { readonly revision: number; readonly hash: string } | undefined,
+): BrokenLink | null {
+  const reason = linkBrokenBecause(stored, previous, true);
+  return reason === null
+    ? null
+    : { stream: stored.stream, revision: stored.revision, eventId: stored.eventId, reason };
+}
+
+/**
+ * A round not explained because its table's hash chain breaks at or before the last event its answer reads: the
+ * answer would rest on events that are not what was recorded. Names the first broken link among the events read
+ * (stream, revision, event id, why) as `table-audit verify` names it.
+ */
+export class RoundNotVerified extends Error {
+  override readonly name = 'RoundNotVerified';
+  constructor(
+    readonly roundId: string,
+    readonly tableId: string,
+    readonly broken: BrokenLink,
+  ) {
+    super(
+      `round "${roundId}" of table ${tableId} is not explained: its table's stored record failed verification at ` +
+        `stream "${broken.stream}" revision ${broken.revision} (event ${broken.eventId}): ${broken.reason}. The ` +
+        `explanation reads that event or events after it, and nothing from there on is derived, since it is not ` +
+        `what was recorded; check the store with table-audit verify --stream ${broken.stream}`,
+    );
+  }
 }
 
 /** A disputed round, rebuilt from the store alone: its explanation as data (JSON) and as text for people. */
@@ -38,6 +83,12 @@ export interface ExplainOptions {
  * applied with its article, expected beside declared, and the findings about it (those judged in the next round,
  * such as a Progressive bet not carried over, included). `options.alternatives`: interpretation ids read the
  * alternative way (e.g. H1 for a 2008 round).
+ *
+ * The table's stream is read from its first event up to the event that completes the round after the disputed one
+ * (to its end when the round is not completed), and every link read is checked as the replay checks it: a round is
+ * explained only when every event read for its answer follows the one before it; else RoundNotVerified names the
+ * first that does not. The table is the stream of the first event (in stored order) naming the round, so that event
+ * is among those checked.
  */
 export async function explainRound(
   store: EventStore,
@@ -48,8 +99,9 @@ export async function explainRound(
   let tableId: string | null = null;
   for await (const e of store.readAll()) {
     const ev = toTableEvent(e);
-    if (ev && ev.data.header.roundId === roundId) {
-      tableId = ev.data.header.tableId;
+    // an event whose data cannot be read has no header: not the round's (the fold's link check names it)
+    if (ev && (ev.data.header as { roundId?: unknown } | undefined)?.roundId === roundId) {
+      tableId = tableOfStream(e.stream);
       break;
     }
   }
@@ -58,7 +110,16 @@ export async function explainRound(
   let target: DerivedUnit | null = null;
   const later: Finding[] = [];
   let roundsAfter = 0;
+  // each link read checked from the stream's first event (the head kept updated in place: no object per event)
+  let previous: { revision: number; hash: string } | undefined;
   for await (const stored of store.readStream(tableStream(tableId))) {
+    const broken = brokenLink(stored, previous);
+    if (broken !== null) throw new RoundNotVerified(roundId, tableId, broken);
+    if (previous === undefined) previous = { revision: stored.revision, hash: stored.hash };
+    else {
+      previous.revision = stored.revision;
+      previous.hash = stored.hash;
+    }
     const e: TableEvent | null = toTableEvent(stored);
     if (!e) continue;
     for (const r of tables.apply(e) ?? []) {

@@ -2,7 +2,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { RoundNotFound } from '@table-audit/replay';
+import { RoundNotFound, RoundNotVerified } from '@table-audit/replay';
+import { httpError } from '../errors.ts';
 import { recordAccess, type ApiContext } from '../context.ts';
 import { bundlePdf, buildBundle, ofRound, type BundleSubject } from '../evidence.ts';
 import { ErrorSchema, IdParams } from '../schemas.ts';
@@ -56,7 +57,10 @@ async function audited<T>(
       action,
       objectType,
       id,
-      (e as { statusCode?: number }).statusCode === 404 ? 'not-found' : 'error',
+      // 409: the round's derivation would read a broken link of its table's hash chain (RoundNotVerified)
+      ({ 404: 'not-found', 409: 'not-verified' } as Record<number, string>)[
+        (e as { statusCode?: number }).statusCode ?? 0
+      ] ?? 'error',
     );
     throw e;
   }
@@ -72,6 +76,7 @@ export function evidenceRoutes(app: FastifyInstance, ctx: ApiContext): void {
       content: { 'application/json': { schema: {} }, 'application/pdf': { schema: {} } },
     },
     404: ErrorSchema,
+    409: ErrorSchema,
   };
   r.get(
     '/rounds/:roundId/evidence',
@@ -87,7 +92,10 @@ export function evidenceRoutes(app: FastifyInstance, ctx: ApiContext): void {
     async (req, reply) => {
       const { roundId } = req.params;
       return audited(ctx, req, `round.export.${req.query.format ?? 'json'}`, 'round', roundId, async () => {
-        const { place, explanation } = await scopedExplanation(ctx, req, roundId);
+        const { place, explanation } = await scopedExplanation(ctx, req, roundId).catch((e: unknown) => {
+          // its table's chain breaks where the round's derivation reads: no bundle made from it
+          throw e instanceof RoundNotVerified ? httpError(409, e.message) : e;
+        });
         return send(
           ctx,
           req,
@@ -128,6 +136,7 @@ export function evidenceRoutes(app: FastifyInstance, ctx: ApiContext): void {
           try {
             derivation = (await ctx.derivations.answer(finding.roundId, finding.tableId)).explanation.json;
           } catch (e) {
+            if (e instanceof RoundNotVerified) throw httpError(409, e.message);
             if (!(e instanceof RoundNotFound)) throw e;
           }
         const evidence = new Set(finding.evidenceEventIds);

@@ -1,12 +1,13 @@
 /**
  * A disputed hand: the round's full derivation as `table-audit replay ROUND_ID --json` prints it (the replay
  * service's explainRound, rebuilt from the store alone), with the PT and ZH text of every provision it cites and
- * the interpretations it depends on.
+ * the interpretations it depends on. A round whose table's hash chain breaks where its answer reads is refused
+ * with 409 naming the first broken link, as `table-audit replay ROUND_ID` refuses it.
  */
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { RoundNotFound, type RoundExplanation } from '@table-audit/replay';
+import { RoundNotFound, RoundNotVerified, type RoundExplanation } from '@table-audit/replay';
 import { F3CP_ALTERNATIVE_READINGS } from '@table-audit/rules';
 import { recordAccess, scopeOf, type ApiContext } from '../context.ts';
 import { httpError } from '../errors.ts';
@@ -18,7 +19,47 @@ import { ReplayPoolBusy, type ReplayBody } from '../replay-pool.ts';
 
 export { citedIn, derivedAnswer, lawOf, type DerivedAnswer, type ReplayResponse } from '../replay-body.ts';
 
-/** The round within the caller's scope, rebuilt and explained; 404 when it is not there or not theirs. */
+/**
+ * The body of a round refused because its table's stored record failed verification where its answer reads
+ * (RoundNotVerified): 409, the message `table-audit replay ROUND_ID` prints, and the broken link apart.
+ */
+export const NotVerifiedSchema = Type.Object(
+  {
+    statusCode: Type.Literal(409),
+    error: Type.Literal('Conflict'),
+    message: Type.String(),
+    brokenLink: Type.Object(
+      {
+        stream: Type.String({ description: 'the table stream whose chain breaks' }),
+        revision: Type.Integer({ description: 'the revision of the first event whose link does not hold' }),
+        eventId: Type.String({ description: 'that event’s id' }),
+        reason: Type.String({ description: 'why its link does not hold, as table-audit verify says it' }),
+      },
+      { description: 'the first event read for the answer whose link does not hold' },
+    ),
+  },
+  {
+    description:
+      'the round is not explained: the hash chain of its table breaks at or before the last event its answer reads (check the store with table-audit verify --stream STREAM)',
+  },
+);
+
+export const notVerifiedBody = (e: RoundNotVerified) => ({
+  statusCode: 409 as const,
+  error: 'Conflict' as const,
+  message: e.message,
+  brokenLink: {
+    stream: e.broken.stream,
+    revision: e.broken.revision,
+    eventId: e.broken.eventId,
+    reason: e.broken.reason,
+  },
+});
+
+/**
+ * The round within the caller's scope, rebuilt and explained; 404 when it is not there or not theirs. Rejects with
+ * RoundNotVerified when its table's chain breaks where its answer reads (the caller answers 409).
+ */
 export async function scopedExplanation(
   ctx: ApiContext,
   req: FastifyRequest,
@@ -79,7 +120,13 @@ export function roundRoutes(app: FastifyInstance, ctx: ApiContext): void {
         summary: 'A disputed hand, step by step, with the PT and ZH text of every article it cites',
         params: IdParams('roundId', 'the round id'),
         querystring: ReplayQuerystring,
-        response: { 200: ReplaySchema, 400: ErrorSchema, 404: ErrorSchema, 503: ErrorSchema },
+        response: {
+          200: ReplaySchema,
+          400: ErrorSchema,
+          404: ErrorSchema,
+          409: NotVerifiedSchema,
+          503: ErrorSchema,
+        },
       },
     },
     async (req, reply) => {
@@ -105,6 +152,10 @@ export function roundRoutes(app: FastifyInstance, ctx: ApiContext): void {
               .header('retry-after', String(e.retryAfterSeconds))
               .send({ statusCode: 503, error: 'Service Unavailable', message: e.message });
           }
+          if (e instanceof RoundNotVerified) {
+            await recordAccess(ctx, req, 'round.replay', 'round', roundId, 'not-verified');
+            return reply.code(409).send(notVerifiedBody(e));
+          }
           await recordAccess(ctx, req, 'round.replay', 'round', roundId, 'not-found');
           if (e instanceof RoundNotFound) throw httpError(404, e.message);
           throw e;
@@ -120,6 +171,10 @@ export function roundRoutes(app: FastifyInstance, ctx: ApiContext): void {
       try {
         result = await scopedExplanation(ctx, req, roundId, req.query.alternative ?? []);
       } catch (e) {
+        if (e instanceof RoundNotVerified) {
+          await recordAccess(ctx, req, 'round.replay', 'round', roundId, 'not-verified');
+          return reply.code(409).send(notVerifiedBody(e));
+        }
         await recordAccess(ctx, req, 'round.replay', 'round', roundId, 'not-found');
         throw e;
       }

@@ -15,6 +15,7 @@ import {
   periodDays,
   readingsCompared,
   RoundNotFound,
+  RoundNotVerified,
   WhatIfRequestError,
   type WhatIfReport,
   type WhatIfScope,
@@ -193,6 +194,7 @@ export function whatIfRoutes(app: FastifyInstance, ctx: ApiContext): void {
           }),
           400: ErrorSchema,
           404: ErrorSchema,
+          409: ErrorSchema,
         },
       },
     },
@@ -209,6 +211,8 @@ export function whatIfRoutes(app: FastifyInstance, ctx: ApiContext): void {
         x = await explainRoundWhatIf(ctx.store, roundId, keys);
       } catch (e) {
         if (e instanceof RoundNotFound) throw httpError(404, e.message);
+        // its table's chain breaks where the round's derivation reads (explainRound's RoundNotVerified)
+        if (e instanceof RoundNotVerified) throw httpError(409, e.message);
         throw e;
       }
       await recordAccess(ctx, req, 'what-if.round', 'round', roundId, 'ok');

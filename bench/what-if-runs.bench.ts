@@ -8,7 +8,8 @@
  * workers) per event of the store. Interleaved: runs, main thread, runs, main thread.
  *
  *   node --import ./apps/cli/bin/register-ts.mjs bench/what-if-runs.bench.ts
- *   BENCH_TABLES=20 BENCH_ROUNDS=150 BENCH_PAIRS=2 (the defaults)
+ *   BENCH_TABLES=20 BENCH_ROUNDS=150 BENCH_PAIRS=2 (the defaults); BENCH_ONLY=runs or mainThread: that mode only
+ *   (for a profile: node --cpu-prof --cpu-prof-dir=DIR …; the workers write theirs there too)
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -24,6 +25,9 @@ import { simulateSession } from '@table-audit/simulator';
 const TABLES = Number(process.env.BENCH_TABLES ?? 20);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 150);
 const PAIRS = Number(process.env.BENCH_PAIRS ?? 2);
+const ONLY = process.env.BENCH_ONLY;
+if (ONLY !== undefined && ONLY !== 'runs' && ONLY !== 'mainThread')
+  throw new Error(`BENCH_ONLY is runs or mainThread, got "${ONLY}"`);
 
 const session = simulateSession({ seed: 26, tables: TABLES, roundsPerTable: ROUNDS, faultRate: 0.05 });
 const dir = mkdtempSync(join(tmpdir(), 'ta-bench-what-if-runs-'));
@@ -103,8 +107,8 @@ async function trial(mode: keyof typeof apps) {
 
 const results = [];
 for (let i = 0; i < PAIRS; i++) {
-  results.push(await trial('runs'));
-  results.push(await trial('mainThread'));
+  if (ONLY !== 'mainThread') results.push(await trial('runs'));
+  if (ONLY !== 'runs') results.push(await trial('mainThread'));
 }
 for (const app of Object.values(apps)) await app.close();
 await store.close();

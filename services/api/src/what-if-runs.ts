@@ -65,7 +65,7 @@ export interface WhatIfRun {
   finishedAt: number | null;
   progress: WhatIfProgress;
   report: WhatIfReport | null;
-  /** why it failed (status failed) */
+  /** that it failed, and where the cause is (status failed; the cause itself is in the API's log) */
   error: string | null;
   /** settles when the run is finished (done, failed or cancelled; every worker of it has exited) */
   readonly finished: Promise<WhatIfRun>;
@@ -233,8 +233,11 @@ export class WhatIfRuns {
         (err: unknown) => {
           if (err instanceof WhatIfAborted || e.abort.signal.aborted) this.#finish(e, 'cancelled');
           else {
-            e.run.error = (err as Error).message;
-            this.#o.log?.(`what-if run ${e.run.id} failed: ${(err as Error).stack ?? String(err)}`);
+            // the cause stays in the API's log (it may name the server's files), as for any internal error
+            e.run.error = `internal error (what-if run ${e.run.id}; see the API's log)`;
+            this.#o.log?.(
+              `what-if run ${e.run.id} over ${this.storePath ?? "the API's store"} failed: ${(err as Error).stack ?? String(err)}`,
+            );
             this.#finish(e, 'failed');
           }
         },

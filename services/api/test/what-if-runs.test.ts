@@ -8,6 +8,7 @@ import { after, before, describe, it } from 'node:test';
 import { macauDate } from '@table-audit/rules';
 import { buildApp } from '../src/index.ts';
 import { ACCESS_STREAM } from '../src/context.ts';
+import { WhatIfRuns } from '../src/what-if-runs.ts';
 import { bearer, fixture, type Fixture } from './fixture.ts';
 
 type Run = {
@@ -238,5 +239,33 @@ describe('what-if runs', () => {
     order.push(`live ${live.statusCode}`);
     await slow;
     assert.deepEqual(order, ['live 200', 'what-if 200']);
+  });
+
+  it('keeps a bounded number of finished runs (the oldest dropped), and a run that cannot read the store fails saying why', async () => {
+    const scope = { from: day, to: day };
+    const runs = new WhatIfRuns(f.path, f.store, { keep: 1 });
+    const first = runs.submit({ alternatives: ['J11'], scope, owner: null });
+    const second = runs.submit({ alternatives: ['J11'], scope, owner: null });
+    assert.equal(runs.queuePosition(second), 1);
+    await second.finished;
+    assert.equal(first.status, 'done');
+    assert.equal(second.status, 'done');
+    assert.equal(runs.get(first.id, null), undefined, 'the oldest finished run is dropped');
+    assert.equal(runs.get(second.id, null), second);
+    assert.equal(runs.get(second.id, f.concessionaireA), undefined, 'not under another scope');
+    await runs.close();
+
+    const logged: string[] = [];
+    const missing = new WhatIfRuns(`${f.path}.no-such-file`, f.store, { log: (m) => logged.push(m) });
+    const failed = missing.submit({ alternatives: ['J11'], scope, owner: null });
+    await failed.finished;
+    assert.equal(failed.status, 'failed');
+    assert.equal(failed.error, `internal error (what-if run ${failed.id}; see the API's log)`);
+    assert.ok(
+      logged.some((m) => m.includes(failed.id) && m.includes('no-such-file') && /unable to open/.test(m)),
+      logged.join('\n'),
+    );
+    assert.equal(failed.report, null);
+    await missing.close();
   });
 });

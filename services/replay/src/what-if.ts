@@ -387,10 +387,13 @@ function runWorker(
       if (m.kind === 'progress') onProgress?.(BigInt(m.position));
       else result = m.partial;
     });
-    worker.once('error', reject);
+    // settled when the thread has exited, whatever ended it: a caller told of the end finds no thread left
+    let failed: unknown = null;
+    worker.once('error', (e) => (failed = e));
     worker.once('exit', (code) => {
       signal.removeEventListener('abort', abort);
       if (aborted) reject(new WhatIfAborted());
+      else if (failed !== null) reject(failed);
       else if (result) resolve(result);
       else reject(new Error(`what-if shard ${data.shard.index} exited (code ${code}) before reporting`));
     });

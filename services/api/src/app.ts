@@ -22,7 +22,8 @@ import { evidenceRoutes } from './routes/evidence.ts';
 import { findingsRoutes } from './routes/findings.ts';
 import { roundRoutes } from './routes/rounds.ts';
 import { chartRoutes } from './routes/charts.ts';
-import { whatIfRoutes } from './routes/what-if.ts';
+import { WHAT_IF_MAX_CHANGED, whatIfRoutes } from './routes/what-if.ts';
+import { WhatIfRuns, type WhatIfRunsOptions } from './what-if-runs.ts';
 import type { ChartsQuery } from './charts.ts';
 import { StoreIndex } from './store-index.ts';
 import { AccessLog, type AccessLogOptions } from './access-log.ts';
@@ -88,6 +89,12 @@ export interface AppOptions {
    * thread.
    */
   readonly replayWorkers?: Omit<ReplayPoolOptions, 'storePath' | 'maxRounds' | 'maxExplanations' | 'store'>;
+  /**
+   * What-if runs (what-if-runs.ts): how many at once (1), how many may wait (8), how many finished are kept (32),
+   * worker threads a run (1). Compared in worker threads that open a SQLite store on a file read-only; another
+   * store: in the main thread, said in the log. The loader defaults to replayWorkers.loader.
+   */
+  readonly whatIfRuns?: Omit<WhatIfRunsOptions, 'now' | 'log'>;
 }
 
 export async function buildApp(o: AppOptions): Promise<FastifyInstance> {
@@ -119,6 +126,14 @@ export async function buildApp(o: AppOptions): Promise<FastifyInstance> {
     derivations: new RoundDerivations(o.store, derivedAnswer, o.derivations),
     replayPool,
   };
+  const whatIfRuns = new WhatIfRuns(storeFile(o.store), o.store, {
+    maxChanged: WHAT_IF_MAX_CHANGED,
+    ...(o.replayWorkers?.loader === undefined ? {} : { loader: o.replayWorkers.loader }),
+    ...o.whatIfRuns,
+    now: ctx.now,
+    log: (message) => app.log.info(message),
+  });
+  app.addHook('onClose', () => whatIfRuns.close());
   const auth = new Authenticator(o.auth);
   // the index of rounds and findings is read before the first request, not during it (a month's store takes
   // seconds to read from the start; a kept index file reads only what was stored since it last stopped);
@@ -225,7 +240,7 @@ export async function buildApp(o: AppOptions): Promise<FastifyInstance> {
       roundRoutes(v1, ctx);
       evidenceRoutes(v1, ctx);
       chartRoutes(v1, ctx, { maxRangeDays: o.maxRangeDays });
-      whatIfRoutes(v1, ctx);
+      whatIfRoutes(v1, ctx, whatIfRuns);
     },
     { prefix: '/v1' },
   );

@@ -748,6 +748,17 @@ export class StoreIndex implements FindingsQuery {
   async ping(): Promise<void> {
     await this.refresh();
   }
+
+  /**
+   * Whether the casino has a table within the caller's scope (null: every concessionaire), as of a refresh now: the
+   * what-if's check before it queues a run (a casino outside the scope is as if it did not exist).
+   */
+  async hasCasino(casino: string, scope: string | null): Promise<boolean> {
+    await this.refresh();
+    for (const t of this.#tables.values())
+      if (t.casino === casino && (scope === null || t.concessionaire === scope)) return true;
+    return false;
+  }
 }
 
 /**

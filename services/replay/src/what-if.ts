@@ -117,6 +117,53 @@ export interface WhatIfOptions {
   readonly compiledWorker?: boolean;
   /** Each worker bounds V8's heap growth (see ParallelReplayOptions.boundHeap). Default off. */
   readonly boundHeap?: boolean;
+  /**
+   * Compare in worker threads even when `workers` is 1 (one worker thread then reads the whole store), so that the
+   * calling thread stays free: the API's what-if runs. Default false (1 worker: in this thread).
+   */
+  readonly inWorkers?: boolean;
+  /**
+   * How far the run has read, at most every PROGRESS_EVERY events a shard reads (and once at the start): the
+   * store's log read through (each shard's last position read, averaged over the shards) against the store's head
+   * when the run started (null when the store cannot say it). Never changes what the report says.
+   */
+  readonly onProgress?: (p: WhatIfProgress) => void;
+  /** A shard says its progress at most once every this many events it reads; default PROGRESS_EVERY. */
+  readonly progressEvery?: number;
+  /**
+   * Aborting it ends the run: its workers are terminated and runWhatIf rejects with WhatIfAborted once every one
+   * of them has exited (whatever they had read: an aborted run has no report).
+   */
+  readonly signal?: AbortSignal;
+}
+
+/** How far a what-if has read (see WhatIfOptions.onProgress). */
+export interface WhatIfProgress {
+  /** positions of the store's log read through, averaged over the shards (at most eventsTotal) */
+  readonly eventsRead: number;
+  /** the store's head position when the run started; null when the store cannot say it */
+  readonly eventsTotal: number | null;
+}
+
+/** A shard's progress is said at most once every this many events it reads. */
+export const PROGRESS_EVERY = 50_000;
+
+/** A what-if ended by its AbortSignal. */
+export class WhatIfAborted extends Error {
+  override readonly name = 'WhatIfAborted';
+  constructor() {
+    super('the what-if was cancelled');
+  }
+}
+
+/** What a shard's read tells as it goes (compareShard's `watch`). */
+export interface ShardWatch {
+  /** every how many events read onProgress is called; default PROGRESS_EVERY */
+  readonly every?: number;
+  /** called every `every` events read, with the events read and the last position read */
+  readonly onProgress?: (events: number, position: bigint) => void;
+  /** checked as the shard reads: an aborted read stops with WhatIfAborted */
+  readonly signal?: AbortSignal;
 }
 
 export interface WhatIfReport extends WhatIfPartial {
@@ -135,7 +182,14 @@ export interface WhatIfWorkerData {
   replay: ReplayOptions | null;
   maxChanged: number;
   boundHeap: boolean;
+  /** post a progress message every this many events read (absent: none) */
+  progressEvery?: number;
 }
+
+/** @internal what a what-if worker posts: progress as it reads, then its partial */
+export type WhatIfWorkerMessage =
+  | { readonly kind: 'progress'; readonly events: number; readonly position: string }
+  | { readonly kind: 'partial'; readonly partial: WhatIfPartial };
 
 /**
  * Reads the store as one shard sees it (only the scope's table when one is named) and compares every unit under
@@ -148,6 +202,7 @@ export async function compareShard(
   scope: WhatIfScope,
   replay: ReplayOptions = DEFAULT_REPLAY_OPTIONS,
   maxChanged = DEFAULT_MAX_CHANGED,
+  watch: ShardWatch = {},
 ): Promise<WhatIfPartial> {
   const comparer = new WhatIfComparer(scope, alternatives, replay, maxChanged);
   const only = scope.tableId === undefined ? null : tableStream(scope.tableId);
@@ -157,8 +212,14 @@ export async function compareShard(
   // not what was recorded (each stream is read from its first event, so its chain is followed from the genesis)
   const heads = new Map<string, { revision: number; hash: string }>();
   const broken = new Set<string>();
+  const { onProgress, signal } = watch;
+  const every = watch.every ?? PROGRESS_EVERY;
   for await (const stored of store.readAll({ streams })) {
     events++;
+    if (events % every === 0) {
+      if (signal?.aborted) throw new WhatIfAborted();
+      onProgress?.(events, stored.position);
+    }
     if (broken.has(stored.stream)) continue;
     const previous = heads.get(stored.stream);
     const reason = linkBrokenBecause(stored, previous, true);
@@ -185,7 +246,7 @@ export async function compareShard(
 
 const WHAT_IF_WORKER = new URL('./what-if-worker.ts', import.meta.url);
 
-/** Runs the what-if over the store: sharded over `workers` threads (1: in this thread). */
+/** Runs the what-if over the store: sharded over `workers` threads (1: in this thread unless `inWorkers`). */
 export async function runWhatIf(o: WhatIfOptions): Promise<WhatIfReport> {
   if (!Number.isSafeInteger(o.workers) || o.workers < 1 || o.workers > 64)
     throw new RangeError(`workers is a whole number from 1 to 64, got ${o.workers}`);
@@ -194,41 +255,80 @@ export async function runWhatIf(o: WhatIfOptions): Promise<WhatIfReport> {
   periodDays(o.scope.from, o.scope.to);
   const readings = readingsCompared(o.alternatives);
   const maxChanged = o.maxChanged ?? DEFAULT_MAX_CHANGED;
+  const signal = o.signal;
+  if (signal?.aborted) throw new WhatIfAborted();
   const t0 = performance.now();
   let parts: WhatIfPartial[];
-  if (o.workers === 1) {
+  if (o.workers === 1 && !o.inWorkers) {
     const store = new SqliteEventStore(o.storePath, { readOnly: true });
     try {
+      const progress = await progressOf(store, 1, o.onProgress);
       parts = [
-        await compareShard(store, { index: 0, count: 1 }, o.alternatives, o.scope, o.replay, maxChanged),
+        await compareShard(store, { index: 0, count: 1 }, o.alternatives, o.scope, o.replay, maxChanged, {
+          onProgress: (_events, position) => progress?.(0, position),
+          ...(o.progressEvery === undefined ? {} : { every: o.progressEvery }),
+          ...(signal ? { signal } : {}),
+        }),
       ];
     } finally {
       await store.close();
     }
   } else {
+    let progress: ((shard: number, position: bigint) => void) | null = null;
+    if (o.onProgress) {
+      const store = new SqliteEventStore(o.storePath, { readOnly: true });
+      try {
+        progress = await progressOf(store, o.workers, o.onProgress);
+      } finally {
+        await store.close();
+      }
+    }
     const shards = Array.from({ length: o.workers }, (_, index) => ({ index, count: o.workers }));
     // from the compiled worker when it can be had: each worker then loads one file, not the sources through the
     // TypeScript loader (the what-if bench's two workers spent about a second starting from the sources)
     const compiled =
       o.compiledWorker === false ? null : (await compiledWorker(WHAT_IF_WORKER, 'what-if-worker')).url;
+    if (signal?.aborted) throw new WhatIfAborted();
     const entry = compiled ?? WHAT_IF_WORKER;
-    parts = await Promise.all(
-      shards.map((shard) =>
-        runWorker(
-          entry,
-          {
-            storePath: o.storePath,
-            shard,
-            alternatives: o.alternatives,
-            scope: o.scope,
-            replay: o.replay ?? null,
-            maxChanged,
-            boundHeap: o.boundHeap ?? BOUND_HEAP_BY_DEFAULT,
-          },
-          compiled === null ? o.loader : undefined,
+    // one shard failing (or the run aborted) ends the others: their threads are not left reading
+    const stop = new AbortController();
+    const ended = () => stop.abort();
+    signal?.addEventListener('abort', ended, { once: true });
+    try {
+      const settled = await Promise.allSettled(
+        shards.map((shard) =>
+          runWorker(
+            entry,
+            {
+              storePath: o.storePath,
+              shard,
+              alternatives: o.alternatives,
+              scope: o.scope,
+              replay: o.replay ?? null,
+              maxChanged,
+              boundHeap: o.boundHeap ?? BOUND_HEAP_BY_DEFAULT,
+              ...(progress === null ? {} : { progressEvery: o.progressEvery ?? PROGRESS_EVERY }),
+            },
+            compiled === null ? o.loader : undefined,
+            stop.signal,
+            progress === null ? undefined : (position) => progress!(shard.index, position),
+          ).catch((e: unknown) => {
+            stop.abort();
+            throw e;
+          }),
         ),
-      ),
-    );
+      );
+      // every worker has exited here, whatever ended the run
+      if (signal?.aborted) throw new WhatIfAborted();
+      const failed = settled.find((x) => x.status === 'rejected' && !(x.reason instanceof WhatIfAborted));
+      if (failed) throw (failed as PromiseRejectedResult).reason;
+      parts = settled.map((x) => {
+        if (x.status === 'rejected') throw x.reason;
+        return x.value;
+      });
+    } finally {
+      signal?.removeEventListener('abort', ended);
+    }
   }
   return {
     ...mergeWhatIf(parts, maxChanged),
@@ -239,8 +339,35 @@ export async function runWhatIf(o: WhatIfOptions): Promise<WhatIfReport> {
   };
 }
 
-function runWorker(entry: URL, data: WhatIfWorkerData, loader: string | undefined): Promise<WhatIfPartial> {
+/**
+ * The progress of `shards` shards, told to `onProgress` (at once: nothing read yet): each shard's last position read,
+ * averaged, against the store's head now. Null without `onProgress`.
+ */
+async function progressOf(
+  store: EventStore,
+  shards: number,
+  onProgress: WhatIfOptions['onProgress'],
+): Promise<((shard: number, position: bigint) => void) | null> {
+  if (!onProgress) return null;
+  const head = store.headPosition ? await store.headPosition() : null;
+  const eventsTotal = head === null ? null : Math.max(0, Number(head));
+  const read = new Array<number>(shards).fill(0);
+  onProgress({ eventsRead: 0, eventsTotal });
+  return (shard, position) => {
+    read[shard] = eventsTotal === null ? Number(position) : Math.min(Number(position), eventsTotal);
+    onProgress({ eventsRead: Math.floor(read.reduce((a, b) => a + b, 0) / shards), eventsTotal });
+  };
+}
+
+function runWorker(
+  entry: URL,
+  data: WhatIfWorkerData,
+  loader: string | undefined,
+  signal: AbortSignal,
+  onProgress: ((position: bigint) => void) | undefined,
+): Promise<WhatIfPartial> {
   return new Promise((resolve, reject) => {
+    if (signal.aborted) return reject(new WhatIfAborted());
     const worker = new Worker(entry, {
       workerData: data,
       execArgv: loader
@@ -250,13 +377,26 @@ function runWorker(entry: URL, data: WhatIfWorkerData, loader: string | undefine
           : process.execArgv,
     });
     let result: WhatIfPartial | null = null;
-    worker.once('message', (m: WhatIfPartial) => (result = m));
-    worker.once('error', reject);
-    worker.once('exit', (code) =>
-      result
-        ? resolve(result)
-        : reject(new Error(`what-if shard ${data.shard.index} exited (code ${code}) before reporting`)),
-    );
+    let aborted = false;
+    const abort = () => {
+      aborted = true;
+      void worker.terminate();
+    };
+    signal.addEventListener('abort', abort, { once: true });
+    worker.on('message', (m: WhatIfWorkerMessage) => {
+      if (m.kind === 'progress') onProgress?.(BigInt(m.position));
+      else result = m.partial;
+    });
+    // settled when the thread has exited, whatever ended it: a caller told of the end finds no thread left
+    let failed: unknown = null;
+    worker.once('error', (e) => (failed = e));
+    worker.once('exit', (code) => {
+      signal.removeEventListener('abort', abort);
+      if (aborted) reject(new WhatIfAborted());
+      else if (failed !== null) reject(failed);
+      else if (result) resolve(result);
+      else reject(new Error(`what-if shard ${data.shard.index} exited (code ${code}) before reporting`));
+    });
   });
 }
 

@@ -111,7 +111,11 @@ export class ApiClient {
     return this.#call<T>('POST', path, body);
   }
 
-  async #call<T>(method: 'GET' | 'POST', url: string, body?: unknown): Promise<ApiAnswer<T>> {
+  async delete<T>(path: string): Promise<ApiAnswer<T>> {
+    return this.#call<T>('DELETE', path);
+  }
+
+  async #call<T>(method: 'GET' | 'POST' | 'DELETE', url: string, body?: unknown): Promise<ApiAnswer<T>> {
     const res = await this.app.inject({
       method,
       url,

@@ -310,7 +310,7 @@ export function uiPlugin(o: UiOptions = {}): FastifyPluginAsync {
       return send(reply, 200, roundPage(s.me, r.body, langOf((req.query as { lang?: unknown }).lang)));
     });
 
-    registerWhatIfPage(app, { session, failed, send });
+    registerWhatIfPage(app, { session, failed, send, sameOrigin });
 
     app.setNotFoundHandler(async (req, reply) =>
       send(reply, 404, errorPage(null, 404, `no page ${req.url.slice(0, 200)}`)),

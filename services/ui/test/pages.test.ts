@@ -12,6 +12,7 @@ import { html, query } from '../src/html.ts';
 import { uiPlugin } from '../src/index.ts';
 import { possibleCommands } from '../src/pages/alert.ts';
 import { filtersOf } from '../src/pages/findings.ts';
+import { whatIfPage, type RunJson } from '../src/pages/what-if.ts';
 import { card, declaredNet } from '../src/pages/round.ts';
 import { commandBody, cookieValue, SESSION_COOKIE } from '../src/plugin.ts';
 
@@ -168,6 +169,58 @@ describe('UI parts', () => {
   });
 });
 
+describe('the what-if run page', () => {
+  const me = { subject: 'inspector-1', role: 'inspector' as const, concessionaire: null };
+  const run = (over: Partial<RunJson>): RunJson => ({
+    id: 'b3f2c1d0-0000-4000-8000-000000000001',
+    status: 'running',
+    readings: [{ key: 'J3:2', label: 'J3=ALT2' }],
+    scope: { from: '2025-12-01', to: '2025-12-31', tableId: 'MAC-F3CP-001' },
+    progress: { eventsRead: 1_234_567, eventsTotal: 70_000_000, fraction: 0.017 },
+    queuePosition: null,
+    queuedAt: Date.UTC(2025, 11, 1, 4, 0, 0),
+    startedAt: Date.UTC(2025, 11, 1, 4, 0, 1),
+    finishedAt: null,
+    error: null,
+    report: null,
+    ...over,
+  });
+  const pageOf = (r: RunJson) =>
+    squash(
+      whatIfPage(
+        me,
+        [],
+        { provision: 'J3', reading: 'ALT2', from: r.scope.from, to: r.scope.to, table: 'MAC-F3CP-001' },
+        r,
+        null,
+      ).text,
+    );
+
+  it('a running run: how far it has read, a progress bar, when it started (Macau time), a cancel button', () => {
+    const text = pageOf(run({}));
+    assert.match(text, /data-status="running"/);
+    assert.match(text, /1,234,567 of 70,000,000 events of the store read \(1\.7%\)/);
+    assert.match(text, /<progress data-testid="what-if-progress" max="1" value="0\.017">/);
+    assert.match(text, /started at 2025-12-01 12:00:01\.000/);
+    assert.match(
+      text,
+      /<form method="post" action="\/ui\/what-if\/runs\/b3f2c1d0-0000-4000-8000-000000000001\/cancel"/,
+    );
+    assert.doesNotMatch(text, /what-if-report/);
+  });
+
+  it('a queued run says where it waits; a failed one says why; neither shows a report', () => {
+    const queued = pageOf(run({ status: 'queued', queuePosition: 3, startedAt: null }));
+    assert.match(queued, /number 3 in the queue/);
+    assert.match(queued, /Cancel this comparison/);
+    const failed = pageOf(
+      run({ status: 'failed', error: 'the store file is gone', finishedAt: Date.UTC(2025, 11, 1, 4, 0, 2) }),
+    );
+    assert.match(failed, /The comparison failed: the store file is gone/);
+    assert.doesNotMatch(failed, /Cancel this comparison|what-if-report/);
+  });
+});
+
 describe('UI routes (inject)', () => {
   let f: Fixture;
   let alertA: { alertId: string; finding: { roundId: string } };
@@ -226,6 +279,60 @@ describe('UI routes (inject)', () => {
     assert.equal(res.statusCode, 303);
     assert.match(res.headers.location as string, /^\/ui\/login\?problem=/);
     assert.match(String(res.headers['set-cookie']), /Max-Age=0/);
+  });
+
+  it('starts a what-if run from the form, and shows it until done (reloading while it goes on)', async () => {
+    const cookie = await cookieOf(f.tokens.inspector);
+    const form = (from: string, origin?: string) =>
+      f.app.inject({
+        method: 'POST',
+        url: '/ui/what-if/runs',
+        headers: {
+          cookie,
+          host: 'localhost',
+          'content-type': 'application/x-www-form-urlencoded',
+          ...(origin ? { origin } : {}),
+        },
+        payload: new URLSearchParams({ provision: 'J11', reading: 'ALT', from, to: '2025-12-01' }).toString(),
+      });
+    assert.equal((await form('2025-12-01', 'https://evil.example')).statusCode, 403);
+    const missing = await form('');
+    assert.equal(missing.statusCode, 400);
+    assert.match(missing.body, /Choose the first date/);
+    const long = await form('2025-01-01');
+    assert.equal(long.statusCode, 400);
+    assert.match(long.body, /at most 31/);
+    const made = await form('2025-12-01');
+    assert.equal(made.statusCode, 303);
+    const at = String(made.headers.location);
+    assert.match(at, /^\/ui\/what-if\/runs\/[0-9a-f-]{36}$/);
+    for (;;) {
+      const res = await f.app.inject({ url: at, headers: { cookie } });
+      assert.equal(res.statusCode, 200);
+      if (res.headers.refresh === undefined) {
+        assert.match(res.body, /data-testid="what-if-report"/);
+        assert.match(res.body, /\/export\?format=pdf/);
+        break;
+      }
+      assert.equal(res.headers.refresh, '2');
+      assert.match(res.body, /data-status="(queued|running)"/);
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    const json = await f.app.inject({ url: `${at}/export?format=json`, headers: { cookie } });
+    assert.equal(json.statusCode, 200);
+    assert.ok(json.json().roundsCompared > 0);
+    // cancelling a run that is done: back to its page, which still shows the report
+    const cancel = await f.app.inject({
+      method: 'POST',
+      url: `${at}/cancel`,
+      headers: { cookie, host: 'localhost', 'content-type': 'application/x-www-form-urlencoded' },
+      payload: '',
+    });
+    assert.equal(cancel.statusCode, 303);
+    assert.equal(cancel.headers.location, at);
+    // another concessionaire's officer: no such run
+    const other = await cookieOf(f.tokens.officerB);
+    assert.equal((await f.app.inject({ url: at, headers: { cookie: other } })).statusCode, 404);
   });
 
   it('refuses forms posted from another origin', async () => {

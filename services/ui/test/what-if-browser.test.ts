@@ -1,8 +1,9 @@
 /**
  * The what-if page in a real browser (Debian's Chromium driven by playwright-core) over the API on loopback: an
- * inspector picks a provision, a reading and a period and sees the diff as a table and a chart, with export links;
- * a compliance officer's diff holds only their concessionaire's tables. Without Chromium the test is skipped,
- * saying so, except under CI=true, where it fails.
+ * inspector picks a provision, a reading and a period, the comparison runs in the API (a what-if run) while its
+ * page reloads itself, then the diff is shown as a table and a chart, with export links; a compliance officer's
+ * diff holds only their concessionaire's tables and another's run is not found; a cancelled run says so. Without
+ * Chromium the test is skipped, saying so, except under CI=true, where it fails.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
@@ -49,20 +50,30 @@ describe('the what-if page in Chromium', { skip, timeout: 90_000 }, () => {
     return page;
   }
 
-  async function compare(page: Page, provision: string) {
+  /** Submits the form; the run's page reloads itself until the report is there. The statuses its loads showed. */
+  async function compare(page: Page, provision: string): Promise<string[]> {
     await page.getByRole('link', { name: 'What-if' }).click();
     await page.waitForURL(`${base}/what-if`);
     await page.getByLabel('Provision (interpretation)').selectOption(provision);
     await page.getByLabel('Reading').selectOption('ALT');
     await page.getByLabel('From (Macau date)').fill(day);
     await page.getByLabel('to', { exact: true }).fill(day);
+    const loads: string[] = [];
+    page.on('response', (r) => {
+      if (/\/ui\/what-if\/runs\/[^/]+$/.test(new URL(r.url()).pathname))
+        loads.push(r.headers()['refresh'] ? 'reloading' : 'final');
+    });
     await page.getByRole('button', { name: 'Compare' }).click();
     await page.getByTestId('what-if-report').waitFor();
+    assert.match(new URL(page.url()).pathname, /^\/ui\/what-if\/runs\/[0-9a-f-]{36}$/);
+    return loads;
   }
 
   it('an inspector picks J11, its alternative and a day, and sees the diff as a table and a chart', async () => {
     const page = await logIn(f.tokens.inspector);
-    await compare(page, 'J11');
+    const loads = await compare(page, 'J11');
+    assert.equal(loads.at(-1), 'final', "a done run's page does not reload");
+    assert.ok(loads.slice(0, -1).every((l) => l === 'reloading'));
     assert.match(
       await page.getByTestId('what-if-summary').innerText(),
       /rounds re-derived under both readings; \d+ changed/,
@@ -82,6 +93,7 @@ describe('the what-if page in Chromium', { skip, timeout: 90_000 }, () => {
   it("a compliance officer's diff lists only their concessionaire's rounds", async () => {
     const page = await logIn(f.tokens.officerA);
     await compare(page, 'J11');
+    const mine = page.url();
     const rounds = await page.getByTestId('what-if-rounds').locator('li').allInnerTexts();
     const api = await f.app.inject({
       url: `/v1/what-if?readings=J11=ALT&from=${day}&to=${day}`,
@@ -90,6 +102,33 @@ describe('the what-if page in Chromium', { skip, timeout: 90_000 }, () => {
     const theirs = new Set(api.json().changed.map((c: { roundId: string }) => c.roundId));
     assert.ok(theirs.size > 0);
     assert.ok(rounds.every((text) => ![...theirs].some((id) => text.includes(id as string))));
+    await page.context().close();
+    // another concessionaire's officer is told there is no such run
+    const other = await logIn(f.tokens.officerB);
+    const res = await other.goto(mine);
+    assert.equal(res?.status(), 404);
+    assert.match(await other.locator('body').innerText(), /no what-if run/);
+    await other.context().close();
+  });
+
+  it('a cancelled run says so, and has no report', async () => {
+    const auth = { authorization: `Bearer ${f.tokens.inspector}` };
+    const made = await f.app.inject({
+      method: 'POST',
+      url: '/v1/what-if/runs',
+      headers: auth,
+      payload: { readings: 'J2=ALT', from: day, to: day },
+    });
+    assert.equal(made.statusCode, 202);
+    const id = made.json().id as string;
+    const cancelled = await f.app.inject({ method: 'DELETE', url: `/v1/what-if/runs/${id}`, headers: auth });
+    assert.equal(cancelled.json().status, 'cancelled');
+    const page = await logIn(f.tokens.inspector);
+    await page.goto(`${base}/what-if/runs/${id}`);
+    const run = page.getByTestId('what-if-run');
+    assert.equal(await run.getAttribute('data-status'), 'cancelled');
+    assert.match(await run.innerText(), /cancelled before it was done: there is no report/);
+    assert.equal(await page.getByTestId('what-if-report').count(), 0);
     await page.context().close();
   });
 });

@@ -3,17 +3,18 @@
  * (nothing is written to the store but the access record), as JSON or as a PDF that names the readings compared.
  * The caller's scope applies as everywhere: a compliance officer compares only their concessionaire's tables, and
  * a table, casino or round outside it is answered 404, as if it did not exist.
+ *
+ * A period is compared as a run (what-if-runs.ts: a bounded queue, worker threads, progress, cancel): POST
+ * /v1/what-if/runs answers at once; GET /v1/what-if submits a run and waits for it, for the clients that ask so.
  */
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { existsSync } from 'node:fs';
-import { Type } from 'typebox';
+import { Type, type TSchema } from 'typebox';
 import PDFDocument from 'pdfkit';
 import {
-  compareShard,
   explainRoundWhatIf,
   periodDays,
-  readingsCompared,
   RoundNotFound,
   RoundNotVerified,
   WhatIfRequestError,
@@ -33,11 +34,18 @@ import {
 import { recordAccess, scopeOf, type ApiContext } from '../context.ts';
 import { httpError } from '../errors.ts';
 import { ErrorSchema } from '../schemas.ts';
+import {
+  runView,
+  WhatIfQueueFull,
+  WhatIfRunFinished,
+  type WhatIfRun,
+  type WhatIfRuns,
+} from '../what-if-runs.ts';
 
 /** The longest period one what-if request covers, days (a month and a day). */
 export const WHAT_IF_MAX_DAYS = 31;
 /** Changed rounds an answer lists (all are counted). */
-const MAX_CHANGED = 200;
+export const WHAT_IF_MAX_CHANGED = 200;
 
 const Query = Type.Object({
   readings: Type.String({
@@ -51,6 +59,58 @@ const Query = Type.Object({
   casino: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
   table: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
   format: Type.Optional(Type.Union([Type.Literal('json'), Type.Literal('pdf')], { default: 'json' })),
+});
+
+/** A run's fields: as GET /v1/what-if's query, without the format (a run's PDF is asked of the run). */
+const RunBody = Type.Object(
+  {
+    readings: Query.properties.readings,
+    from: Query.properties.from,
+    to: Query.properties.to,
+    casino: Query.properties.casino,
+    table: Query.properties.table,
+  },
+  { additionalProperties: false },
+);
+
+const RunParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 100 }) });
+
+const Nullable = <T extends TSchema>(t: T) => Type.Union([t, Type.Null()]);
+
+/** A run as answered (what-if-runs.ts runView). */
+const RunSchema = Type.Object({
+  id: Type.String(),
+  status: Type.Union(
+    [
+      Type.Literal('queued'),
+      Type.Literal('running'),
+      Type.Literal('done'),
+      Type.Literal('failed'),
+      Type.Literal('cancelled'),
+    ],
+    { description: 'queued | running | done | failed | cancelled' },
+  ),
+  readings: Type.Array(Type.Object({ key: Type.String(), label: Type.String() })),
+  scope: Type.Object({
+    from: Type.String(),
+    to: Type.String(),
+    casino: Type.Optional(Type.String()),
+    tableId: Type.Optional(Type.String()),
+    concessionaire: Type.Optional(Type.String()),
+  }),
+  progress: Type.Object({
+    eventsRead: Type.Integer({
+      description: 'positions of the store’s log read through (averaged over the run’s workers)',
+    }),
+    eventsTotal: Nullable(Type.Integer({ description: 'the store’s head position when the run started' })),
+    fraction: Nullable(Type.Number({ minimum: 0, maximum: 1 })),
+  }),
+  queuePosition: Nullable(Type.Integer({ description: 'while queued: 1 for the next run to start' })),
+  queuedAt: Type.Integer({ description: 'UTC ms' }),
+  startedAt: Nullable(Type.Integer({ description: 'UTC ms' })),
+  finishedAt: Nullable(Type.Integer({ description: 'UTC ms' })),
+  error: Nullable(Type.String({ description: 'why it failed' })),
+  report: Type.Unknown({ description: 'once done: the report, as GET /v1/what-if answers it; before: null' }),
 });
 
 const RoundQuery = Type.Object({
@@ -78,7 +138,62 @@ async function tableOwner(ctx: ApiContext, tableId: string): Promise<string | nu
   return null;
 }
 
-export function whatIfRoutes(app: FastifyInstance, ctx: ApiContext): void {
+interface PeriodFields {
+  readings: string;
+  from: string;
+  to: string;
+  casino?: string | undefined;
+  table?: string | undefined;
+}
+
+/**
+ * A period's what-if as asked (query or body), checked before anything is compared or queued: the readings and
+ * the period (400 naming the field), the table or casino within the caller's scope (404 as if it did not exist,
+ * recorded). The scope compared carries the caller's concessionaire.
+ */
+async function periodRequest(
+  ctx: ApiContext,
+  req: FastifyRequest,
+  q: PeriodFields,
+): Promise<{ keys: string[]; scope: WhatIfScope; subject: string }> {
+  const keys = keysOf(q.readings);
+  try {
+    periodDays(q.from, q.to, WHAT_IF_MAX_DAYS);
+  } catch (e) {
+    if (e instanceof WhatIfRequestError) throw httpError(400, e.message);
+    throw e;
+  }
+  const concessionaire = scopeOf(req);
+  const subject = `${q.from}..${q.to}${q.casino ? ` casino ${q.casino}` : ''}${q.table ? ` table ${q.table}` : ''}`;
+  if (q.table !== undefined) {
+    const owner = await tableOwner(ctx, q.table);
+    if (owner === null || (concessionaire !== null && owner !== concessionaire)) {
+      await recordAccess(ctx, req, 'what-if', 'period', subject, 'not-found');
+      throw httpError(404, `no table ${q.table}`);
+    }
+  }
+  if (q.casino !== undefined && !(await ctx.index.hasCasino(q.casino, concessionaire))) {
+    await recordAccess(ctx, req, 'what-if', 'period', subject, 'not-found');
+    throw httpError(404, `no casino ${q.casino}`);
+  }
+  const scope: WhatIfScope = {
+    from: q.from,
+    to: q.to,
+    ...(q.casino !== undefined ? { casino: q.casino } : {}),
+    ...(q.table !== undefined ? { tableId: q.table } : {}),
+    ...(concessionaire !== null ? { concessionaire } : {}),
+  };
+  return { keys, scope, subject };
+}
+
+/** 503 with Retry-After: the queue of runs is full. */
+const queueFull = (reply: FastifyReply, e: WhatIfQueueFull) =>
+  reply
+    .code(503)
+    .header('retry-after', String(e.retryAfterSeconds))
+    .send({ statusCode: 503, error: 'Service Unavailable', message: e.message });
+
+export function whatIfRoutes(app: FastifyInstance, ctx: ApiContext, runs: WhatIfRuns): void {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
 
   r.get(
@@ -116,7 +231,7 @@ export function whatIfRoutes(app: FastifyInstance, ctx: ApiContext): void {
       schema: {
         tags: ['what-if'],
         summary:
-          'A period re-derived under alternative readings beside the register’s: findings that appear or disappear, money by bet type (avos), the rounds that changed',
+          'A period re-derived under alternative readings beside the register’s, waited for: findings that appear or disappear, money by bet type (avos), the rounds that changed. Compared off the main thread as a run (POST /v1/what-if/runs is the way for long periods: this request lasts as long as the comparison)',
         querystring: Query,
         response: {
           200: {
@@ -125,57 +240,138 @@ export function whatIfRoutes(app: FastifyInstance, ctx: ApiContext): void {
           },
           400: ErrorSchema,
           404: ErrorSchema,
+          500: ErrorSchema,
+          503: ErrorSchema,
         },
       },
     },
     async (req, reply) => {
-      const q = req.query;
-      const keys = keysOf(q.readings);
+      const p = await periodRequest(ctx, req, req.query);
+      let run: WhatIfRun;
       try {
-        periodDays(q.from, q.to, WHAT_IF_MAX_DAYS);
+        run = runs.submit({ alternatives: p.keys, scope: p.scope, owner: scopeOf(req), kept: false });
       } catch (e) {
-        if (e instanceof WhatIfRequestError) throw httpError(400, e.message);
+        if (e instanceof WhatIfQueueFull) {
+          await recordAccess(ctx, req, 'what-if', 'period', p.subject, 'unavailable');
+          return queueFull(reply, e);
+        }
         throw e;
       }
-      const concessionaire = scopeOf(req);
-      const subject = `${q.from}..${q.to}${q.casino ? ` casino ${q.casino}` : ''}${q.table ? ` table ${q.table}` : ''}`;
-      if (q.table !== undefined) {
-        const owner = await tableOwner(ctx, q.table);
-        if (owner === null || (concessionaire !== null && owner !== concessionaire)) {
-          await recordAccess(ctx, req, 'what-if', 'period', subject, 'not-found');
-          throw httpError(404, `no table ${q.table}`);
+      // a caller who went away does not leave the comparison running
+      reply.raw.once('close', () => {
+        if (!reply.raw.writableFinished && (run.status === 'queued' || run.status === 'running'))
+          void runs.cancel(run).catch(() => undefined);
+      });
+      await run.finished;
+      if (run.status !== 'done') {
+        await recordAccess(ctx, req, 'what-if', 'period', p.subject, run.status);
+        throw httpError(500, `the what-if ${run.status}: ${run.error ?? 'cancelled'}`);
+      }
+      await recordAccess(ctx, req, 'what-if', 'period', p.subject, 'ok');
+      if (req.query.format === 'pdf') return sendPdf(reply, run.report!);
+      return run.report!;
+    },
+  );
+
+  r.post(
+    '/what-if/runs',
+    {
+      schema: {
+        tags: ['what-if'],
+        summary:
+          'Starts a what-if over a period as a run: answered at once with the run (202, Location), compared in worker threads, watched with GET /v1/what-if/runs/{id}',
+        body: RunBody,
+        response: { 202: RunSchema, 400: ErrorSchema, 404: ErrorSchema, 503: ErrorSchema },
+      },
+    },
+    async (req, reply) => {
+      const p = await periodRequest(ctx, req, req.body);
+      let run: WhatIfRun;
+      try {
+        run = runs.submit({ alternatives: p.keys, scope: p.scope, owner: scopeOf(req) });
+      } catch (e) {
+        if (e instanceof WhatIfQueueFull) {
+          await recordAccess(ctx, req, 'what-if.run.create', 'period', p.subject, 'unavailable');
+          return queueFull(reply, e);
         }
+        throw e;
       }
-      const scope: WhatIfScope = {
-        from: q.from,
-        to: q.to,
-        ...(q.casino !== undefined ? { casino: q.casino } : {}),
-        ...(q.table !== undefined ? { tableId: q.table } : {}),
-        ...(concessionaire !== null ? { concessionaire } : {}),
-      };
-      const t0 = performance.now();
-      const partial = await compareShard(
-        ctx.store,
-        { index: 0, count: 1 },
-        keys,
-        scope,
-        undefined,
-        MAX_CHANGED,
-      );
-      if (q.casino !== undefined && partial.tablesInScope === 0) {
-        await recordAccess(ctx, req, 'what-if', 'period', subject, 'not-found');
-        throw httpError(404, `no casino ${q.casino}`);
+      await recordAccess(ctx, req, 'what-if.run.create', 'what-if-run', run.id, 'ok');
+      return reply.code(202).header('location', `/v1/what-if/runs/${run.id}`).send(runView(runs, run));
+    },
+  );
+
+  r.get(
+    '/what-if/runs/:id',
+    {
+      schema: {
+        tags: ['what-if'],
+        summary:
+          'A what-if run: its status, progress and times, and once done its report (as GET /v1/what-if) or, with format=pdf, its PDF',
+        params: RunParams,
+        querystring: Type.Object({
+          format: Type.Optional(Type.Union([Type.Literal('json'), Type.Literal('pdf')], { default: 'json' })),
+        }),
+        response: {
+          200: {
+            description: 'the run (JSON: the report inside once done) or, with format=pdf, the report’s PDF',
+            content: { 'application/json': { schema: RunSchema }, 'application/pdf': { schema: {} } },
+          },
+          404: ErrorSchema,
+          409: ErrorSchema,
+        },
+      },
+    },
+    async (req, reply) => {
+      const run = runs.get(req.params.id, scopeOf(req));
+      if (!run) {
+        await recordAccess(ctx, req, 'what-if.run.read', 'what-if-run', req.params.id, 'not-found');
+        throw httpError(404, `no what-if run ${req.params.id}`);
       }
-      const report: WhatIfReport = {
-        ...partial,
-        readings: readingsCompared(keys),
-        scope,
-        workers: 1,
-        elapsedMs: performance.now() - t0,
-      };
-      await recordAccess(ctx, req, 'what-if', 'period', subject, 'ok');
-      if (q.format === 'pdf') return sendPdf(reply, report);
-      return report;
+      if (req.query.format === 'pdf') {
+        if (run.status !== 'done') {
+          await recordAccess(ctx, req, 'what-if.run.export', 'what-if-run', run.id, 'conflict');
+          throw httpError(
+            409,
+            `what-if run ${run.id} is ${run.status}: its PDF exists once it is done${run.status === 'queued' || run.status === 'running' ? ' (ask again later)' : ''}`,
+          );
+        }
+        await recordAccess(ctx, req, 'what-if.run.export', 'what-if-run', run.id, 'ok');
+        return sendPdf(reply, run.report!);
+      }
+      await recordAccess(ctx, req, 'what-if.run.read', 'what-if-run', run.id, 'ok');
+      return runView(runs, run);
+    },
+  );
+
+  r.delete(
+    '/what-if/runs/:id',
+    {
+      schema: {
+        tags: ['what-if'],
+        summary:
+          'Cancels a queued or running what-if run (a running one’s worker threads are ended before the answer)',
+        params: RunParams,
+        response: { 200: RunSchema, 404: ErrorSchema, 409: ErrorSchema },
+      },
+    },
+    async (req) => {
+      const run = runs.get(req.params.id, scopeOf(req));
+      if (!run) {
+        await recordAccess(ctx, req, 'what-if.run.cancel', 'what-if-run', req.params.id, 'not-found');
+        throw httpError(404, `no what-if run ${req.params.id}`);
+      }
+      try {
+        await runs.cancel(run);
+      } catch (e) {
+        if (e instanceof WhatIfRunFinished) {
+          await recordAccess(ctx, req, 'what-if.run.cancel', 'what-if-run', run.id, 'conflict');
+          throw httpError(409, e.message);
+        }
+        throw e;
+      }
+      await recordAccess(ctx, req, 'what-if.run.cancel', 'what-if-run', run.id, 'ok');
+      return runView(runs, run);
     },
   );
 

@@ -2,13 +2,15 @@
  * What-if: an inspector (or a compliance officer, within their concessionaire) picks a provision, one of its
  * alternative readings and a period, and sees what would have changed had the law been read that way: the
  * findings that appear or disappear by check, the money by bet type as a table and a chart, the rounds that
- * changed, and exports of the report (JSON, PDF) that name the readings compared. Everything comes from
- * GET /v1/what-if (a scratch derivation: nothing is written).
+ * changed, and exports of the report (JSON, PDF) that name the readings compared. A comparison is a run of the API
+ * (POST /v1/what-if/runs: a scratch derivation in worker threads, nothing written): submitting the form starts one
+ * and leads to its page, which shows its progress and reloads itself (a Refresh header: no script) until it is
+ * done, then shows the report; a run can be cancelled from its page, and a failed or cancelled run says so.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ApiClient, Me } from '../api-client.ts';
 import { html, query, type Html } from '../html.ts';
-import { macauClock, mop, page, UI_PREFIX } from '../layout.ts';
+import { errorPage, macauClock, mop, page, UI_PREFIX } from '../layout.ts';
 
 interface ReadingJson {
   readonly id: string;
@@ -60,6 +62,24 @@ interface ReportJson {
   }[];
 }
 
+/** A run as GET /v1/what-if/runs/:id answers it. */
+export interface RunJson {
+  readonly id: string;
+  readonly status: 'queued' | 'running' | 'done' | 'failed' | 'cancelled';
+  readonly readings: readonly { key: string; label: string }[];
+  readonly scope: { from: string; to: string; casino?: string; tableId?: string; concessionaire?: string };
+  readonly progress: { eventsRead: number; eventsTotal: number | null; fraction: number | null };
+  readonly queuePosition: number | null;
+  readonly queuedAt: number;
+  readonly startedAt: number | null;
+  readonly finishedAt: number | null;
+  readonly error: string | null;
+  readonly report: ReportJson | null;
+}
+
+/** Seconds between two loads of a run's page while it is queued or running. */
+export const RUN_REFRESH_S = 2;
+
 interface Form {
   provision: string;
   reading: 'ALT' | 'ALT2';
@@ -81,14 +101,76 @@ function formOf(q: Record<string, unknown>): Form {
   };
 }
 
-const apiQuery = (f: Form, format?: string) =>
-  query({
-    readings: `${f.provision}=${f.reading}`,
-    from: f.from,
-    to: f.to,
-    table: f.table || undefined,
-    format,
-  });
+/** The form as the run was asked (its first reading: the form names one). */
+function formOfRun(run: RunJson): Form {
+  const [provision = '', reading = 'ALT'] = (run.readings[0]?.label ?? '').split('=');
+  return {
+    provision,
+    reading: reading === 'ALT2' ? 'ALT2' : 'ALT',
+    from: run.scope.from,
+    to: run.scope.to,
+    table: run.scope.tableId ?? '',
+  };
+}
+
+const runPath = (id: string) => `${UI_PREFIX}/what-if/runs/${encodeURIComponent(id)}`;
+
+/** A run not done: where it stands, its progress, and (while it can be) a button to cancel it. */
+function runStatus(run: RunJson): Html {
+  const { eventsRead, eventsTotal, fraction } = run.progress;
+  const n = (x: number) => x.toLocaleString('en-US');
+  const cancel = html`<form method="post" action="${runPath(run.id)}/cancel" class="inline">
+    <button type="submit">Cancel this comparison</button>
+  </form>`;
+  const times = html`<p>
+    Asked at
+    ${macauClock(run.queuedAt)}${run.startedAt !== null ? `, started at ${macauClock(run.startedAt)}` : ''}${
+      run.finishedAt !== null ? `, ended at ${macauClock(run.finishedAt)}` : ''
+    }
+    (Macau time).
+  </p>`;
+  switch (run.status) {
+    case 'queued':
+      return html`<section data-testid="what-if-run" data-status="queued">
+        <p role="status">
+          Waiting: ${run.queuePosition === null ? '' : `number ${run.queuePosition} in the queue; `}the API
+          compares one period at a time. This page reloads every ${RUN_REFRESH_S} s.
+        </p>
+        ${times} ${cancel}
+      </section>`;
+    case 'running':
+      return html`<section data-testid="what-if-run" data-status="running">
+        <p role="status">
+          Comparing: ${n(eventsRead)}${eventsTotal === null ? '' : ` of ${n(eventsTotal)}`} events of the
+          store read${fraction === null ? '' : ` (${(fraction * 100).toFixed(1)}%)`}. This page reloads every
+          ${RUN_REFRESH_S} s.
+        </p>
+        ${
+          fraction === null
+            ? html`<progress data-testid="what-if-progress"></progress>`
+            : html`<progress data-testid="what-if-progress" max="1" value="${fraction}"></progress>`
+        }
+        ${times} ${cancel}
+      </section>`;
+    case 'failed':
+      return html`<section data-testid="what-if-run" data-status="failed">
+        <p class="error" role="alert" data-testid="error-message">
+          The comparison failed: ${run.error ?? 'no reason given'}. Nothing was written; start it again, or
+          ask the API's operator (the API's log names the run ${run.id}).
+        </p>
+        ${times}
+      </section>`;
+    case 'cancelled':
+      return html`<section data-testid="what-if-run" data-status="cancelled">
+        <p class="error" role="alert" data-testid="error-message">
+          This comparison was cancelled before it was done: there is no report. Start it again with the form.
+        </p>
+        ${times}
+      </section>`;
+    default:
+      return html``;
+  }
+}
 
 /** Horizontal bars, one per bet type, of the change in the players' net (MOP); the numbers also as a table. */
 function moneyChart(money: ReportJson['money']): Html {
@@ -144,14 +226,15 @@ export function whatIfPage(
   me: Me,
   readings: readonly ReadingJson[],
   f: Form,
-  report: ReportJson | null,
+  run: RunJson | null,
   problem: string | null,
 ): Html {
+  const report = run?.status === 'done' ? run.report : null;
   const selectable = readings.filter((r) => r.selectable.length);
   const chosen = readings.find((r) => r.id === f.provision);
   const form = html`<form
-    method="get"
-    action="${UI_PREFIX}/what-if"
+    method="post"
+    action="${UI_PREFIX}/what-if/runs"
     class="what-if"
     data-testid="what-if-form"
   >
@@ -183,7 +266,10 @@ export function whatIfPage(
       <label for="table">Table (optional)</label>
       <input id="table" name="table" maxlength="100" value="${f.table}" />
     </p>
-    <p><button type="submit">Compare</button> (at most 31 days; nothing is written)</p>
+    <p>
+      <button type="submit">Compare</button> (at most 31 days; nothing is written; a month of a busy floor
+      takes minutes: the comparison goes on in the API while this page shows how far it has got)
+    </p>
   </form>`;
   const notSelectable = readings.filter((r) => !r.selectable.length);
   const why = html`<details>
@@ -194,12 +280,13 @@ export function whatIfPage(
   </details>`;
   let body: Html = html``;
   if (problem) body = html`<p class="error" role="alert" data-testid="error-message">${problem}</p>`;
-  else if (report) {
+  else if (run && !report) body = runStatus(run);
+  else if (run && report) {
     const moved = report.findings.filter((x) => x.appeared || x.disappeared);
     const exports = html`<p>
       Export:
-      <a href="${UI_PREFIX}/what-if/export${apiQuery(f, 'json')}" data-testid="export-json">JSON</a> ·
-      <a href="${UI_PREFIX}/what-if/export${apiQuery(f, 'pdf')}" data-testid="export-pdf">PDF</a>
+      <a href="${runPath(run.id)}/export?format=json" data-testid="export-json">JSON</a> ·
+      <a href="${runPath(run.id)}/export?format=pdf" data-testid="export-pdf">PDF</a>
     </p>`;
     body = html`<section data-testid="what-if-report">
       <h2>
@@ -325,24 +412,123 @@ interface Deps {
     a: { status: number; message: string },
   ): FastifyReply | Promise<FastifyReply>;
   send(reply: FastifyReply, status: number, body: Html): FastifyReply;
+  /** whether a posted form comes from this site */
+  sameOrigin(req: FastifyRequest): boolean;
 }
 
-/** GET /ui/what-if (the page) and /ui/what-if/export (the report as the API exports it). */
+/** An API download's error body as a message. */
+function messageOf(got: { status: number; body: Buffer }): string {
+  try {
+    return (
+      (JSON.parse(got.body.toString('utf8')) as { message?: string }).message ??
+      `the API answered ${got.status}`
+    );
+  } catch {
+    return `the API answered ${got.status}`; // not JSON: the status says it
+  }
+}
+
+/**
+ * GET /ui/what-if (the form), POST /ui/what-if/runs (starts a run, on to its page), GET /ui/what-if/runs/:id (its
+ * progress, reloaded until done; then the report), POST /ui/what-if/runs/:id/cancel, GET
+ * /ui/what-if/runs/:id/export (the report as JSON or PDF), and /ui/what-if/export (a period's report waited for,
+ * as before runs).
+ */
 export function registerWhatIfPage(app: FastifyInstance, d: Deps): void {
   app.get('/what-if', async (req, reply) => {
     const s = await d.session(req, reply);
     if (!s) return reply;
     const readings = await s.api.get<ReadingJson[]>('/v1/what-if/readings');
     if (!readings.ok) return d.failed(req, reply, s.me, readings);
+    // the form, filled from the address when it names one (nothing is compared before it is submitted)
     const f = formOf(req.query as Record<string, unknown>);
-    if (!f.provision || !f.from || !f.to)
-      return d.send(reply, 200, whatIfPage(s.me, readings.body, f, null, null));
-    const r = await s.api.get<ReportJson>(`/v1/what-if${apiQuery(f)}`);
-    if (!r.ok) {
-      if (r.status === 400) return d.send(reply, 400, whatIfPage(s.me, readings.body, f, null, r.message));
-      return d.failed(req, reply, s.me, r);
+    return d.send(reply, 200, whatIfPage(s.me, readings.body, f, null, null));
+  });
+
+  app.post('/what-if/runs', async (req, reply) => {
+    const s = await d.session(req, reply);
+    if (!s) return reply;
+    if (!d.sameOrigin(req))
+      return d.send(reply, 403, errorPage(s.me, 403, 'a form posted from another site is refused'));
+    const readings = await s.api.get<ReadingJson[]>('/v1/what-if/readings');
+    if (!readings.ok) return d.failed(req, reply, s.me, readings);
+    const f = formOf((req.body ?? {}) as Record<string, unknown>);
+    const missing = !f.provision
+      ? 'a provision'
+      : !f.from
+        ? 'the first date'
+        : !f.to
+          ? 'the last date'
+          : null;
+    if (missing)
+      return d.send(reply, 400, whatIfPage(s.me, readings.body, f, null, `Choose ${missing} (YYYY-MM-DD).`));
+    const made = await s.api.post<RunJson>('/v1/what-if/runs', {
+      readings: `${f.provision}=${f.reading}`,
+      from: f.from,
+      to: f.to,
+      ...(f.table ? { table: f.table } : {}),
+    });
+    if (!made.ok) {
+      if (made.status === 400 || made.status === 404 || made.status === 503)
+        return d.send(reply, made.status, whatIfPage(s.me, readings.body, f, null, made.message));
+      return d.failed(req, reply, s.me, made);
     }
-    return d.send(reply, 200, whatIfPage(s.me, readings.body, f, r.body, null));
+    return reply.redirect(runPath(made.body.id), 303);
+  });
+
+  app.get('/what-if/runs/:id', async (req, reply) => {
+    const s = await d.session(req, reply);
+    if (!s) return reply;
+    const { id } = req.params as { id: string };
+    const run = await s.api.get<RunJson>(`/v1/what-if/runs/${encodeURIComponent(id)}`);
+    if (!run.ok) return d.failed(req, reply, s.me, run);
+    const readings = await s.api.get<ReadingJson[]>('/v1/what-if/readings');
+    if (!readings.ok) return d.failed(req, reply, s.me, readings);
+    // not done yet: the browser loads the page again (no script needed)
+    if (run.body.status === 'queued' || run.body.status === 'running')
+      reply.header('refresh', String(RUN_REFRESH_S));
+    return d.send(reply, 200, whatIfPage(s.me, readings.body, formOfRun(run.body), run.body, null));
+  });
+
+  app.post('/what-if/runs/:id/cancel', async (req, reply) => {
+    const s = await d.session(req, reply);
+    if (!s) return reply;
+    if (!d.sameOrigin(req))
+      return d.send(reply, 403, errorPage(s.me, 403, 'a form posted from another site is refused'));
+    const { id } = req.params as { id: string };
+    const done = await s.api.delete<RunJson>(`/v1/what-if/runs/${encodeURIComponent(id)}`);
+    // a run that ended meanwhile (409): its page says how it ended
+    if (!done.ok && done.status !== 409) return d.failed(req, reply, s.me, done);
+    return reply.redirect(runPath(id), 303);
+  });
+
+  app.get('/what-if/runs/:id/export', async (req, reply) => {
+    const s = await d.session(req, reply);
+    if (!s) return reply;
+    const { id } = req.params as { id: string };
+    const format = (req.query as Record<string, unknown>)['format'] === 'pdf' ? 'pdf' : 'json';
+    const path = `/v1/what-if/runs/${encodeURIComponent(id)}`;
+    if (format === 'pdf') {
+      const got = await s.api.download(`${path}?format=pdf`);
+      if (got.status !== 200)
+        return d.failed(req, reply, s.me, { status: got.status, message: messageOf(got) });
+      for (const h of ['content-type', 'content-disposition'] as const)
+        if (got.headers[h] !== undefined) reply.header(h, got.headers[h]);
+      return reply.header('cache-control', 'no-store').send(got.body);
+    }
+    const run = await s.api.get<RunJson>(path);
+    if (!run.ok) return d.failed(req, reply, s.me, run);
+    if (run.body.status !== 'done')
+      return d.failed(req, reply, s.me, {
+        status: 409,
+        message: `the comparison is ${run.body.status}: its report exists once it is done`,
+      });
+    const { from, to } = run.body.scope;
+    return reply
+      .header('content-type', 'application/json; charset=utf-8')
+      .header('content-disposition', `attachment; filename="what-if-${from}-${to}.json"`)
+      .header('cache-control', 'no-store')
+      .send(JSON.stringify(run.body.report));
   });
 
   app.get('/what-if/export', async (req, reply) => {
@@ -355,15 +541,8 @@ export function registerWhatIfPage(app: FastifyInstance, d: Deps): void {
     const got = await s.api.download(
       `/v1/what-if${query({ readings, from: f.from, to: f.to, table: f.table || undefined, format })}`,
     );
-    if (got.status !== 200) {
-      let message = `the API answered ${got.status}`;
-      try {
-        message = (JSON.parse(got.body.toString('utf8')) as { message: string }).message ?? message;
-      } catch {
-        // not JSON: the status says it
-      }
-      return d.failed(req, reply, s.me, { status: got.status, message });
-    }
+    if (got.status !== 200)
+      return d.failed(req, reply, s.me, { status: got.status, message: messageOf(got) });
     for (const h of ['content-type', 'content-disposition'] as const)
       if (got.headers[h] !== undefined) reply.header(h, got.headers[h]);
     if (format === 'json')

@@ -391,7 +391,15 @@ async function whatIf(values: WhatIfValues, positionals: string[]): Promise<numb
       },
       workers,
       loader: new URL('../../bin/register-ts.mjs', import.meta.url).href,
+      // on a terminal: how far the workers have read the store (a month of play takes minutes)
+      onProgress: ({ eventsRead, eventsTotal }) =>
+        progress(
+          eventsTotal
+            ? `what-if: ${eventsRead.toLocaleString('en-US')} of ${eventsTotal.toLocaleString('en-US')} events read (${Math.floor((100 * eventsRead) / eventsTotal)} %)`
+            : `what-if: ${eventsRead.toLocaleString('en-US')} events read`,
+        ),
     });
+    progressDone();
     out(values.json ? json(report) : whatIfText(report));
     return 0;
   } catch (e) {

@@ -34,6 +34,7 @@ import { SqliteEventStore } from '@table-audit/eventstore/sqlite';
 import { IngestPipeline } from '@table-audit/ingest';
 import { ReplayService } from '@table-audit/replay';
 import { simulateSession } from '@table-audit/simulator';
+import { submitEvents } from './lib/submit.ts';
 
 const TABLES = Number(process.env.BENCH_API_TABLES ?? 50);
 const DAYS = Number(process.env.BENCH_API_DAYS ?? 30);
@@ -70,13 +71,7 @@ async function buildMonth(path: string): Promise<void> {
       faultRate: 0.3,
       handledRate: 0.05,
     });
-    for (let i = 0; i < session.events.length; i += 2_000)
-      await pipeline.submit(
-        session.events.slice(i, i + 2_000).map((event) => ({
-          source: { kind: 'in-process' as const, producer: 'bench', index: index++ },
-          event,
-        })),
-      );
+    index = await submitEvents(pipeline, session.events, { chunk: 2_000, firstIndex: index });
   }
   if (LONG > 0) {
     const session = simulateSession({
@@ -88,13 +83,7 @@ async function buildMonth(path: string): Promise<void> {
       faultRate: 0.3,
       handledRate: 0.05,
     });
-    for (let i = 0; i < session.events.length; i += 2_000)
-      await pipeline.submit(
-        session.events.slice(i, i + 2_000).map((event) => ({
-          source: { kind: 'in-process' as const, producer: 'bench', index: index++ },
-          event,
-        })),
-      );
+    index = await submitEvents(pipeline, session.events, { chunk: 2_000, firstIndex: index });
   }
   const replay = new ReplayService({ store });
   await replay.catchUp();

@@ -46,6 +46,7 @@ import {
 import type { F3cpEvent } from '@table-audit/schemas/events';
 import { simulateSession } from '@table-audit/simulator';
 import { REGISTER_TS } from './lib/measure.ts';
+import { submitEvents } from './lib/submit.ts';
 
 interface PartArgs {
   kind: 'raw' | 'shard-read' | 'one' | 'many' | 'many-from-sources';
@@ -187,14 +188,7 @@ async function ingested(events: ReturnType<typeof sessionOf>['events'], name: st
   const path = join(dir, name);
   const store = new SqliteEventStore(path);
   const pipeline = new IngestPipeline(store);
-  for (let i = 0; i < events.length; i += 10_000) {
-    await pipeline.submit(
-      events.slice(i, i + 10_000).map((event, k) => ({
-        source: { kind: 'in-process' as const, producer: 'bench', index: i + k },
-        event,
-      })),
-    );
-  }
+  await submitEvents(pipeline, events);
   await store.close();
   return path;
 }

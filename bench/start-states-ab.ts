@@ -20,6 +20,7 @@ import { IngestPipeline } from '@table-audit/ingest';
 import { ReplayService } from '@table-audit/replay';
 import { DEFAULT_REPLAY_OPTIONS, gameModuleFor, type RoundRecord, type TableEvent } from '@table-audit/rules';
 import { simulateSession } from '@table-audit/simulator';
+import { submitEvents } from './lib/submit.ts';
 
 const PAIRS = Number(process.env.BENCH_PAIRS ?? 4);
 const resuming = ['F3CP', 'THIRTEEN_CARDS', 'MAHJONG', 'CRAPS'].filter(
@@ -49,13 +50,7 @@ try {
   {
     const store = new SqliteEventStore(base);
     const pipeline = new IngestPipeline(store, () => 0);
-    for (let i = 0; i < events.length; i += 5_000)
-      await pipeline.submit(
-        events.slice(i, i + 5_000).map((event, k) => ({
-          source: { kind: 'in-process' as const, producer: 'bench', index: i + k },
-          event,
-        })),
-      );
+    await submitEvents(pipeline, events, { chunk: 5_000 });
     await store.close();
   }
   const ingestedBytes = statSync(base).size;

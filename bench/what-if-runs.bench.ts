@@ -21,6 +21,7 @@ import { IngestPipeline } from '@table-audit/ingest';
 import { buildApp, issueToken } from '@table-audit/api';
 import { macauDate } from '@table-audit/rules';
 import { simulateSession } from '@table-audit/simulator';
+import { submitEvents } from './lib/submit.ts';
 
 const TABLES = Number(process.env.BENCH_TABLES ?? 20);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 150);
@@ -34,13 +35,7 @@ const dir = mkdtempSync(join(tmpdir(), 'ta-bench-what-if-runs-'));
 const path = join(dir, 'events.sqlite');
 const store = new SqliteEventStore(path);
 const pipeline = new IngestPipeline(store);
-for (let i = 0; i < session.events.length; i += 10_000)
-  await pipeline.submit(
-    session.events.slice(i, i + 10_000).map((event, k) => ({
-      source: { kind: 'in-process' as const, producer: 'bench', index: i + k },
-      event,
-    })),
-  );
+await submitEvents(pipeline, session.events);
 const events = Number(await store.headPosition());
 const first = macauDate(session.events[0]!.data.header.eventTime);
 const last = macauDate(session.events.at(-1)!.data.header.eventTime);

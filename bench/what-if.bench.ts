@@ -45,6 +45,7 @@ import {
 import { ALTERNATIVE_READINGS, DEFAULT_REPLAY_OPTIONS } from '@table-audit/rules';
 import { simulateSession } from '@table-audit/simulator';
 import { rawSqlite } from './raw-sqlite.ts';
+import { submitEvents } from './lib/submit.ts';
 
 const TABLES = Number(process.env.BENCH_TABLES ?? 50);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 200);
@@ -113,13 +114,7 @@ const ingested = join(dir, 'events.sqlite');
 {
   const store = new SqliteEventStore(ingested);
   const pipeline = new IngestPipeline(store);
-  for (let i = 0; i < session.events.length; i += 10_000)
-    await pipeline.submit(
-      session.events.slice(i, i + 10_000).map((event, k) => ({
-        source: { kind: 'in-process' as const, producer: 'bench', index: i + k },
-        event,
-      })),
-    );
+  await submitEvents(pipeline, session.events);
   await store.close();
 }
 const replayCopy = join(dir, 'replay.sqlite');

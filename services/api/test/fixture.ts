@@ -11,6 +11,7 @@ import { SqliteEventStore } from '@table-audit/eventstore/sqlite';
 import { IngestPipeline } from '@table-audit/ingest';
 import { ReplayService } from '@table-audit/replay';
 import { simulateSession } from '@table-audit/simulator';
+import { macauDate } from '@table-audit/rules';
 import { buildApp, issueToken, sha256Hex, type AppOptions, type Principal } from '../src/index.ts';
 
 export interface Fixture {
@@ -115,3 +116,24 @@ export async function fixture(
 }
 
 export const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
+
+/**
+ * A table of each of the fixture's two concessionaires (the first each plays) and the Macau date of the store's
+ * first table event: what the what-if tests ask about.
+ */
+export async function tablesOfEachConcessionaire(
+  f: Fixture,
+): Promise<{ tableA: string; tableB: string; day: string }> {
+  const tables = new Map<string, { concessionaire: string; time: number }>();
+  for await (const e of f.store.readAll()) {
+    const h = (e.data as { header?: { tableId: string; concessionaire: string; eventTime: number } }).header;
+    if (e.stream.startsWith('table-') && h && !tables.has(h.tableId))
+      tables.set(h.tableId, { concessionaire: h.concessionaire, time: h.eventTime });
+  }
+  const all = [...tables];
+  return {
+    tableA: all.find(([, t]) => t.concessionaire === f.concessionaireA)![0],
+    tableB: all.find(([, t]) => t.concessionaire === f.concessionaireB)![0],
+    day: macauDate(all[0]![1].time),
+  };
+}

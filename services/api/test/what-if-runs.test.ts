@@ -5,11 +5,10 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { macauDate } from '@table-audit/rules';
 import { buildApp } from '../src/index.ts';
 import { ACCESS_STREAM } from '../src/context.ts';
 import { WhatIfRuns } from '../src/what-if-runs.ts';
-import { bearer, fixture, type Fixture } from './fixture.ts';
+import { bearer, fixture, tablesOfEachConcessionaire, type Fixture } from './fixture.ts';
 
 type Run = {
   id: string;
@@ -31,17 +30,7 @@ describe('what-if runs', () => {
   before(async () => {
     // progress said every 100 events (the default, 50,000, is more than this store holds)
     f = await fixture({ tables: 8, roundsPerTable: 12, whatIfRuns: { progressEvery: 100 } });
-    const tables = new Map<string, { concessionaire: string; time: number }>();
-    for await (const e of f.store.readAll()) {
-      const h = (e.data as { header?: { tableId: string; concessionaire: string; eventTime: number } })
-        .header;
-      if (e.stream.startsWith('table-') && h && !tables.has(h.tableId))
-        tables.set(h.tableId, { concessionaire: h.concessionaire, time: h.eventTime });
-    }
-    const all = [...tables];
-    tableA = all.find(([, t]) => t.concessionaire === f.concessionaireA)![0];
-    tableB = all.find(([, t]) => t.concessionaire === f.concessionaireB)![0];
-    day = macauDate(all[0]![1].time);
+    ({ tableA, tableB, day } = await tablesOfEachConcessionaire(f));
   });
   after(() => f.close());
 

@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { macauDate } from '@table-audit/rules';
-import { bearer, fixture, type Fixture } from './fixture.ts';
+import { bearer, fixture, tablesOfEachConcessionaire, type Fixture } from './fixture.ts';
 
 describe('GET /v1/what-if', () => {
   let f: Fixture;
@@ -10,17 +9,7 @@ describe('GET /v1/what-if', () => {
   let tableB: string;
   before(async () => {
     f = await fixture({ tables: 8, roundsPerTable: 12 });
-    const tables = new Map<string, { concessionaire: string; time: number }>();
-    for await (const e of f.store.readAll()) {
-      const h = (e.data as { header?: { tableId: string; concessionaire: string; eventTime: number } })
-        .header;
-      if (e.stream.startsWith('table-') && h && !tables.has(h.tableId))
-        tables.set(h.tableId, { concessionaire: h.concessionaire, time: h.eventTime });
-    }
-    const all = [...tables];
-    tableA = all.find(([, t]) => t.concessionaire === f.concessionaireA)![0];
-    tableB = all.find(([, t]) => t.concessionaire === f.concessionaireB)![0];
-    day = macauDate(all[0]![1].time);
+    ({ tableA, tableB, day } = await tablesOfEachConcessionaire(f));
   });
   after(() => f.close());
   const get = (url: string, token: string) => f.app.inject({ url, headers: bearer(token) });

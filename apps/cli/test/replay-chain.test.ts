@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { SqliteEventStore } from '@table-audit/eventstore/sqlite';
-import { openForTampering } from '@table-audit/eventstore/sqlite-tamper';
+import { raisePayout } from '../../../services/replay/test/raise-payout.ts';
 import { IngestPipeline } from '@table-audit/ingest';
 import { simulateSession } from '@table-audit/simulator';
 
@@ -59,18 +59,7 @@ describe('table-audit replay ROUND_ID over an edited store', () => {
   });
 
   it('When a payout of round 4 is raised in the file: round 5 is refused (exit 1) naming the event; round 1 is as before', () => {
-    const db = openForTampering(store);
-    const row = db
-      .prepare(
-        `SELECT revision, event_id, data FROM events WHERE stream = ? AND type = 'PayoutMade' AND data LIKE ? ORDER BY revision LIMIT 1`,
-      )
-      .get(stream, `%"roundId":"${rounds[4]}"%`) as { revision: number; event_id: string; data: string };
-    db.prepare('UPDATE events SET data = ? WHERE stream = ? AND revision = ?').run(
-      row.data.replace(/"amount":(\d+)/, (_m, a: string) => `"amount":${Number(a) * 2 + 100}`),
-      stream,
-      row.revision,
-    );
-    db.close();
+    const row = raisePayout(store, tableId, rounds[4]!);
 
     for (const json of [true, false]) {
       const refused = run(['replay', rounds[5]!, '--store', store, ...(json ? ['--json'] : [])]);
@@ -79,7 +68,7 @@ describe('table-audit replay ROUND_ID over an edited store', () => {
       assert.match(
         refused.stderr,
         new RegExp(
-          `^table-audit replay: round "${rounds[5]}" of table ${tableId} is not explained: its table's stored record failed verification at stream "${stream}" revision ${row.revision} \\(event ${row.event_id}\\): its hash .* does not match its content .*; check the store with table-audit verify --stream ${stream}\\n$`,
+          `^table-audit replay: round "${rounds[5]}" of table ${tableId} is not explained: its table's stored record failed verification at stream "${stream}" revision ${row.revision} \\(event ${row.eventId}\\): its hash .* does not match its content .*; check the store with table-audit verify --stream ${stream}\\n$`,
         ),
       );
     }
@@ -88,7 +77,7 @@ describe('table-audit replay ROUND_ID over an edited store', () => {
     assert.equal(verify.status, 1);
     assert.match(
       verify.stdout,
-      new RegExp(`^BROKEN: stream "${stream}" revision ${row.revision} \\(event ${row.event_id}\\)`),
+      new RegExp(`^BROKEN: stream "${stream}" revision ${row.revision} \\(event ${row.eventId}\\)`),
     );
 
     const before = run(['replay', rounds[1]!, '--store', store, '--json']);

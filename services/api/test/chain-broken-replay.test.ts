@@ -31,6 +31,7 @@ import { RoundDerivations } from '../src/round-derivations.ts';
 import { derivedAnswer, replayPayload, replaySerializer, type DerivedAnswer } from '../src/replay-body.ts';
 import { StoreIndex } from '../src/store-index.ts';
 import { bearer, fixture, type Fixture } from './fixture.ts';
+import { raisePayout as raiseRoundPayout } from '../../replay/test/raise-payout.ts';
 
 // no faults: each round starts after the one before it is settled, so which rounds read an event is plain
 const session = simulateSession({ seed: 29, tables: 2, roundsPerTable: 10, faultRate: 0 });
@@ -82,22 +83,8 @@ async function stored(n = session.events.length, replay = false) {
  * hash not recomputed), and returns where the chain now breaks.
  */
 function raisePayout(path: string, roundId: string): BrokenLink {
-  const db = openForTampering(path);
-  try {
-    const row = db
-      .prepare(
-        `SELECT revision, event_id, data FROM events WHERE stream = ? AND type = 'PayoutMade' AND data LIKE ? ORDER BY revision LIMIT 1`,
-      )
-      .get(stream, `%"roundId":"${roundId}"%`) as { revision: number; event_id: string; data: string };
-    db.prepare('UPDATE events SET data = ? WHERE stream = ? AND revision = ?').run(
-      row.data.replace(/"amount":(\d+)/, (_m, a: string) => `"amount":${Number(a) * 2 + 100}`),
-      stream,
-      row.revision,
-    );
-    return { stream, revision: row.revision, eventId: row.event_id, reason: '' };
-  } finally {
-    db.close();
-  }
+  const { revision, eventId } = raiseRoundPayout(path, table, roundId);
+  return { stream, revision, eventId, reason: '' };
 }
 
 /** The answer, or the error it is refused with. */
@@ -270,22 +257,7 @@ describe('the replay route over an edited store', () => {
     const was = await f.app.inject({ url: url(untouched), headers });
     assert.equal(was.statusCode, 200, was.body);
 
-    const db = openForTampering(f.path);
-    const row = db
-      .prepare(
-        `SELECT revision, event_id, data FROM events WHERE stream = ? AND type = 'PayoutMade' AND data LIKE ? ORDER BY revision LIMIT 1`,
-      )
-      .get(tableStream(tableId), `%"roundId":"${edited}"%`) as {
-      revision: number;
-      event_id: string;
-      data: string;
-    };
-    db.prepare('UPDATE events SET data = ? WHERE stream = ? AND revision = ?').run(
-      row.data.replace(/"amount":(\d+)/, (_m, a: string) => `"amount":${Number(a) * 2 + 100}`),
-      tableStream(tableId),
-      row.revision,
-    );
-    db.close();
+    const row = raiseRoundPayout(f.path, tableId, edited);
 
     for (const [app, how] of [
       [f.app, 'the replay workers'],
@@ -309,7 +281,7 @@ describe('the replay route over an edited store', () => {
           brokenLink: {
             stream: tableStream(tableId),
             revision: row.revision,
-            eventId: row.event_id,
+            eventId: row.eventId,
             reason: '',
           },
         },

@@ -16,6 +16,7 @@ import { IngestPipeline } from '@table-audit/ingest';
 import { simulateSession } from '@table-audit/simulator';
 import { explainRound, RoundNotVerified, type RoundExplanation } from '../src/explain.ts';
 import { tableStream } from '../src/streams.ts';
+import { raisePayout } from './raise-payout.ts';
 
 // no faults: every round starts after the one before it is settled, so which rounds read an event is plain
 const session = simulateSession({ seed: 17, tables: 2, roundsPerTable: 10, faultRate: 0 });
@@ -57,33 +58,6 @@ async function explained(
   for (const roundId of rounds)
     out.set(roundId, await explainRound(store, roundId).catch((e: unknown) => e as Error));
   return out;
-}
-
-/**
- * Edits the store file behind the store's back, as the replay's own tamper tests do: the first payout of the round
- * raised, its hash not recomputed. Returns the edited event's revision and id.
- */
-function raisePayout(path: string, tableId: string, roundId: string): { revision: number; eventId: string } {
-  const db = openForTampering(path);
-  try {
-    const row = db
-      .prepare(
-        `SELECT revision, event_id, data FROM events WHERE stream = ? AND type = 'PayoutMade' AND data LIKE ? ORDER BY revision LIMIT 1`,
-      )
-      .get(tableStream(tableId), `%"roundId":"${roundId}"%`) as
-      { revision: number; event_id: string; data: string } | undefined;
-    assert.ok(row, `a payout of ${roundId}`);
-    const changed = row.data.replace(/"amount":(\d+)/, (_m, a: string) => `"amount":${Number(a) * 2 + 100}`);
-    assert.notEqual(changed, row.data, 'the edit changes the payout');
-    db.prepare('UPDATE events SET data = ? WHERE stream = ? AND revision = ?').run(
-      changed,
-      tableStream(tableId),
-      row.revision,
-    );
-    return { revision: row.revision, eventId: row.event_id };
-  } finally {
-    db.close();
-  }
 }
 
 describe('explainRound checks the chain of what it reads', () => {

@@ -26,11 +26,17 @@ interface DecisionTables {
   qualifies: Uint8Array;
   /** value where the hand qualifies, -1 where it does not (values are ≥ 0): one read decides a bucket */
   qualifiedValue: Int32Array;
-  /** net of Ante + Play + Ante bonus for one unit of Ante, per bucket: 0 not qualified, 1 higher, 2 equal, 3 lower */
-  netCache: Map<number, Int32Array>;
+  /**
+   * Per suit-pattern class, the banker hands counted by bucket (PlayDecisionOracle.hand), built on first need. They
+   * follow from the comparison alone, so every rule set whose hands compare alike shares them: a what-if's
+   * alternative that changes no comparison (J1, J5, J8, …) does not build them again.
+   */
+  counts: (BucketCounts | undefined)[];
 }
 
 const decisionTables = new WeakMap<F3cpRuleSet, DecisionTables>();
+/** Decision tables by a digest of their comparison; equal digests are compared in full before one is shared. */
+const tablesByComparison = new Map<number, DecisionTables[]>();
 
 function tablesFor(rules: F3cpRuleSet): DecisionTables {
   let d = decisionTables.get(rules);
@@ -40,16 +46,35 @@ function tablesFor(rules: F3cpRuleSet): DecisionTables {
     const qualifies = new Uint8Array(HANDS);
     const qualifiedValue = new Int32Array(HANDS);
     // as the settlement of these readings compares hands (J7, J11, H1, H7 change values or qualification)
+    let digest = 0x811c9dc5;
     for (let i = 0; i < HANDS; i++) {
       const h = comparedHand(rules, cardsOf(t, i));
       value[i] = h.value;
       qualifies[i] = h.qualifies ? 1 : 0;
       qualifiedValue[i] = qualifies[i] ? value[i]! : -1;
+      digest = Math.imul(digest ^ qualifiedValue[i]!, 0x01000193);
     }
-    d = { value, qualifies, qualifiedValue, netCache: new Map(), cardsOf: (h, i) => t.cards[h * 3 + i]! };
+    const alike = tablesByComparison.get(digest) ?? [];
+    d = alike.find((x) => sameValues(x.qualifiedValue, qualifiedValue) && sameValues(x.value, value));
+    if (!d) {
+      d = {
+        value,
+        qualifies,
+        qualifiedValue,
+        cardsOf: (h, i) => t.cards[h * 3 + i]!,
+        counts: new Array<BucketCounts | undefined>(HANDS).fill(undefined),
+      };
+      alike.push(d);
+      tablesByComparison.set(digest, alike);
+    }
     decisionTables.set(rules, d);
   }
   return d;
+}
+
+function sameValues(a: Int32Array, b: Int32Array): boolean {
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return a.length === b.length;
 }
 
 /**
@@ -101,10 +126,16 @@ export function playValue(
  * are exact and keep a class's tables at a quarter of their Int32 size, so the pair reads of compute(), which go to
  * random places, miss the cache less.
  */
-interface HandCounts {
+interface BucketCounts {
   total: Int32Array;
   perCard: Uint16Array;
   perPair: Uint8Array;
+  /** a banker hand of each bucket (-1: none), for the nets */
+  representative: readonly number[];
+}
+
+interface HandCounts extends BucketCounts {
+  /** net of Ante + Play + Ante bonus for one unit of Ante, per bucket, under this oracle's rule set */
   nets: Int32Array;
 }
 
@@ -267,6 +298,25 @@ export class PlayDecisionOracle {
     let h = this.byHand[pi];
     if (h) return h;
     const t = allThreeCardHands();
+    const counts = this.tables.counts[pi] ?? this.countBuckets(pi);
+    const { representative } = counts;
+    const nets = new Int32Array(4);
+    for (let k = 0; k < 4; k++) {
+      if (representative[k] === -1) continue;
+      const facts: F3cpRoundFacts = {
+        seats: [{ seat: 1, cards: cardsOf(t, pi), bets: { ante: 1, play: 1 }, decision: 'play' }],
+        banker: cardsOf(t, representative[k]!),
+      };
+      nets[k] = Number(netOf(facts, this.rules));
+    }
+    h = { ...counts, nets };
+    this.byHand[pi] = h;
+    return h;
+  }
+
+  /** The banker hands apart from hand pi's cards, by bucket: kept with the decision tables, shared by rule sets. */
+  private countBuckets(pi: number): BucketCounts {
+    const t = allThreeCardHands();
     const pv = this.tables.value[pi]!;
     const total = new Int32Array(4);
     const perCard = new Uint16Array(52 * 4);
@@ -285,18 +335,9 @@ export class PlayDecisionOracle {
       perPair[(y * 52 + z) * 4 + k]!++;
       if (representative[k] === -1) representative[k] = b;
     }
-    const nets = new Int32Array(4);
-    for (let k = 0; k < 4; k++) {
-      if (representative[k] === -1) continue;
-      const facts: F3cpRoundFacts = {
-        seats: [{ seat: 1, cards: cardsOf(t, pi), bets: { ante: 1, play: 1 }, decision: 'play' }],
-        banker: cardsOf(t, representative[k]!),
-      };
-      nets[k] = Number(netOf(facts, this.rules));
-    }
-    h = { total, perCard, perPair, nets };
-    this.byHand[pi] = h;
-    return h;
+    const counts = { total, perCard, perPair, representative };
+    this.tables.counts[pi] = counts;
+    return counts;
   }
 }
 

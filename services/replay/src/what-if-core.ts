@@ -224,39 +224,15 @@ export class WhatIfComparer {
     const aNotDerived = a.notDerived && a.notDerived.code !== 'voided' ? 1 : 0;
     res.notDerivedChosen += cNotDerived;
     res.notDerivedAlternative += aNotDerived;
-    const altFindings = a.findings; // the alternative's folds read J19, H8 and J20 themselves (tables.ts)
     res.findingsChosen += c.findings.length;
-    res.findingsAlternative += altFindings.length;
-    const cIds = countBy(c.findings.map((f) => f.checkId));
-    const aIds = countBy(altFindings.map((f) => f.checkId));
-    const appeared = beyond(aIds, cIds);
-    const disappeared = beyond(cIds, aIds);
-    this.tally(appeared, rec.casino, rec.tableId, 'appeared');
-    this.tally(disappeared, rec.casino, rec.tableId, 'disappeared');
-
-    const lines = this.compareLines(c, a);
-    const cStatus = c.record?.status ?? 'NOT_DERIVED';
-    const aStatus = a.record?.status ?? 'NOT_DERIVED';
-    if (!appeared.length && !disappeared.length && !lines.length && cStatus === aStatus) return;
+    res.findingsAlternative += a.findings.length; // the alternative's folds read J19, H8 and J20 themselves (tables.ts)
+    const pairs = pairLines(c, a);
+    for (const p of pairs) this.addMoney(p);
+    const changed = differenceOf(c, a, c.findings, a.findings, pairs);
+    this.tally(changed?.findingsAppeared ?? [], rec.casino, rec.tableId, 'appeared');
+    this.tally(changed?.findingsDisappeared ?? [], rec.casino, rec.tableId, 'disappeared');
+    if (!changed) return;
     res.roundsChanged++;
-    const changed: ChangedRound = {
-      roundId: rec.roundId,
-      tableId: rec.tableId,
-      casino: rec.casino,
-      concessionaire: rec.concessionaire,
-      game: rec.game,
-      ruleSetId: rec.ruleSetId,
-      macauDate: rec.macauDate,
-      roundStartTime: Number(rec.roundStartTime),
-      statusChosen: cStatus,
-      statusAlternative: aStatus,
-      notDerivedAlternative: aNotDerived && !cNotDerived ? a.notDerived!.message : null,
-      findingsAppeared: appeared,
-      findingsDisappeared: disappeared,
-      lines,
-      expectedPaidChosenAvos: Number(c.record?.expectedPaidAvos ?? 0),
-      expectedPaidAlternativeAvos: Number(a.record?.expectedPaidAvos ?? 0),
-    };
     keepEarliest(res.changed, changed, this.maxChanged);
   }
 
@@ -269,75 +245,26 @@ export class WhatIfComparer {
     }
   }
 
-  /** Adds every line to the money by bet type; returns the lines settled differently. */
-  private compareLines(c: DerivedUnit, a: DerivedUnit): ChangedLine[] {
-    const cl = c.record?.lines ?? [];
-    const al = a.record?.lines ?? [];
-    const key = (l: (typeof cl)[number], i: number) => `${l.seat}\u0000${l.betType}\u0000${l.betId ?? i}`;
-    const byKey = new Map<string, { c?: (typeof cl)[number]; a?: (typeof cl)[number] }>();
-    // lines without a bet id are matched by their place among the lines of the same seat and bet type
-    const place = new Map<string, number>();
-    const keyed = (l: (typeof cl)[number], side: string) => {
-      const base = `${side}\u0000${l.seat}\u0000${l.betType}`;
-      const n = place.get(base) ?? 0;
-      place.set(base, n + 1);
-      return key(l, n);
-    };
-    for (const l of cl) byKey.set(keyed(l, 'c'), { c: l });
-    for (const l of al) {
-      const k = keyed(l, 'a');
-      const entry = byKey.get(k);
-      if (entry) entry.a = l;
-      else byKey.set(k, { a: l });
-    }
-    const changed: ChangedLine[] = [];
-    for (const { c: x, a: y } of byKey.values()) {
-      const betType = (x ?? y)!.betType;
-      let m = this.money.get(betType);
-      if (!m)
-        this.money.set(
+  /** Adds a pair of lines to the money by bet type. */
+  private addMoney({ betType, chosen: sx, alternative: sy, differs }: LinePair): void {
+    let m = this.money.get(betType);
+    if (!m)
+      this.money.set(
+        betType,
+        (m = {
           betType,
-          (m = {
-            betType,
-            chosenPaidAvos: 0,
-            alternativePaidAvos: 0,
-            chosenNetAvos: 0,
-            alternativeNetAvos: 0,
-            linesChanged: 0,
-          }),
-        );
-      const side = (l: typeof x) =>
-        l
-          ? {
-              outcome: l.expectedOutcome,
-              payoutAvos: Number(l.expectedPayoutAvos),
-              netAvos: Number(l.expectedNetAvos),
-            }
-          : null;
-      const sx = side(x);
-      const sy = side(y);
-      m.chosenPaidAvos += sx?.payoutAvos ?? 0;
-      m.alternativePaidAvos += sy?.payoutAvos ?? 0;
-      m.chosenNetAvos += sx?.netAvos ?? 0;
-      m.alternativeNetAvos += sy?.netAvos ?? 0;
-      if (
-        !sx ||
-        !sy ||
-        sx.outcome !== sy.outcome ||
-        sx.payoutAvos !== sy.payoutAvos ||
-        sx.netAvos !== sy.netAvos
-      ) {
-        m.linesChanged++;
-        changed.push({
-          seat: (x ?? y)!.seat,
-          betType,
-          stakeAvos: Number((x ?? y)!.stakeAvos),
-          chosen: sx,
-          alternative: sy,
-        });
-      }
-    }
-    return changed;
+          chosenPaidAvos: 0,
+          alternativePaidAvos: 0,
+          chosenNetAvos: 0,
+          alternativeNetAvos: 0,
+          linesChanged: 0,
+        }),
+      );
+    m.chosenPaidAvos += sx?.payoutAvos ?? 0;
+    m.alternativePaidAvos += sy?.payoutAvos ?? 0;
+    m.chosenNetAvos += sx?.netAvos ?? 0;
+    m.alternativeNetAvos += sy?.netAvos ?? 0;
+    if (differs) m.linesChanged++;
   }
 
   /**
@@ -377,6 +304,121 @@ export class WhatIfComparer {
     res.money = [...this.money.values()];
     return res;
   }
+}
+
+type LineSide = ChangedLine['chosen'];
+
+/** One bet under both readings (null: no such line under that reading). */
+export interface LinePair {
+  readonly seat: number;
+  readonly betType: string;
+  readonly stakeAvos: number;
+  readonly chosen: LineSide;
+  readonly alternative: LineSide;
+  /** settled differently (outcome, payout or net), or present under one reading only */
+  readonly differs: boolean;
+}
+
+/**
+ * Every line of a unit under both readings, paired by seat, bet type and bet id (lines without a bet id by their
+ * place among the lines of the same seat and bet type).
+ */
+export function pairLines(c: DerivedUnit, a: DerivedUnit): LinePair[] {
+  const cl = c.record?.lines ?? [];
+  const al = a.record?.lines ?? [];
+  type Line = (typeof cl)[number];
+  const byKey = new Map<string, { c?: Line; a?: Line }>();
+  const place = new Map<string, number>();
+  const keyed = (l: Line, side: string) => {
+    const base = `${side}\u0000${l.seat}\u0000${l.betType}`;
+    const n = place.get(base) ?? 0;
+    place.set(base, n + 1);
+    return `${l.seat}\u0000${l.betType}\u0000${l.betId ?? n}`;
+  };
+  for (const l of cl) byKey.set(keyed(l, 'c'), { c: l });
+  for (const l of al) {
+    const k = keyed(l, 'a');
+    const entry = byKey.get(k);
+    if (entry) entry.a = l;
+    else byKey.set(k, { a: l });
+  }
+  const side = (l: Line | undefined): LineSide =>
+    l
+      ? {
+          outcome: l.expectedOutcome,
+          payoutAvos: Number(l.expectedPayoutAvos),
+          netAvos: Number(l.expectedNetAvos),
+        }
+      : null;
+  const pairs: LinePair[] = [];
+  for (const { c: x, a: y } of byKey.values()) {
+    const sx = side(x);
+    const sy = side(y);
+    pairs.push({
+      seat: (x ?? y)!.seat,
+      betType: (x ?? y)!.betType,
+      stakeAvos: Number((x ?? y)!.stakeAvos),
+      chosen: sx,
+      alternative: sy,
+      differs:
+        !sx ||
+        !sy ||
+        sx.outcome !== sy.outcome ||
+        sx.payoutAvos !== sy.payoutAvos ||
+        sx.netAvos !== sy.netAvos,
+    });
+  }
+  return pairs;
+}
+
+/**
+ * How a unit derived under the alternative differs from the same unit under the register's readings, given the
+ * findings to compare for each (the unit's own, or with those judged later about it): null when it does not.
+ */
+export function differenceOf(
+  c: DerivedUnit,
+  a: DerivedUnit,
+  chosenFindings: readonly Finding[],
+  alternativeFindings: readonly Finding[],
+  pairs: readonly LinePair[] = pairLines(c, a),
+): ChangedRound | null {
+  const rec = (c.record ?? a.record)!;
+  const cIds = countBy(chosenFindings.map((f) => f.checkId));
+  const aIds = countBy(alternativeFindings.map((f) => f.checkId));
+  const appeared = beyond(aIds, cIds);
+  const disappeared = beyond(cIds, aIds);
+  const lines: ChangedLine[] = pairs
+    .filter((p) => p.differs)
+    .map(({ seat, betType, stakeAvos, chosen, alternative }) => ({
+      seat,
+      betType,
+      stakeAvos,
+      chosen,
+      alternative,
+    }));
+  const cStatus = c.record?.status ?? 'NOT_DERIVED';
+  const aStatus = a.record?.status ?? 'NOT_DERIVED';
+  if (!appeared.length && !disappeared.length && !lines.length && cStatus === aStatus) return null;
+  const cNotDerived = c.notDerived && c.notDerived.code !== 'voided';
+  const aNotDerived = a.notDerived && a.notDerived.code !== 'voided';
+  return {
+    roundId: rec.roundId,
+    tableId: rec.tableId,
+    casino: rec.casino,
+    concessionaire: rec.concessionaire,
+    game: rec.game,
+    ruleSetId: rec.ruleSetId,
+    macauDate: rec.macauDate,
+    roundStartTime: Number(rec.roundStartTime),
+    statusChosen: cStatus,
+    statusAlternative: aStatus,
+    notDerivedAlternative: aNotDerived && !cNotDerived ? a.notDerived!.message : null,
+    findingsAppeared: appeared,
+    findingsDisappeared: disappeared,
+    lines,
+    expectedPaidChosenAvos: Number(c.record?.expectedPaidAvos ?? 0),
+    expectedPaidAlternativeAvos: Number(a.record?.expectedPaidAvos ?? 0),
+  };
 }
 
 /** Keeps the `max` earliest changed rounds (by start time, then round id), sorted. */

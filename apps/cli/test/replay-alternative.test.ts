@@ -141,6 +141,36 @@ describe('table-audit replay ROUND --alternative H1', () => {
     assert.match(r.stdout, / \| /, 'a row that differs is marked');
   });
 
+  it('replay ROUND --what-if all: the 2008 readings the hand hinges on (H1; H5, which refuses its Pair Plus), the others unchanged', () => {
+    const r = run(['replay', 'DISPUTED-2019-R1', '--store', store, '--what-if', 'all']);
+    assert.equal(r.status, 0, r.stderr);
+    assert.match(r.stdout, /rule set f3cp-2008a/);
+    assert.match(r.stdout, /2 of \d+ readings change this round:\n\nH1=ALT — /);
+    assert.match(r.stdout, /No change under: .*H2=ALT/);
+    assert.doesNotMatch(r.stdout, /J\d+=ALT/, 'only the readings of the round’s rule set');
+    assert.match(r.stdout, /table-audit replay DISPUTED-2019-R1 --what-if H1=ALT/);
+    const j = run(['replay', 'DISPUTED-2019-R1', '--store', store, '--what-if', 'all', '--json']);
+    assert.equal(j.status, 0, j.stderr);
+    const x = JSON.parse(j.stdout) as { readings: { reading: { key: string }; changed: unknown }[] };
+    assert.deepEqual(
+      x.readings.filter((r) => r.changed).map((r) => r.reading.key),
+      ['H1', 'H5'],
+    );
+    const period = run([
+      'replay',
+      '--store',
+      store,
+      '--what-if',
+      'all',
+      '--from',
+      '2019-01-01',
+      '--to',
+      '2019-01-02',
+    ]);
+    assert.equal(period.status, 2);
+    assert.match(period.stderr, /--what-if all is for one round/);
+  });
+
   it('refuses a bad --what-if, a period without dates, and --from without --what-if', () => {
     const bad = run([
       'replay',

@@ -78,6 +78,17 @@ export interface ExplainOptions {
   readonly findingsAs?: (f: Finding) => Finding;
 }
 
+/** The table of a round: the stream of the first event, in stored order, whose header names it. */
+export async function tableOfRound(store: EventStore, roundId: string): Promise<string> {
+  for await (const e of store.readAll()) {
+    const ev = toTableEvent(e);
+    // an event whose data cannot be read has no header: not the round's (the fold's link check names it)
+    if (ev && (ev.data.header as { roundId?: unknown } | undefined)?.roundId === roundId)
+      return tableOfStream(e.stream);
+  }
+  throw new RoundNotFound(`no event of round "${roundId}" is in the store`);
+}
+
 /**
  * Rebuilds a round from the event store alone and explains it with its game's module: every event, every rule
  * applied with its article, expected beside declared, and the findings about it (those judged in the next round,
@@ -96,16 +107,7 @@ export async function explainRound(
   options: ReplayOptions = DEFAULT_REPLAY_OPTIONS,
   explain: ExplainOptions = {},
 ): Promise<RoundExplanation> {
-  let tableId: string | null = null;
-  for await (const e of store.readAll()) {
-    const ev = toTableEvent(e);
-    // an event whose data cannot be read has no header: not the round's (the fold's link check names it)
-    if (ev && (ev.data.header as { roundId?: unknown } | undefined)?.roundId === roundId) {
-      tableId = tableOfStream(e.stream);
-      break;
-    }
-  }
-  if (!tableId) throw new RoundNotFound(`no event of round "${roundId}" is in the store`);
+  const tableId = await tableOfRound(store, roundId);
   const tables = new TableFolds(options);
   let target: DerivedUnit | null = null;
   const later: Finding[] = [];

@@ -12,3 +12,4 @@ export { compiledWorker } from './compiled-worker.ts';
 export * from './what-if.ts';
 export * from './what-if-text.ts';
 export * from './memory.ts';
+export * from './round-readings.ts';

@@ -3,6 +3,8 @@
  * time, each saying so; the readings compared with their provisions in PT and ZH.
  */
 import { formatMacauTime, formatMop, whatIfLabel } from '@table-audit/rules';
+import type { RoundReadings } from './round-readings.ts';
+import type { ChangedRound } from './what-if-core.ts';
 import type { ReadingCompared, RoundWhatIf, WhatIfReport } from './what-if.ts';
 
 const n = (x: number) => x.toLocaleString('en-US');
@@ -91,20 +93,55 @@ export function whatIfText(r: WhatIfReport, maxRounds = 20, maxRows = 30): strin
       `Rounds that changed (the first ${Math.min(maxRounds, r.changed.length)} of ${n(r.roundsChanged)}, by start time; replay one side by side: table-audit replay ROUND_ID --what-if …):`,
     );
     for (const c of r.changed.slice(0, maxRounds)) {
-      const what = [
-        ...times(c.findingsAppeared, '+'),
-        ...times(c.findingsDisappeared, '−'),
-        ...c.lines.map(
-          (l) =>
-            `seat ${l.seat} ${l.betType} ${l.chosen?.outcome ?? 'none'} ${l.chosen ? formatMop(l.chosen.payoutAvos) : ''} → ${l.alternative?.outcome ?? 'none'} ${l.alternative ? formatMop(l.alternative.payoutAvos) : ''}`,
-        ),
-        ...(c.statusChosen !== c.statusAlternative ? [`${c.statusChosen} → ${c.statusAlternative}`] : []),
-        ...(c.notDerivedAlternative ? [`not derived: ${c.notDerivedAlternative}`] : []),
-      ];
       out.push(`  ${c.roundId}  ${c.tableId}  ${c.casino}  ${formatMacauTime(c.roundStartTime)}`);
-      for (const w of what) out.push(`      ${w}`);
+      for (const w of changeLines(c)) out.push(`      ${w}`);
     }
   }
+  return out.join('\n');
+}
+
+/** What changed in a round, a line each: findings that appear (+) or disappear (−), bets, status. */
+function changeLines(c: ChangedRound): string[] {
+  return [
+    ...times(c.findingsAppeared, '+'),
+    ...times(c.findingsDisappeared, '−'),
+    ...c.lines.map(
+      (l) =>
+        `seat ${l.seat} ${l.betType} ${l.chosen?.outcome ?? 'none'} ${l.chosen ? formatMop(l.chosen.payoutAvos) : ''} → ${l.alternative?.outcome ?? 'none'} ${l.alternative ? formatMop(l.alternative.payoutAvos) : ''}`,
+    ),
+    ...(c.statusChosen !== c.statusAlternative ? [`${c.statusChosen} → ${c.statusAlternative}`] : []),
+    ...(c.notDerivedAlternative ? [`not derived: ${c.notDerivedAlternative}`] : []),
+  ];
+}
+
+/** One round under every selectable alternative of its rule set: those that change it, how; the others by id. */
+export function roundReadingsText(x: RoundReadings): string {
+  const changed = x.readings.filter((r) => r.changed);
+  const same = x.readings.filter((r) => !r.changed);
+  const out: string[] = [
+    `Round ${x.roundId} of table ${x.tableId} (${x.game}, rule set ${x.ruleSetId ?? 'none'}, started ${formatMacauTime(x.roundStartTime)}), derived under each selectable alternative reading of its rule set, each alone against the register's readings (the table folded from its first event under each; ${n(x.eventsRead)} events read, every link checked, ${(x.elapsedMs / 1000).toFixed(1)} s; nothing written).`,
+    '',
+    changed.length
+      ? `${changed.length} of ${x.readings.length} readings change this round:`
+      : `None of the ${x.readings.length} readings changes this round: its derivation does not hinge on an unclear provision the register's alternatives cover.`,
+  ];
+  for (const r of changed) {
+    const c = r.changed!;
+    out.push('', ...readingsText([r.reading], false));
+    const paid = c.expectedPaidAlternativeAvos - c.expectedPaidChosenAvos;
+    out.push(
+      `  this round: winnings owed ${formatMop(c.expectedPaidChosenAvos)} → ${formatMop(c.expectedPaidAlternativeAvos)}${paid ? ` (${signedMop(paid)})` : ''}`,
+    );
+    for (const w of changeLines(c)) out.push(`    ${w}`);
+  }
+  if (changed.length && same.length) out.push('');
+  if (same.length) out.push(`No change under: ${same.map((r) => whatIfLabel(r.reading.key)).join(', ')}`);
+  for (const u of x.notSelectable) out.push(`Not selectable: ${u.id}: ${u.reason}`);
+  if (changed.length)
+    out.push(
+      '',
+      `Side by side, step by step: table-audit replay ${x.roundId} --what-if ${whatIfLabel(changed[0]!.reading.key)}`,
+    );
   return out.join('\n');
 }
 

@@ -3,6 +3,8 @@ import {
   defaultWorkers,
   explainRound,
   explainRoundWhatIf,
+  roundReadings,
+  roundReadingsText,
   roundWhatIfText,
   runWhatIf,
   whatIfText,
@@ -41,6 +43,7 @@ const usage = `Usage: table-audit replay ROUND_ID [--json] [--store PATH] [--alt
        table-audit replay --what-if ID=ALT[,ID=ALT…] --from D --to D [--casino C] [--table T] [--json] [--workers N]
                                                            what changes under other readings (writes nothing)
        table-audit replay ROUND_ID --what-if ID=ALT[,…] [--json]    one round under both readings, side by side
+       table-audit replay ROUND_ID --what-if all [--json]      which unclear provisions the round hinges on
 
 With a round id: rebuilds the round from the event store alone and prints each event, each rule applied with its
 article, each bet's expected settlement beside the declared one, and each finding. Without: replays every table
@@ -57,7 +60,9 @@ from the replay's durable checkpoint and appends findings (findings-<table>) and
                 beside the register's readings, in scratch (the store is opened read-only: no finding, record or
                 checkpoint is written), and report what changes: findings that appear or disappear by check,
                 casino and table; winnings and the players' net by bet type (MOP; --json: avos); the rounds that
-                changed. Which ids are selectable, and why the others are not: table-audit interpretations
+                changed. Which ids are selectable, and why the others are not: table-audit interpretations.
+                With a round id, --what-if all derives the round under every selectable alternative of its rule
+                set, each alone against the register's readings, and lists those that change it and how
   --from D, --to D   with --what-if: the rounds of these Macau dates (YYYY-MM-DD, inclusive; at most 366 days)
   --casino C, --table T   with --what-if: only this casino's or this table's rounds
   --workers N   replay in N worker threads, the tables sharded by a stable hash of their id, each shard under
@@ -330,8 +335,37 @@ interface WhatIfValues {
   shard?: string;
 }
 
+/** `replay ROUND_ID --what-if all`: the round under each selectable alternative of its rule set. Reads the store only. */
+async function everyReading(values: WhatIfValues, positionals: string[]): Promise<number> {
+  if (!positionals.length)
+    throw new UsageError(
+      '--what-if all is for one round (table-audit replay ROUND_ID --what-if all); over a period, name the readings to compare, e.g. --what-if J11=ALT',
+    );
+  for (const o of [
+    'live',
+    'alternative',
+    'anchors',
+    'shard',
+    'from',
+    'to',
+    'casino',
+    'table',
+    'workers',
+  ] as const)
+    if (values[o] !== undefined) throw new UsageError(`--${o} does not go with --what-if all`);
+  const opened = openStoreReadOnly(storePath(values.store));
+  try {
+    const x = await roundReadings(opened.store, positionals.join(' '));
+    out(values.json ? json(x) : roundReadingsText(x));
+    return 0;
+  } finally {
+    await opened.store.close();
+  }
+}
+
 /** `replay --what-if …`: a period, or one round side by side. Reads the store only. */
 async function whatIf(values: WhatIfValues, positionals: string[]): Promise<number> {
+  if (values['what-if']!.trim().toLowerCase() === 'all') return everyReading(values, positionals);
   let keys: string[];
   try {
     keys = parseWhatIf(values['what-if']!);

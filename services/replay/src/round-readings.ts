@@ -1,0 +1,190 @@
+/**
+ * Which unclear provisions a disputed round hinges on: the round derived under every selectable alternative reading
+ * of its rule set, one at a time, each against the register's readings, as a what-if over a period derives it (the
+ * table folded from its first event under each, so what a reading changes in the table's carried state — the
+ * Progressive pool, the art. 18.º trackers — reaches the round too). Reads the store only; every link read is
+ * checked as explainRound checks it.
+ */
+import type { EventStore } from '@table-audit/eventstore';
+import {
+  ALTERNATIVE_READINGS,
+  DEFAULT_REPLAY_OPTIONS,
+  INTERPRETATIONS,
+  WHAT_IF,
+  type DerivedUnit,
+  type Finding,
+  type ReplayOptions,
+  type TableEvent,
+} from '@table-audit/rules';
+import { brokenLink, RoundNotFound, RoundNotVerified, tableOfRound } from './explain.ts';
+import { tableStream } from './streams.ts';
+import { TableFolds, toTableEvent } from './tables.ts';
+import { differenceOf, type ChangedRound } from './what-if-core.ts';
+import { readingsCompared, type ReadingCompared } from './what-if.ts';
+
+/** What one alternative reading does to the round. */
+export interface ReadingEffect {
+  readonly reading: ReadingCompared;
+  /** how the round differs under it (findings, bets, status); null: derived the same */
+  readonly changed: ChangedRound | null;
+}
+
+export interface RoundReadings {
+  readonly roundId: string;
+  readonly tableId: string;
+  /** the table's game as its events name it (F3CP, CRAPS, …) */
+  readonly game: string;
+  readonly ruleSetId: string | null;
+  readonly macauDate: string;
+  readonly roundStartTime: number;
+  /** every selectable alternative of the round's rule set, in register order: those that change the round first */
+  readonly readings: readonly ReadingEffect[];
+  /** interpretations of the rule set whose alternative cannot be selected, and why */
+  readonly notSelectable: readonly { readonly id: string; readonly reason: string }[];
+  readonly eventsRead: number;
+  readonly elapsedMs: number;
+}
+
+/** The alternative readings' game name for a table's game (TableOpened.game). */
+const READING_GAME: Readonly<Record<string, string>> = {
+  F3CP: 'f3cp',
+  CRAPS: 'craps',
+  THIRTEEN_CARDS: 'thirteen-cards',
+  MAHJONG: 'mahjong',
+};
+
+/** The selectable alternative readings that apply to a round of this game and rule set (all the game's when null). */
+export function readingsFor(game: string, ruleSetId: string | null): string[] {
+  const g = READING_GAME[game];
+  const applies = (id: string) =>
+    ruleSetId === null || INTERPRETATIONS.some((i) => i.id === id && i.ruleSets.includes(ruleSetId));
+  return ALTERNATIVE_READINGS.filter((a) => a.game === g && applies(a.id)).map((a) => a.key);
+}
+
+/**
+ * Derives `roundId` under each selectable alternative reading of its rule set, each alone against the register's
+ * readings. Two reads of the round's table: one to find the round and where its answer ends (the round after it
+ * completed, as explainRound reads), one to derive it under every reading at once.
+ */
+export async function roundReadings(
+  store: EventStore,
+  roundId: string,
+  replay: ReplayOptions = DEFAULT_REPLAY_OPTIONS,
+  /** the round's table when known (the API's index knows it): spares reading the store to find it */
+  knownTableId?: string,
+): Promise<RoundReadings> {
+  const t0 = performance.now();
+  const tableId = knownTableId ?? (await tableOfRound(store, roundId));
+  const stream = tableStream(tableId);
+
+  // first read: the round under the register's readings, and the last revision its answer reads
+  const chosen = new TableFolds({ ...replay, alternatives: [] });
+  let target: DerivedUnit | null = null;
+  let last = -1;
+  let roundsAfter = 0;
+  const laterChosen: Finding[] = [];
+  await readChecked(store, stream, roundId, tableId, (e, revision) => {
+    last = revision;
+    for (const u of chosen.apply(e) ?? []) {
+      if (u.roundId === roundId) target = u;
+      else if (target) {
+        roundsAfter++;
+        laterChosen.push(...u.findings.filter((f) => f.roundId === roundId)); // judged in the next round
+      }
+    }
+    return !(target && roundsAfter >= 1);
+  });
+  if (!target)
+    target =
+      chosen
+        .get(tableId)
+        ?.finish()
+        .units.find((u) => u.roundId === roundId) ?? null;
+  const record = (target as DerivedUnit | null)?.record;
+  if (!record && knownTableId !== undefined && !target)
+    throw new RoundNotFound(`no round "${roundId}" was completed in table ${tableId}`);
+  if (!record)
+    throw new RoundNotFound(
+      `round "${roundId}" of table ${tableId} could not be rebuilt${chosen.unjudged.get(tableId) ? `: ${chosen.unjudged.get(tableId)!.reason}` : ''}`,
+    );
+
+  // second read, to the same revision: the table folded once under each reading (the register's fold of the first
+  // read is what each is compared with), and the findings about the round judged in later rounds kept for each
+  const keys = readingsFor(record.game, record.ruleSetId);
+  const folds = keys.map((k) => new TableFolds({ ...replay, alternatives: [k] }));
+  const units: (DerivedUnit | null)[] = keys.map(() => null);
+  const later: Finding[][] = keys.map(() => []);
+  let events = 0;
+  await readChecked(store, stream, roundId, tableId, (e, revision) => {
+    events++;
+    for (let i = 0; i < folds.length; i++) collect(folds[i]!.apply(e), i);
+    return revision < last;
+  });
+  for (let i = 0; i < folds.length; i++) if (!units[i]) collect(folds[i]!.get(tableId)?.finish().units, i);
+  function collect(done: readonly DerivedUnit[] | null | undefined, i: number) {
+    for (const u of done ?? []) {
+      if (u.roundId === roundId) units[i] = u;
+      else if (units[i]) later[i]!.push(...u.findings.filter((f) => f.roundId === roundId));
+    }
+  }
+  const chosenUnit = target as DerivedUnit;
+  const chosenFindings = [...chosenUnit.findings, ...laterChosen];
+  const compared = readingsCompared(keys);
+  const effects: ReadingEffect[] = keys.map((_, i) => {
+    const unit = units[i];
+    // the same events complete the same rounds under every reading: a fold that did not is a fault, not a difference
+    if (!unit)
+      throw new Error(
+        `round "${roundId}" was completed under the register's readings but not under ${keys[i]}`,
+      );
+    return {
+      reading: compared[i]!,
+      changed: differenceOf(chosenUnit, unit, chosenFindings, [...unit.findings, ...later[i]!]),
+    };
+  });
+  const ruleSetId = record.ruleSetId;
+  return {
+    roundId,
+    tableId,
+    game: record.game,
+    ruleSetId,
+    macauDate: record.macauDate,
+    roundStartTime: Number(record.roundStartTime),
+    readings: [...effects.filter((x) => x.changed), ...effects.filter((x) => !x.changed)],
+    notSelectable:
+      ruleSetId === null
+        ? []
+        : INTERPRETATIONS.filter(
+            (i) => i.ruleSets.includes(ruleSetId) && !ALTERNATIVE_READINGS.some((a) => a.id === i.id),
+          ).map((i) => ({ id: i.id, reason: notSelectableBecause(i.id) })),
+    eventsRead: events,
+    elapsedMs: performance.now() - t0,
+  };
+}
+
+function notSelectableBecause(id: string): string {
+  const w = WHAT_IF[id];
+  return w && w.status !== 'implemented' ? w.reason : 'no alternative reading of it is implemented';
+}
+
+/** Reads the table's stream from its first event, every link checked, while `each` says to go on. */
+async function readChecked(
+  store: EventStore,
+  stream: string,
+  roundId: string,
+  tableId: string,
+  each: (e: TableEvent, revision: number) => boolean,
+): Promise<void> {
+  let previous: { revision: number; hash: string } | undefined;
+  for await (const stored of store.readStream(stream)) {
+    const broken = brokenLink(stored, previous);
+    if (broken !== null) throw new RoundNotVerified(roundId, tableId, broken);
+    if (previous === undefined) previous = { revision: stored.revision, hash: stored.hash };
+    else {
+      previous.revision = stored.revision;
+      previous.hash = stored.hash;
+    }
+    const e = toTableEvent(stored);
+    if (e && !each(e, stored.revision)) return;
+  }
+}

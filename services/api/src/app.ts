@@ -22,6 +22,7 @@ import { evidenceRoutes } from './routes/evidence.ts';
 import { findingsRoutes } from './routes/findings.ts';
 import { roundRoutes } from './routes/rounds.ts';
 import { chartRoutes } from './routes/charts.ts';
+import { roundReadingsRoutes } from './routes/round-readings.ts';
 import { WHAT_IF_MAX_CHANGED, whatIfRoutes } from './routes/what-if.ts';
 import { WhatIfRuns, type WhatIfRunsOptions } from './what-if-runs.ts';
 import type { ChartsQuery } from './charts.ts';
@@ -241,6 +242,10 @@ export async function buildApp(o: AppOptions): Promise<FastifyInstance> {
       evidenceRoutes(v1, ctx);
       chartRoutes(v1, ctx, { maxRangeDays: o.maxRangeDays });
       whatIfRoutes(v1, ctx, whatIfRuns);
+      roundReadingsRoutes(v1, ctx, {
+        storePath: storeFile(o.store),
+        ...(o.replayWorkers?.loader === undefined ? {} : { loader: o.replayWorkers.loader }),
+      });
     },
     { prefix: '/v1' },
   );

@@ -76,6 +76,8 @@ export interface RoundExplanation {
 export interface ExplainOptions {
   /** each finding of the explanation as shown (e.g. services/replay's storedForm); default: as the fold made it */
   readonly findingsAs?: (f: Finding) => Finding;
+  /** the round's table when the caller knows it (the API's index): spares reading the store to find it */
+  readonly tableId?: string;
 }
 
 /** The table of a round: the stream of the first event, in stored order, whose header names it. */
@@ -107,7 +109,7 @@ export async function explainRound(
   options: ReplayOptions = DEFAULT_REPLAY_OPTIONS,
   explain: ExplainOptions = {},
 ): Promise<RoundExplanation> {
-  const tableId = await tableOfRound(store, roundId);
+  const tableId = explain.tableId ?? (await tableOfRound(store, roundId));
   const tables = new TableFolds(options);
   let target: DerivedUnit | null = null;
   const later: Finding[] = [];

@@ -5,6 +5,7 @@
  * Progressive pool, the art. 18.º trackers — reaches the round too). Reads the store only; every link read is
  * checked as explainRound checks it.
  */
+import { Worker } from 'node:worker_threads';
 import type { EventStore } from '@table-audit/eventstore';
 import {
   ALTERNATIVE_READINGS,
@@ -16,7 +17,9 @@ import {
   type ReplayOptions,
   type TableEvent,
 } from '@table-audit/rules';
-import { brokenLink, RoundNotFound, RoundNotVerified, tableOfRound } from './explain.ts';
+import { compiledWorker } from './compiled-worker.ts';
+import { brokenLink, RoundNotFound, RoundNotVerified, tableOfRound, type BrokenLink } from './explain.ts';
+import { withoutModuleHooks } from './parallel.ts';
 import { tableStream } from './streams.ts';
 import { TableFolds, toTableEvent } from './tables.ts';
 import { differenceOf, type ChangedRound } from './what-if-core.ts';
@@ -187,4 +190,72 @@ async function readChecked(
     const e = toTableEvent(stored);
     if (e && !each(e, stored.revision)) return;
   }
+}
+
+/** @internal what roundReadingsInWorker hands its worker */
+export interface RoundReadingsWorkerData {
+  readonly storePath: string;
+  readonly roundId: string;
+  readonly tableId?: string;
+}
+
+/** @internal what the worker posts back */
+export type RoundReadingsWorkerMessage =
+  | { readonly kind: 'done'; readonly result: RoundReadings }
+  | { readonly kind: 'not-found'; readonly message: string }
+  | { readonly kind: 'not-verified'; readonly tableId: string; readonly broken: BrokenLink };
+
+const WORKER = new URL('./round-readings-worker.ts', import.meta.url);
+
+/**
+ * roundReadings in a worker thread over the SQLite store at `storePath` (the API's way: a round late in a long
+ * table folds for seconds, which its main thread must not). The same answer and the same refusals
+ * (RoundNotFound, RoundNotVerified); an aborted signal ends the thread.
+ */
+export async function roundReadingsInWorker(o: {
+  readonly storePath: string;
+  readonly roundId: string;
+  readonly tableId?: string;
+  /** the TypeScript loader, when the compiled worker cannot be made */
+  readonly loader?: string;
+  readonly signal?: AbortSignal;
+}): Promise<RoundReadings> {
+  const compiled = (await compiledWorker(WORKER, 'round-readings-worker')).url;
+  const data: RoundReadingsWorkerData = {
+    storePath: o.storePath,
+    roundId: o.roundId,
+    ...(o.tableId === undefined ? {} : { tableId: o.tableId }),
+  };
+  return new Promise((resolve, reject) => {
+    const worker = new Worker(compiled ?? WORKER, {
+      workerData: data,
+      execArgv: compiled
+        ? withoutModuleHooks(process.execArgv)
+        : o.loader
+          ? [...process.execArgv, '--import', o.loader]
+          : process.execArgv,
+    });
+    let message: RoundReadingsWorkerMessage | null = null;
+    let failed: unknown = null;
+    const abort = () => void worker.terminate();
+    o.signal?.addEventListener('abort', abort, { once: true });
+    worker.on('message', (m: RoundReadingsWorkerMessage) => (message = m));
+    worker.once('error', (e) => (failed = e));
+    worker.once('exit', (code) => {
+      o.signal?.removeEventListener('abort', abort);
+      const m = message as RoundReadingsWorkerMessage | null;
+      if (failed !== null) reject(failed);
+      else if (m?.kind === 'done') resolve(m.result);
+      else if (m?.kind === 'not-found') reject(new RoundNotFound(m.message));
+      else if (m?.kind === 'not-verified') reject(new RoundNotVerified(o.roundId, m.tableId, m.broken));
+      else
+        reject(
+          new Error(
+            o.signal?.aborted
+              ? `the readings of round ${o.roundId} were cancelled`
+              : `the readings worker of round ${o.roundId} exited (code ${code}) before answering`,
+          ),
+        );
+    });
+  });
 }

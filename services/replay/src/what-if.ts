@@ -415,9 +415,21 @@ export async function explainRoundWhatIf(
   roundId: string,
   alternatives: readonly string[],
   replay: ReplayOptions = DEFAULT_REPLAY_OPTIONS,
+  /** the round's table when known (the API's index): found once in the store otherwise */
+  tableId?: string,
 ): Promise<RoundWhatIf> {
   const readings = readingsCompared(alternatives);
-  const chosen = await explainRound(store, roundId, { ...replay, alternatives: [] });
-  const alternative = await explainRound(store, roundId, { ...replay, alternatives });
+  const chosen = await explainRound(
+    store,
+    roundId,
+    { ...replay, alternatives: [] },
+    tableId ? { tableId } : {},
+  );
+  const alternative = await explainRound(
+    store,
+    roundId,
+    { ...replay, alternatives },
+    { tableId: tableId ?? chosen.tableId },
+  );
   return { roundId, tableId: chosen.tableId, readings, chosen, alternative };
 }

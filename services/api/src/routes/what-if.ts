@@ -404,7 +404,7 @@ export function whatIfRoutes(app: FastifyInstance, ctx: ApiContext, runs: WhatIf
       }
       let x;
       try {
-        x = await explainRoundWhatIf(ctx.store, roundId, keys);
+        x = await explainRoundWhatIf(ctx.store, roundId, keys, undefined, place.tableId);
       } catch (e) {
         if (e instanceof RoundNotFound) throw httpError(404, e.message);
         // its table's chain breaks where the round's derivation reads (explainRound's RoundNotVerified)

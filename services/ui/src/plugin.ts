@@ -22,6 +22,7 @@ import { alertPage } from './pages/alert.ts';
 import { alertInbox, filtersOf, incidentSearch, type Counts } from './pages/findings.ts';
 import type { ChartJson } from './charts.ts';
 import { langOf, roundPage } from './pages/round.ts';
+import { registerRoundReadingsPage } from './pages/round-readings.ts';
 import { registerWhatIfPage } from './pages/what-if.ts';
 
 export const SESSION_COOKIE = 'ta_session';
@@ -311,6 +312,7 @@ export function uiPlugin(o: UiOptions = {}): FastifyPluginAsync {
     });
 
     registerWhatIfPage(app, { session, failed, send, sameOrigin });
+    registerRoundReadingsPage(app, { session, failed, send });
 
     app.setNotFoundHandler(async (req, reply) =>
       send(reply, 404, errorPage(null, 404, `no page ${req.url.slice(0, 200)}`)),

@@ -2,7 +2,8 @@
  * The what-if page in a real browser (Debian's Chromium driven by playwright-core) over the API on loopback: an
  * inspector picks a provision, a reading and a period, the comparison runs in the API (a what-if run) while its
  * page reloads itself, then the diff is shown as a table and a chart, with export links; a compliance officer's
- * diff holds only their concessionaire's tables and another's run is not found; a cancelled run says so. Without
+ * diff holds only their concessionaire's tables and another's run is not found; a cancelled run says so; from a
+ * changed round, the readings it hinges on. Without
  * Chromium the test is skipped, saying so, except under CI=true, where it fails.
  */
 import assert from 'node:assert/strict';
@@ -87,6 +88,25 @@ describe('the what-if page in Chromium', { skip, timeout: 90_000 }, () => {
     const res = await page.request.get(new URL(pdf!, base).href);
     assert.equal(res.headers()['content-type'], 'application/pdf');
     await page.screenshot({ path: new URL('what-if.png', ARTIFACTS).pathname, fullPage: true });
+    await page.context().close();
+  });
+
+  it('from a changed round, the readings it hinges on: J11 among them, with its bets and both texts', async () => {
+    const page = await logIn(f.tokens.inspector);
+    await compare(page, 'J11');
+    await page.getByTestId('what-if-rounds').locator('li a').first().click();
+    await page.getByTestId('round-readings').click();
+    await page.getByTestId('readings-summary').waitFor();
+    assert.match(new URL(page.url()).pathname, /^\/ui\/rounds\/[^/]+\/readings$/);
+    assert.match(
+      await page.getByTestId('readings-summary').innerText(),
+      /\d+ of \d+ readings change this round/,
+    );
+    const j11 = page.getByTestId('reading-J11');
+    assert.match(await j11.innerText(), /Literal ZH/);
+    assert.ok((await j11.locator('tbody tr').count()) > 0, 'the bets settled differently');
+    assert.match(await page.getByTestId('readings-same').innerText(), /No change under: .*J2=ALT/);
+    await page.screenshot({ path: new URL('round-readings.png', ARTIFACTS).pathname, fullPage: true });
     await page.context().close();
   });
 

@@ -358,8 +358,15 @@ export function roundPage(me: Me, r: ReplayJson, lang: Lang): Html {
         ${r.game ? (GAME_NAMES[r.game] ?? r.game) : 'game not stated'} · table ${r.tableId}, ${r.casino}
         (${r.concessionaire})${typeof ruleSet === 'string' ? ` · rule set ${ruleSet}` : ''}.
       </p>
-      ${evidenceLinks('rounds', r.roundId)} ${languageSwitch(lang, r.roundId)} ${gameView(r, d)}
-      ${findingsSection(r, d, lang, provisions)} ${timeline(d, evidence)}
+      ${evidenceLinks('rounds', r.roundId)}
+      <p>
+        <a href="${UI_PREFIX}/rounds/${encodeURIComponent(r.roundId)}/readings" data-testid="round-readings"
+          >Which unclear provisions this round hinges on</a
+        >
+        (the round derived under every alternative reading the interpretation register records)
+      </p>
+      ${languageSwitch(lang, r.roundId)} ${gameView(r, d)} ${findingsSection(r, d, lang, provisions)}
+      ${timeline(d, evidence)}
       <section aria-labelledby="law-heading">
         <h2 id="law-heading">Every provision the derivation cites</h2>
         ${r.provisions.map(

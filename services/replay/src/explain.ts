@@ -6,7 +6,7 @@ import {
   type ReplayOptions,
   type TableEvent,
 } from '@table-audit/rules';
-import { tableOfStream, tableStream } from './streams.ts';
+import { ROUND_EVENT_TYPE, roundStream, tableOfStream, tableStream } from './streams.ts';
 import { TableFolds, toTableEvent } from './tables.ts';
 
 export class RoundNotFound extends Error {
@@ -80,6 +80,45 @@ export interface ExplainOptions {
   readonly tableId?: string;
 }
 
+/**
+ * Runs `answer` on the round's table: the one the caller knows (the API's index), else the one the round's record
+ * names (the records the replay wrote, one a round: far fewer to read than the events), else the stream of the
+ * first event naming the round (tableOfRound). A record is only a hint: when `answer` does not find the round in
+ * the table it names (RoundNotFound), the events are searched.
+ */
+export async function inRoundTable<T>(
+  store: EventStore,
+  roundId: string,
+  known: string | undefined,
+  answer: (tableId: string) => Promise<T>,
+): Promise<T> {
+  if (known !== undefined) return answer(known);
+  const hinted = await tableOfRoundRecord(store, roundId);
+  let notThere: RoundNotFound | null = null;
+  if (hinted !== null)
+    try {
+      return await answer(hinted);
+    } catch (e) {
+      if (!(e instanceof RoundNotFound)) throw e;
+      notThere = e;
+    }
+  const found = await tableOfRound(store, roundId);
+  if (found === hinted && notThere) throw notThere;
+  return answer(found);
+}
+
+/** The table the round's record names (RoundDerived in `rounds-<table>`), or null: no record names the round. */
+export async function tableOfRoundRecord(store: EventStore, roundId: string): Promise<string | null> {
+  const prefix = roundStream('');
+  for await (const e of store.readAll({ streams: (s) => s.startsWith(prefix) })) {
+    if (e.type !== ROUND_EVENT_TYPE) continue;
+    const d = e.data as { roundId?: unknown; tableId?: unknown };
+    if (d.roundId === roundId && typeof d.tableId === 'string' && roundStream(d.tableId) === e.stream)
+      return d.tableId;
+  }
+  return null;
+}
+
 /** The table of a round: the stream of the first event, in stored order, whose header names it. */
 export async function tableOfRound(store: EventStore, roundId: string): Promise<string> {
   for await (const e of store.readAll()) {
@@ -100,8 +139,9 @@ export async function tableOfRound(store: EventStore, roundId: string): Promise<
  * The table's stream is read from its first event up to the event that completes the round after the disputed one
  * (to its end when the round is not completed), and every link read is checked as the replay checks it: a round is
  * explained only when every event read for its answer follows the one before it; else RoundNotVerified names the
- * first that does not. The table is the stream of the first event (in stored order) naming the round, so that event
- * is among those checked.
+ * first that does not. The table is the one the caller names (`explain.tableId`), else the one the round's record
+ * names when the round is found there, else the stream of the first event (in stored order) naming the round
+ * (inRoundTable).
  */
 export async function explainRound(
   store: EventStore,
@@ -109,7 +149,18 @@ export async function explainRound(
   options: ReplayOptions = DEFAULT_REPLAY_OPTIONS,
   explain: ExplainOptions = {},
 ): Promise<RoundExplanation> {
-  const tableId = explain.tableId ?? (await tableOfRound(store, roundId));
+  return inRoundTable(store, roundId, explain.tableId, (tableId) =>
+    explainIn(store, roundId, tableId, options, explain),
+  );
+}
+
+async function explainIn(
+  store: EventStore,
+  roundId: string,
+  tableId: string,
+  options: ReplayOptions,
+  explain: ExplainOptions,
+): Promise<RoundExplanation> {
   const tables = new TableFolds(options);
   let target: DerivedUnit | null = null;
   const later: Finding[] = [];

@@ -18,7 +18,7 @@ import {
   type TableEvent,
 } from '@table-audit/rules';
 import { compiledWorker } from './compiled-worker.ts';
-import { brokenLink, RoundNotFound, RoundNotVerified, tableOfRound, type BrokenLink } from './explain.ts';
+import { brokenLink, inRoundTable, RoundNotFound, RoundNotVerified, type BrokenLink } from './explain.ts';
 import { withoutModuleHooks } from './parallel.ts';
 import { tableStream } from './streams.ts';
 import { TableFolds, toTableEvent } from './tables.ts';
@@ -77,7 +77,19 @@ export async function roundReadings(
   knownTableId?: string,
 ): Promise<RoundReadings> {
   const t0 = performance.now();
-  const tableId = knownTableId ?? (await tableOfRound(store, roundId));
+  return inRoundTable(store, roundId, knownTableId, (tableId) =>
+    readingsIn(store, roundId, tableId, replay, knownTableId !== undefined, t0),
+  );
+}
+
+async function readingsIn(
+  store: EventStore,
+  roundId: string,
+  tableId: string,
+  replay: ReplayOptions,
+  known: boolean,
+  t0: number,
+): Promise<RoundReadings> {
   const stream = tableStream(tableId);
 
   // first read: the round under the register's readings, and the last revision its answer reads
@@ -104,7 +116,7 @@ export async function roundReadings(
         ?.finish()
         .units.find((u) => u.roundId === roundId) ?? null;
   const record = (target as DerivedUnit | null)?.record;
-  if (!record && knownTableId !== undefined && !target)
+  if (!record && known && !target)
     throw new RoundNotFound(`no round "${roundId}" was completed in table ${tableId}`);
   if (!record)
     throw new RoundNotFound(

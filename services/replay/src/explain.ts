@@ -119,6 +119,32 @@ export async function tableOfRoundRecord(store: EventStore, roundId: string): Pr
   return null;
 }
 
+/**
+ * Reads a table's stream from its first event, every link checked as the replay checks it (RoundNotVerified for
+ * `roundId` at the first that does not follow), giving each table event and its revision to `each` while it
+ * answers true.
+ */
+export async function readTableChecked(
+  store: EventStore,
+  roundId: string,
+  tableId: string,
+  each: (e: TableEvent, revision: number) => boolean,
+): Promise<void> {
+  // the head kept updated in place: no object per event
+  let previous: { revision: number; hash: string } | undefined;
+  for await (const stored of store.readStream(tableStream(tableId))) {
+    const broken = brokenLink(stored, previous);
+    if (broken !== null) throw new RoundNotVerified(roundId, tableId, broken);
+    if (previous === undefined) previous = { revision: stored.revision, hash: stored.hash };
+    else {
+      previous.revision = stored.revision;
+      previous.hash = stored.hash;
+    }
+    const e = toTableEvent(stored);
+    if (e && !each(e, stored.revision)) return;
+  }
+}
+
 /** The table of a round: the stream of the first event, in stored order, whose header names it. */
 export async function tableOfRound(store: EventStore, roundId: string): Promise<string> {
   for await (const e of store.readAll()) {
@@ -165,18 +191,7 @@ async function explainIn(
   let target: DerivedUnit | null = null;
   const later: Finding[] = [];
   let roundsAfter = 0;
-  // each link read checked from the stream's first event (the head kept updated in place: no object per event)
-  let previous: { revision: number; hash: string } | undefined;
-  for await (const stored of store.readStream(tableStream(tableId))) {
-    const broken = brokenLink(stored, previous);
-    if (broken !== null) throw new RoundNotVerified(roundId, tableId, broken);
-    if (previous === undefined) previous = { revision: stored.revision, hash: stored.hash };
-    else {
-      previous.revision = stored.revision;
-      previous.hash = stored.hash;
-    }
-    const e: TableEvent | null = toTableEvent(stored);
-    if (!e) continue;
+  await readTableChecked(store, roundId, tableId, (e) => {
     for (const r of tables.apply(e) ?? []) {
       if (r.roundId === roundId) target = r;
       else if (target) {
@@ -184,8 +199,8 @@ async function explainIn(
         later.push(...r.findings.filter((f) => f.roundId === roundId)); // cross-round checks judged later
       }
     }
-    if (target && roundsAfter >= 1) break;
-  }
+    return !(target && roundsAfter >= 1);
+  });
   const fold = tables.get(tableId);
   if (!target && fold) target = fold.finish().units.find((r) => r.roundId === roundId) ?? null;
   const unjudged = tables.unjudged.get(tableId);

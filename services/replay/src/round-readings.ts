@@ -15,13 +15,17 @@ import {
   type DerivedUnit,
   type Finding,
   type ReplayOptions,
-  type TableEvent,
 } from '@table-audit/rules';
 import { compiledWorker } from './compiled-worker.ts';
-import { brokenLink, inRoundTable, RoundNotFound, RoundNotVerified, type BrokenLink } from './explain.ts';
+import {
+  inRoundTable,
+  readTableChecked,
+  RoundNotFound,
+  RoundNotVerified,
+  type BrokenLink,
+} from './explain.ts';
 import { withoutModuleHooks } from './parallel.ts';
-import { tableStream } from './streams.ts';
-import { TableFolds, toTableEvent } from './tables.ts';
+import { TableFolds } from './tables.ts';
 import { differenceOf, type ChangedRound } from './what-if-core.ts';
 import { readingsCompared, type ReadingCompared } from './what-if.ts';
 
@@ -90,15 +94,13 @@ async function readingsIn(
   known: boolean,
   t0: number,
 ): Promise<RoundReadings> {
-  const stream = tableStream(tableId);
-
   // first read: the round under the register's readings, and the last revision its answer reads
   const chosen = new TableFolds({ ...replay, alternatives: [] });
   let target: DerivedUnit | null = null;
   let last = -1;
   let roundsAfter = 0;
   const laterChosen: Finding[] = [];
-  await readChecked(store, stream, roundId, tableId, (e, revision) => {
+  await readTableChecked(store, roundId, tableId, (e, revision) => {
     last = revision;
     for (const u of chosen.apply(e) ?? []) {
       if (u.roundId === roundId) target = u;
@@ -130,7 +132,7 @@ async function readingsIn(
   const units: (DerivedUnit | null)[] = keys.map(() => null);
   const later: Finding[][] = keys.map(() => []);
   let events = 0;
-  await readChecked(store, stream, roundId, tableId, (e, revision) => {
+  await readTableChecked(store, roundId, tableId, (e, revision) => {
     events++;
     for (let i = 0; i < folds.length; i++) collect(folds[i]!.apply(e), i);
     return revision < last;
@@ -180,28 +182,6 @@ async function readingsIn(
 function notSelectableBecause(id: string): string {
   const w = WHAT_IF[id];
   return w && w.status !== 'implemented' ? w.reason : 'no alternative reading of it is implemented';
-}
-
-/** Reads the table's stream from its first event, every link checked, while `each` says to go on. */
-async function readChecked(
-  store: EventStore,
-  stream: string,
-  roundId: string,
-  tableId: string,
-  each: (e: TableEvent, revision: number) => boolean,
-): Promise<void> {
-  let previous: { revision: number; hash: string } | undefined;
-  for await (const stored of store.readStream(stream)) {
-    const broken = brokenLink(stored, previous);
-    if (broken !== null) throw new RoundNotVerified(roundId, tableId, broken);
-    if (previous === undefined) previous = { revision: stored.revision, hash: stored.hash };
-    else {
-      previous.revision = stored.revision;
-      previous.hash = stored.hash;
-    }
-    const e = toTableEvent(stored);
-    if (e && !each(e, stored.revision)) return;
-  }
 }
 
 /** @internal what roundReadingsInWorker hands its worker */

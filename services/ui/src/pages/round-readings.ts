@@ -8,6 +8,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ApiClient, Me } from '../api-client.ts';
 import { html, type Html } from '../html.ts';
 import { macauTimeCell, mop, page, UI_PREFIX } from '../layout.ts';
+import { articleTexts } from './what-if.ts';
 
 type Side = { outcome: string; payoutAvos: number; netAvos: number } | null;
 
@@ -89,14 +90,7 @@ export function roundReadingsPage(me: Me, x: ReadingsJson): Html {
             <summary>
               The provisions, in PT and ZH (${r.reading.articles.map((a) => a.key).join('; ')})
             </summary>
-            <dl>
-              ${r.reading.articles.map(
-                (a) =>
-                  html`<dt>${a.key}</dt>
-                    <dd lang="pt">${a.pt ?? '(text not held)'}</dd>
-                    ${a.zh ? html`<dd lang="zh-Hant">${a.zh}</dd>` : ''}`,
-              )}
-            </dl>
+            <dl>${articleTexts(r.reading.articles)}</dl>
           </details>
           <p>
             Winnings owed: ${mop(c.expectedPaidChosenAvos)} under the register's reading,

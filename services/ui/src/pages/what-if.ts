@@ -222,6 +222,17 @@ function moneyChart(money: ReportJson['money']): Html {
 }
 
 /** The page: the form, then (when asked) the report. */
+/** Each provision of a reading compared, in PT and (where held) ZH, as definition-list entries. */
+export const articleTexts = (
+  articles: readonly { key: string; pt: string | null; zh: string | null }[],
+): Html[] =>
+  articles.map(
+    (a) =>
+      html`<dt>${a.key}</dt>
+        <dd lang="pt">${a.pt ?? '(text not held)'}</dd>
+        ${a.zh ? html`<dd lang="zh-Hant">${a.zh}</dd>` : ''}`,
+  );
+
 export function whatIfPage(
   me: Me,
   readings: readonly ReadingJson[],
@@ -302,12 +313,7 @@ export function whatIfPage(
             <dd>${r.chosen}</dd>
             <dt>Alternative reading</dt>
             <dd>${r.alternative}</dd>
-            ${r.articles.map(
-              (a) =>
-                html`<dt>${a.key}</dt>
-                  <dd lang="pt">${a.pt ?? '(text not held)'}</dd>
-                  ${a.zh ? html`<dd lang="zh-Hant">${a.zh}</dd>` : ''}`,
-            )}
+            ${articleTexts(r.articles)}
           </dl>`,
       )}
       <p data-testid="what-if-summary">

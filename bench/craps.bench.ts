@@ -8,11 +8,16 @@
  * Baseline, measured in the same process right before: Fortune 3 Card Poker settlement (settleF3cpRound, 7 seats,
  * every bet type, as bench/settle.bench.ts), so that the figure can be read against the machine's load at the
  * time. Then the whole CRAPS fold (CrapsTable: the checks and the RoundDerived record too) on a simulated session,
- * throws judged per second. Prints each run and the medians; figures taken on a shared machine are under load.
+ * throws judged per second and CPU µs per throw, without start states and with them (ReplayOptions.startStates:
+ * each throw carries its start state), interleaved without, with, without, with …; the difference of the medians
+ * is what the capture costs a throw. Prints each run and the medians; figures taken on a shared machine are under
+ * load. BENCH_THROWS (default 20,000) throws of the settle part, BENCH_RUNS (default 7) runs of it; the fold runs
+ * max(3, BENCH_RUNS / 2) pairs, the first of each kind counted out of the medians as a warm-up.
  */
 import {
   CRAPS_2010,
   CRAPS_MODULE,
+  DEFAULT_REPLAY_OPTIONS,
   EVERY_BET,
   F3CP_2025A,
   randomF3cpRound,
@@ -125,15 +130,29 @@ const session = simulateSession({
   handledRate: 0.03,
 });
 const folds: number[] = [];
-for (let run = 0; run < Math.max(3, Math.floor(RUNS / 2)); run++) {
+const foldsCpu: number[] = [];
+const captured: number[] = [];
+const capturedCpu: number[] = [];
+/** the fold over the session, with start states (ReplayOptions.startStates) or without: [throws/s, CPU µs/throw] */
+const foldOnce = (startStates: boolean): [number, number] => {
   const t0 = performance.now();
+  const c0 = process.cpuUsage();
   let units = 0;
   for (const t of session.tables) {
-    const fold = CRAPS_MODULE.newTable(t.tableId);
+    const fold = CRAPS_MODULE.newTable(t.tableId, { ...DEFAULT_REPLAY_OPTIONS, startStates });
     for (const e of t.events) units += fold.apply(e).length;
     units += fold.finish().units.length;
   }
-  folds.push(units / ((performance.now() - t0) / 1000));
+  return [units / ((performance.now() - t0) / 1000), (cpuSeconds(c0) * 1e6) / units];
+};
+// interleaved: without, with, without, with … so that the machine's load falls on both alike
+for (let run = 0; run < Math.max(3, Math.floor(RUNS / 2)); run++) {
+  const [rate, cpu] = foldOnce(false);
+  folds.push(rate);
+  foldsCpu.push(cpu);
+  const [rateOn, cpuOn] = foldOnce(true);
+  captured.push(rateOn);
+  capturedCpu.push(cpuOn);
 }
 
 const crapsMedian = median(craps);
@@ -160,6 +179,16 @@ console.log(
       what: 'CrapsTable.apply over a simulated session (20 tables x 500 throws): checks and RoundDerived records included',
       runs: folds.map((x) => Math.round(x)),
       medianThrowsPerSecond: Math.round(median(folds)),
+      cpuMicrosPerThrow: foldsCpu.map((x) => Number(x.toFixed(1))),
+      medianCpuMicrosPerThrow: Number(median(foldsCpu).toFixed(1)),
+    },
+    foldWithStartStates: {
+      what: 'the same fold with ReplayOptions.startStates (each throw carries its start state), interleaved with the fold above',
+      runs: captured.map((x) => Math.round(x)),
+      medianThrowsPerSecond: Math.round(median(captured)),
+      cpuMicrosPerThrow: capturedCpu.map((x) => Number(x.toFixed(1))),
+      medianCpuMicrosPerThrow: Number(median(capturedCpu).toFixed(1)),
+      captureCpuMicrosPerThrow: Number((median(capturedCpu) - median(foldsCpu)).toFixed(1)),
     },
     sink,
     peakRssMiB: Math.round(process.resourceUsage().maxRSS / 1024),

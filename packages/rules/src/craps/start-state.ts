@@ -26,6 +26,7 @@ import {
   readHeader,
   readTableOpened,
   stringAt,
+  writeStartState,
 } from '../start-state.ts';
 import { CRAPS_BET_KINDS, POINT_NUMBERS, type CrapsBetKind } from './rule-set.ts';
 
@@ -54,59 +55,159 @@ export interface CrapsStartState {
 }
 
 /**
- * Writes start states' bodies. What repeats from throw to throw is written once: the TableOpened while it is the
- * table's, each bet while it is on the layout. A bet is a list (BET_FIELDS, then whether the law settles it and
- * the point it travels on); its header is its event id, time and sequence number, and the other fields that
- * differ from the TableOpened's header (null: none).
+ * A bet on the layout as the fold holds it, with the writer's note of its entry in the layout (`entry`: the text
+ * last written for it, with the point and the TableOpened header it was written for; null until first written).
+ * The note lives on the fold's own bet, so that a throw's capture reads it with no lookup and a bet's text is made
+ * once while it stays on the layout (again only when its point moves or the table is opened again).
+ */
+export interface CrapsLayoutBet extends CrapsStartBet {
+  entry: CrapsLayoutEntry | null;
+}
+
+export interface CrapsLayoutEntry {
+  readonly base: EventHeader | null;
+  readonly point: number | null;
+  /** the bet's fields (BET_FIELDS but the last two) as JSON, without the brackets */
+  readonly fields: string;
+  /** the whole list: `[fields,judged,point]` */
+  readonly text: string;
+}
+
+/**
+ * What the fold takes as a throw is made (CrapsStartState, with the layout already as its JSON text: the bets and
+ * their points change as the throw is played, their text does not). The other parts are not changed after they
+ * are taken (the fold replaces them, it does not change them), so they are written only when the throw is returned.
+ */
+export interface CrapsStartTaken extends Omit<CrapsStartState, 'bets'> {
+  /** the layout as the JSON text of the body's `bets` (CrapsStartWriter.layout) */
+  readonly layout: string;
+}
+
+/**
+ * Writes start states. What repeats from throw to throw is written once: the envelope's head while the table is
+ * the same, the TableOpened while it is the table's, each bet while it is on the layout (its entry noted on it).
+ * A bet is a list (BET_FIELDS, then whether the law settles it and the point it travels on); its header is its
+ * event id, time and sequence number, and the other fields that differ from the TableOpened's header (null: none).
+ * The text is exactly what writeStartState and jsonWith write for the same state (JSON.stringify's text: the
+ * fields in the same order, strings quoted alike); a state with a value the direct path does not write (not text,
+ * null, a whole number or true/false where the fold keeps one) is written by them.
  */
 export class CrapsStartWriter {
   private readonly config = new LastJson();
-  private readonly bets = new WeakMap<CrapsBetPlaced, { base: EventHeader | null; json: string }>();
+  private readonly alternatives = new LastJson<readonly string[]>();
+  /** `{"form":…,"v":…,"game":…,"tableId":…,"roundId":` for the table */
+  private readonly head: string;
 
-  /** the body's JSON text; null when a pending finding's check is not one of the game's */
-  body(s: CrapsStartState, checks: ReadonlyMap<string, CheckDefinition>): string | null {
-    const pending = [];
+  constructor(private readonly tableId: string) {
+    const envelope = JSON.stringify({ ...FORM_FIELDS, tableId });
+    this.head = `${envelope.slice(0, -1)},"roundId":`;
+  }
+
+  /** The layout as the JSON text of the body's `bets`, in the order given (the bets' entries noted on them). */
+  layout(bets: Iterable<CrapsLayoutBet>, base: EventHeader | null): string {
+    let out = '';
+    let first = true;
+    for (const b of bets) {
+      let e = b.entry;
+      if (e === null || e.base !== base || e.point !== b.point) {
+        const fields = e !== null && e.base === base ? e.fields : betFields(b.placed, base);
+        e = b.entry = {
+          base,
+          point: b.point,
+          fields,
+          text: `[${fields},${b.kind === null ? 0 : 1},${b.point}]`,
+        };
+      }
+      if (first) {
+        out = e.text;
+        first = false;
+      } else out += `,${e.text}`;
+    }
+    return `[${out}]`;
+  }
+
+  /**
+   * A throw's start state (writeStartState's envelope, the body as below); null when a pending finding's check is
+   * not one of the game's.
+   */
+  text(
+    roundId: string,
+    before: string,
+    s: CrapsStartTaken,
+    checks: ReadonlyMap<string, CheckDefinition>,
+  ): string | null {
+    const body = this.body(s, checks);
+    if (body === null) return null;
+    if (typeof roundId !== 'string' || typeof before !== 'string')
+      return writeStartState(CRAPS_START_FORM, { tableId: this.tableId, roundId, before }, body);
+    return `${this.head}${quote(roundId)},"before":${quote(before)},"body":${body}}`;
+  }
+
+  /** the body's JSON text (jsonWith's: bets and config first); null when a pending finding's check is not one of the game's */
+  body(s: CrapsStartTaken, checks: ReadonlyMap<string, CheckDefinition>): string | null {
+    const found = [];
     for (const f of s.pending) {
       const json = findingInputJson(f, checks);
       if (!json) return null;
-      pending.push(json);
+      found.push(json);
     }
-    const base = s.config?.header ?? null;
-    let bets = '';
-    for (const b of s.bets)
-      bets += `${bets ? ',' : ''}[${this.bet(b.placed, base)},${b.kind === null ? 0 : 1},${b.point}]`;
-    const { config, bets: _bets, ...rest } = s;
-    return jsonWith({ bets: `[${bets}]`, config: this.config.text(config) }, { ...rest, pending });
-  }
-
-  /** a bet's fields (BET_FIELDS) as JSON, without the brackets */
-  private bet(p: CrapsBetPlaced, base: EventHeader | null): string {
-    const known = this.bets.get(p);
-    if (known && known.base === base) return known.json;
-    const h = p.header;
-    let other = 'null';
-    if (!base || OTHER_HEADER_FIELDS.some((k) => h[k] !== base[k])) {
-      const { eventId: _id, eventTime: _time, sequence: _sequence, ...rest } = headerDiff(h, base);
-      other = JSON.stringify(rest);
+    const config = this.config.text(s.config);
+    if (
+      (s.point !== null && !Number.isSafeInteger(s.point)) ||
+      (s.shooter !== null && typeof s.shooter !== 'string') ||
+      typeof s.sevenOutByCraps !== 'boolean' ||
+      !Number.isSafeInteger(s.shooterThrows) ||
+      typeof s.sevenOut !== 'object' ||
+      !Array.isArray(s.alternatives) ||
+      !Array.isArray(s.diceOut)
+    ) {
+      const { config: _config, layout, ...rest } = s;
+      return jsonWith({ bets: layout, config }, { ...rest, pending: found });
     }
-    const q = JSON.stringify;
-    const json = `${q(p.betId)},${q(p.playerId)},${q(p.betType)},${p.number},${p.amount},${q(p.behindBetId)},${q(p.extraBetName)},${q(h.eventId)},${h.eventTime},${h.sequence},${other}`;
-    this.bets.set(p, { base, json });
-    return json;
+    return `{"bets":${s.layout},"config":${config},"alternatives":${this.alternatives.text(s.alternatives)},"point":${s.point},"shooter":${s.shooter === null ? 'null' : quote(s.shooter)},"sevenOut":${s.sevenOut === null ? 'null' : JSON.stringify(s.sevenOut)},"sevenOutByCraps":${s.sevenOutByCraps},"shooterThrows":${s.shooterThrows},"diceOut":${s.diceOut.length ? JSON.stringify(s.diceOut) : '[]'},"pending":${found.length ? JSON.stringify(found) : '[]'}}`;
   }
 }
 
-/** The header fields a bet's list holds only where they differ from the TableOpened's. */
-const OTHER_HEADER_FIELDS = [
-  'receivedTime',
-  'sourceKind',
-  'sourceDevice',
-  'casino',
-  'concessionaire',
-  'tableId',
-  'roundId',
-  'staffId',
-] as const satisfies readonly (keyof EventHeader)[];
+const { form: _form, v: _v, game: _game } = CRAPS_START_FORM;
+/** the envelope's first fields, in writeStartState's order */
+const FORM_FIELDS = { form: _form, v: _v, game: _game };
+
+/** text JSON.stringify writes as it is between quotes: no quote, backslash, control character or surrogate */
+// eslint-disable-next-line no-control-regex -- the control characters are what JSON.stringify escapes
+const PLAIN = /^[^"\\\u0000-\u001f\ud800-\udfff]*$/;
+/** JSON.stringify(value) (as a template writes it), without the call for null and for text it writes as it is */
+const quote = (value: unknown): string =>
+  value === null
+    ? 'null'
+    : typeof value === 'string' && PLAIN.test(value)
+      ? `"${value}"`
+      : `${JSON.stringify(value)}`;
+
+/**
+ * A bet's fields (BET_FIELDS but the last two) as JSON, without the brackets; the header fields other than its
+ * event id, time and sequence number (receivedTime, sourceKind, sourceDevice, casino, concessionaire, tableId,
+ * roundId, staffId) only where they differ from the TableOpened's.
+ */
+function betFields(p: CrapsBetPlaced, base: EventHeader | null): string {
+  const h = p.header;
+  let other = 'null';
+  if (
+    base === null ||
+    h.receivedTime !== base.receivedTime ||
+    h.sourceKind !== base.sourceKind ||
+    h.sourceDevice !== base.sourceDevice ||
+    h.casino !== base.casino ||
+    h.concessionaire !== base.concessionaire ||
+    h.tableId !== base.tableId ||
+    h.roundId !== base.roundId ||
+    h.staffId !== base.staffId
+  ) {
+    const { eventId: _id, eventTime: _time, sequence: _sequence, ...rest } = headerDiff(h, base);
+    other = JSON.stringify(rest);
+  }
+  const q = quote;
+  return `${q(p.betId)},${q(p.playerId)},${q(p.betType)},${p.number},${p.amount},${q(p.behindBetId)},${q(p.extraBetName)},${q(h.eventId)},${h.eventTime},${h.sequence},${other}`;
+}
 
 /** The fields of a bet on the layout in a start state, in order. */
 export const BET_FIELDS = [

@@ -56,18 +56,18 @@ import {
   StartStateCapture,
   withinBound,
   withStartState,
-  writeStartState,
 } from '../start-state.ts';
 import { CRAPS_CHECKS } from './checks/index.ts';
 import {
   CRAPS_START_FORM,
   CrapsStartWriter,
   readCrapsStartBody,
-  type CrapsStartState,
+  type CrapsLayoutBet,
+  type CrapsStartTaken,
 } from './start-state.ts';
 
 /** A bet on the layout. */
-export interface ActiveBet {
+export interface ActiveBet extends CrapsLayoutBet {
   readonly placed: CrapsBetPlaced;
   /** null for a bet the law does not settle (an EXTRA bet, an odds bet with nothing behind it) */
   readonly kind: CrapsBetKind | null;
@@ -110,6 +110,8 @@ interface OpenThrow {
 }
 
 const NO_UNITS: readonly CrapsThrowUnit[] = Object.freeze([]);
+/** an empty list a start state shares (the dice out, the pending findings) */
+const NONE: readonly never[] = Object.freeze([]);
 /** Every CRAPS check by id: a start state names a pending finding's check by its id. */
 const CHECKS_BY_ID: ReadonlyMap<string, CheckDefinition> = new Map(
   Object.values(CRAPS_CHECKS).map((c) => [c.id, c]),
@@ -140,7 +142,7 @@ export class CrapsTable implements TableFold<CrapsThrowUnit> {
    * is closed); null for a throw named by an event before its DiceThrown (not resumable: the state then would hold
    * the throw before, still open)
    */
-  private readonly capture: StartStateCapture<CrapsStartState | null> | null;
+  private readonly capture: StartStateCapture<CrapsStartTaken | null> | null;
   /** a resumed fold: the throw it resumed for and the event it must be given first (null once given) */
   private resumedAt: { roundId: string; before: string } | null = null;
   /** the alternative readings, sorted, as start states name them */
@@ -148,7 +150,8 @@ export class CrapsTable implements TableFold<CrapsThrowUnit> {
     return (this.sortedReadings ??= [...new Set(this.alternatives)].sort());
   }
   private sortedReadings: readonly string[] | null = null;
-  private readonly writer = new CrapsStartWriter();
+  /** writes the start states (with `capture`) */
+  private readonly writer: CrapsStartWriter | null;
 
   constructor(
     readonly tableId: string,
@@ -157,6 +160,7 @@ export class CrapsTable implements TableFold<CrapsThrowUnit> {
     startStates = false,
   ) {
     this.capture = startStates ? new StartStateCapture() : null;
+    this.writer = startStates ? new CrapsStartWriter(tableId) : null;
   }
 
   apply(e: CrapsEvent): CrapsThrowUnit[] {
@@ -264,7 +268,7 @@ export class CrapsTable implements TableFold<CrapsThrowUnit> {
         judged = false;
       } else point = behind!.point;
     } else if (kind === 'PASS_LINE' || kind === 'DONT_PASS') point = this.point;
-    this.bets.set(b.betId, { placed: b, kind: judged ? kind : null, point });
+    this.bets.set(b.betId, { placed: b, kind: judged ? kind : null, point, entry: null });
   }
 
   private throwMade(t: DiceThrown): void {
@@ -425,8 +429,12 @@ export class CrapsTable implements TableFold<CrapsThrowUnit> {
 
   // --- start states (ReplayOptions.startStates, resumeTable) ----------------------------------------------------
 
-  /** the table's state as a throw is made (no throw is open here) */
-  private startNow(): CrapsStartState {
+  /**
+   * The table's state as a throw is made (no throw is open here): the layout as its text (the bets move as the
+   * throw is played; each bet's text is kept on it while it stays), the dice out and the pending findings as
+   * copies of the lists (the throw adds to them), the rest as it is (replaced, never changed, by the fold).
+   */
+  private startNow(): CrapsStartTaken {
     return {
       alternatives: this.readings,
       config: this.config,
@@ -435,9 +443,9 @@ export class CrapsTable implements TableFold<CrapsThrowUnit> {
       sevenOut: this.sevenOut,
       sevenOutByCraps: this.sevenOutByCraps,
       shooterThrows: this.shooterThrows,
-      bets: [...this.bets.values()].map((b) => ({ placed: b.placed, kind: b.kind, point: b.point })),
-      diceOut: [...this.diceOut],
-      pending: [...this.pending],
+      layout: this.writer!.layout(this.bets.values(), this.config?.header ?? null),
+      diceOut: this.diceOut.size === 0 ? NONE : [...this.diceOut],
+      pending: this.pending.length === 0 ? NONE : [...this.pending],
     };
   }
 
@@ -445,14 +453,8 @@ export class CrapsTable implements TableFold<CrapsThrowUnit> {
   private startStateOf(roundId: string): string | null {
     const taken = this.capture!.returnedRound(roundId);
     if (!taken?.state) return null;
-    const body = this.writer.body(taken.state, CHECKS_BY_ID);
-    if (!body) return null;
-    const text = writeStartState(
-      CRAPS_START_FORM,
-      { tableId: this.tableId, roundId, before: taken.before },
-      body,
-    );
-    return withinBound(text) ? text : null;
+    const text = this.writer!.text(roundId, taken.before, taken.state, CHECKS_BY_ID);
+    return text !== null && withinBound(text) ? text : null;
   }
 
   /**
@@ -469,7 +471,8 @@ export class CrapsTable implements TableFold<CrapsThrowUnit> {
     this.sevenOut = b.sevenOut;
     this.sevenOutByCraps = b.sevenOutByCraps;
     this.shooterThrows = b.shooterThrows;
-    for (const x of b.bets) this.bets.set(x.placed.betId, { placed: x.placed, kind: x.kind, point: x.point });
+    for (const x of b.bets)
+      this.bets.set(x.placed.betId, { placed: x.placed, kind: x.kind, point: x.point, entry: null });
     for (const [dieId, evidence] of b.diceOut) this.diceOut.set(dieId, evidence);
     this.pending = [...b.pending];
     this.resumedAt = { roundId: s.roundId, before: s.before };

@@ -3,7 +3,9 @@
  * route first), waits in a bounded queue, is compared by `runWhatIf` in worker threads (each opens the store
  * read-only, as the CLI's workers do) — never in the API's main thread, which keeps answering while it goes on —
  * tells its progress, and keeps its report for a bounded number of runs. It can be cancelled: its workers are
- * terminated. Runs are kept in memory only: a restart loses them (queued, running and finished).
+ * terminated. With a runs file (what-if-runs-file.ts) the runs kept are also written there as they change, and read
+ * back at the next start: finished runs as they were, and a run that was queued or running when the API stopped as
+ * `interrupted` (not started again: its caller may submit it again). Without one they are kept in memory only.
  *
  * A store that worker threads cannot open (not a SQLite store on a file) is compared in the main thread instead,
  * said in the log: such a run holds the main thread while it reads (see docs/api.md).
@@ -22,8 +24,12 @@ import {
   type WhatIfScope,
 } from '@table-audit/replay';
 import { whatIfLabel } from '@table-audit/rules';
+import { MAX_KEPT_REPORT_BYTES, type RunRow, type WhatIfRunsFile } from './what-if-runs-file.ts';
 
-export type WhatIfRunStatus = 'queued' | 'running' | 'done' | 'failed' | 'cancelled';
+export type WhatIfRunStatus = 'queued' | 'running' | 'done' | 'failed' | 'cancelled' | 'interrupted';
+
+/** A run's progress is written to the runs file at most this often, ms (its state changes are written at once). */
+export const PROGRESS_WRITE_MS = 1000;
 
 export interface WhatIfRunsOptions {
   /** runs compared at once; default 1 */
@@ -42,6 +48,11 @@ export interface WhatIfRunsOptions {
   readonly compiledWorker?: boolean;
   /** a shard says its progress every this many events it reads; default PROGRESS_EVERY (50,000) */
   readonly progressEvery?: number;
+  /**
+   * where the runs kept are written and read back from at start (opened by the caller: WhatIfRunsFile.open);
+   * closed by close(). Absent: in memory only.
+   */
+  readonly file?: WhatIfRunsFile;
   readonly now?: () => number;
   readonly log?: (message: string) => void;
 }
@@ -67,6 +78,8 @@ export interface WhatIfRun {
   report: WhatIfReport | null;
   /** that it failed, and where the cause is (status failed; the cause itself is in the API's log) */
   error: string | null;
+  /** status interrupted: when, and why (the API stopped while the run was queued or running) */
+  interrupted: { readonly at: number; readonly reason: string } | null;
   /** settles when the run is finished (done, failed or cancelled; every worker of it has exited) */
   readonly finished: Promise<WhatIfRun>;
 }
@@ -96,7 +109,12 @@ interface Entry {
   readonly run: WhatIfRun;
   readonly abort: AbortController;
   readonly settle: () => void;
+  /** when its progress was last written to the runs file */
+  progressWritten: number;
 }
+
+const isStatus = (s: string): s is WhatIfRunStatus =>
+  ['queued', 'running', 'done', 'failed', 'cancelled', 'interrupted'].includes(s);
 
 const bounded = (name: string, v: number | undefined, fallback: number, min: number): number => {
   const n = v ?? fallback;
@@ -118,6 +136,7 @@ export class WhatIfRuns {
   readonly #running = new Set<Entry>();
   /** finished runs kept, oldest first */
   readonly #finished: string[] = [];
+  readonly #file: WhatIfRunsFile | null;
   #closed = false;
 
   /**
@@ -135,10 +154,101 @@ export class WhatIfRuns {
     this.workers = bounded('workers', o.workers, WHAT_IF_RUNS_DEFAULTS.workers, 1);
     this.#o = o;
     this.#now = o.now ?? Date.now;
+    this.#file = o.file ?? null;
     if (storePath === null)
       o.log?.(
         'what-if runs are compared in the main thread: worker threads need a SQLite store on a file (a long run holds every request behind it)',
       );
+    if (this.#file) this.#load(this.#file);
+  }
+
+  /** The runs the file kept: finished ones as they were; one queued or running when the API stopped, interrupted. */
+  #load(file: WhatIfRunsFile): void {
+    const rows = file.load(this.keep, this.concurrency + this.maxQueued);
+    const at = this.#now();
+    let interrupted = 0;
+    const unfinished: Entry[] = [];
+    for (const row of rows) {
+      const status = isStatus(row.status) ? row.status : 'failed';
+      const run: WhatIfRun = {
+        id: row.id,
+        status,
+        request: {
+          alternatives: JSON.parse(row.alternatives) as string[],
+          scope: JSON.parse(row.scope) as WhatIfScope,
+          owner: row.owner,
+        },
+        queuedAt: row.queued_at,
+        startedAt: row.started_at,
+        finishedAt: row.finished_at,
+        progress: { eventsRead: row.events_read, eventsTotal: row.events_total },
+        report: row.report === null ? null : (JSON.parse(row.report) as WhatIfReport),
+        error: isStatus(row.status) ? row.error : `kept with a status this API does not know (${row.status})`,
+        interrupted:
+          row.interrupted_at === null || row.interrupted === null
+            ? null
+            : { at: row.interrupted_at, reason: row.interrupted },
+        // finished already: settles with the run itself
+        finished: Promise.resolve().then(() => run),
+      };
+      const entry: Entry = { run, abort: new AbortController(), settle: () => {}, progressWritten: 0 };
+      this.#runs.set(run.id, entry);
+      if (status === 'queued' || status === 'running') {
+        const was = status;
+        run.status = 'interrupted';
+        run.finishedAt = at;
+        run.interrupted = {
+          at,
+          reason: `the API stopped while this run was ${was} (it did not close cleanly: found at its next start); nothing was kept of it but its progress: submit it again`,
+        };
+        interrupted++;
+        unfinished.push(entry);
+      } else {
+        this.#finished.push(run.id);
+        if (row.status !== run.status || row.error !== run.error) this.#write(entry);
+      }
+    }
+    // marked interrupted now: they finished after every run finished before the stop
+    for (const e of unfinished) {
+      this.#finished.push(e.run.id);
+      this.#write(e);
+    }
+    this.#trim();
+    this.#o.log?.(
+      `what-if runs ${file.path}: ${this.#finished.length} kept run(s) read back${interrupted ? `, ${interrupted} of them interrupted (queued or running when the API stopped)` : ''}`,
+    );
+  }
+
+  /** Writes a kept run's state to the runs file (when there is one). */
+  #write(e: Entry): void {
+    if (this.#file === null || e.run.request.kept === false) return;
+    const r = e.run;
+    const row: RunRow = {
+      id: r.id,
+      owner: r.request.owner,
+      alternatives: JSON.stringify(r.request.alternatives),
+      scope: JSON.stringify(r.request.scope),
+      status: r.status,
+      queued_at: r.queuedAt,
+      started_at: r.startedAt,
+      finished_at: r.finishedAt,
+      events_read: r.progress.eventsRead,
+      events_total: r.progress.eventsTotal,
+      error: r.error,
+      interrupted_at: r.interrupted?.at ?? null,
+      interrupted: r.interrupted?.reason ?? null,
+      report: r.report === null ? null : JSON.stringify(r.report),
+    };
+    this.#file.put(row);
+  }
+
+  /** Drops the oldest finished runs beyond `keep` (from the file too). */
+  #trim(): void {
+    while (this.#finished.length > this.keep) {
+      const id = this.#finished.shift()!;
+      this.#runs.delete(id);
+      this.#file?.remove(id);
+    }
   }
 
   /** Where the runs are compared: 'worker threads' or 'main thread'. */
@@ -162,11 +272,13 @@ export class WhatIfRuns {
       progress: { eventsRead: 0, eventsTotal: null },
       report: null,
       error: null,
+      interrupted: null,
       finished: new Promise<WhatIfRun>((resolve) => (settle = () => resolve(run))),
     };
-    const entry: Entry = { run, abort: new AbortController(), settle };
+    const entry: Entry = { run, abort: new AbortController(), settle, progressWritten: 0 };
     this.#runs.set(run.id, entry);
     this.#queue.push(entry);
+    this.#write(entry);
     this.#next();
     return run;
   }
@@ -201,13 +313,23 @@ export class WhatIfRuns {
     return run.finished;
   }
 
-  /** Cancels every run and waits for the running ones' workers to exit. */
+  /**
+   * Stops: every queued or running run ends `interrupted` (written so to the runs file), the running ones once their
+   * workers have exited; then the runs file is closed.
+   */
   async close(): Promise<void> {
+    if (this.#closed) return;
     this.#closed = true;
-    for (const e of this.#queue.splice(0)) this.#finish(e, 'cancelled');
+    for (const e of this.#queue.splice(0)) this.#finish(e, 'interrupted');
     const running = [...this.#running];
     for (const e of running) e.abort.abort();
     await Promise.all(running.map((e) => e.run.finished));
+    this.#file?.close();
+  }
+
+  /** How a run ends whose signal was aborted: interrupted when the API is closing, else cancelled. */
+  #aborted(): 'cancelled' | 'interrupted' {
+    return this.#closed ? 'interrupted' : 'cancelled';
   }
 
   #next(): void {
@@ -216,10 +338,11 @@ export class WhatIfRuns {
       this.#running.add(e);
       e.run.status = 'running';
       e.run.startedAt = this.#now();
+      this.#write(e);
       void this.#compare(e).then(
         (report) => {
           // cancelled after the last worker's report came in but before this: still cancelled
-          if (e.abort.signal.aborted) this.#finish(e, 'cancelled');
+          if (e.abort.signal.aborted) this.#finish(e, this.#aborted());
           else {
             e.run.report = report;
             if (e.run.progress.eventsTotal !== null)
@@ -231,7 +354,7 @@ export class WhatIfRuns {
           }
         },
         (err: unknown) => {
-          if (err instanceof WhatIfAborted || e.abort.signal.aborted) this.#finish(e, 'cancelled');
+          if (err instanceof WhatIfAborted || e.abort.signal.aborted) this.#finish(e, this.#aborted());
           else {
             // the cause stays in the API's log (it may name the server's files), as for any internal error
             e.run.error = `internal error (what-if run ${e.run.id}; see the API's log)`;
@@ -245,21 +368,48 @@ export class WhatIfRuns {
     }
   }
 
-  #finish(e: Entry, status: 'done' | 'failed' | 'cancelled'): void {
+  #finish(e: Entry, status: 'done' | 'failed' | 'cancelled' | 'interrupted'): void {
+    const was = e.run.status;
     e.run.status = status;
     e.run.finishedAt = this.#now();
-    if (this.#running.delete(e)) this.#next();
+    if (status === 'interrupted')
+      e.run.interrupted = {
+        at: e.run.finishedAt,
+        reason: `the API was stopped while this run was ${was}; nothing was kept of it but its progress: submit it again`,
+      };
+    if (this.#running.delete(e) && !this.#closed) this.#next();
     if (e.run.request.kept === false) this.#runs.delete(e.run.id);
     else {
+      if (status === 'done' && e.run.report !== null) {
+        // a kept report is bounded: a larger one is not kept, and the run says so
+        const bytes = Buffer.byteLength(JSON.stringify(e.run.report));
+        if (bytes > MAX_KEPT_REPORT_BYTES) {
+          e.run.report = null;
+          e.run.status = 'failed';
+          e.run.error = `its report is ${bytes} bytes of JSON, more than the ${MAX_KEPT_REPORT_BYTES} a kept run keeps: not kept; compare a shorter period, one casino or one table`;
+        }
+      }
       this.#finished.push(e.run.id);
-      while (this.#finished.length > this.keep) this.#runs.delete(this.#finished.shift()!);
+      this.#write(e);
+      this.#trim();
     }
     e.settle();
   }
 
   async #compare(e: Entry): Promise<WhatIfReport> {
     const { alternatives, scope } = e.run.request;
-    const onProgress = (p: WhatIfProgress) => (e.run.progress = p);
+    const onProgress = (p: WhatIfProgress) => {
+      e.run.progress = p;
+      const now = this.#now();
+      if (
+        this.#file !== null &&
+        e.run.request.kept !== false &&
+        now - e.progressWritten >= PROGRESS_WRITE_MS
+      ) {
+        e.progressWritten = now;
+        this.#file.progress(e.run.id, p.eventsRead, p.eventsTotal);
+      }
+    };
     const signal = e.abort.signal;
     const o = this.#o;
     if (this.storePath !== null)
@@ -331,6 +481,7 @@ export function runView(runs: WhatIfRuns, run: WhatIfRun) {
     startedAt: run.startedAt,
     finishedAt: run.finishedAt,
     error: run.error,
+    interrupted: run.interrupted,
     report: run.status === 'done' ? run.report : null,
   };
 }

@@ -10,7 +10,7 @@
  * look, never written. The API then keeps its runs in memory only for that start, and says so in its log.
  *
  * Everything read back is bounded: at most `keep` finished runs and `unfinished` unfinished ones are read (the
- * newest), a report longer than MAX_KEPT_REPORT_BYTES is not read, and any other row is removed (they are rows the
+ * newest), a report longer than the bound (MAX_KEPT_REPORT_BYTES unless the runner says less) is not read, and any other row is removed (they are rows the
  * API wrote itself).
  */
 import { existsSync, mkdirSync } from 'node:fs';
@@ -205,17 +205,17 @@ export class WhatIfRunsFile {
    * The runs kept, in submission order: the newest `keep` finished ones and the newest `unfinished` queued or
    * running ones (the caller marks those interrupted); every other row is removed.
    */
-  load(keep: number, unfinished: number): RunRow[] {
+  load(keep: number, unfinished: number, maxReportBytes = MAX_KEPT_REPORT_BYTES): RunRow[] {
     const cols = `id, owner, alternatives, scope, status, queued_at, started_at, finished_at, events_read,
       events_total, error, interrupted_at, interrupted,
-      CASE WHEN length(CAST(report AS BLOB)) <= ${MAX_KEPT_REPORT_BYTES} THEN report END AS report,
+      CASE WHEN length(CAST(report AS BLOB)) <= @max THEN report END AS report,
       report IS NOT NULL AS had_report, seq`;
     const pick = (where: string, n: number) =>
       this.#db
-        .prepare<[number], RunRow & { had_report: number; seq: number }>(
-          `SELECT ${cols} FROM runs WHERE ${where} ORDER BY seq DESC LIMIT ?`,
+        .prepare<[{ max: number; n: number }], RunRow & { had_report: number; seq: number }>(
+          `SELECT ${cols} FROM runs WHERE ${where} ORDER BY seq DESC LIMIT @n`,
         )
-        .all(n);
+        .all({ max: maxReportBytes, n });
     return this.#db.transaction(() => {
       const rows = [
         ...pick("status NOT IN ('queued', 'running')", keep),
@@ -229,7 +229,7 @@ export class WhatIfRunsFile {
           ? {
               ...r,
               status: 'failed',
-              error: `its report, as kept, is longer than the ${MAX_KEPT_REPORT_BYTES} bytes the API reads back: submit the run again`,
+              error: `its report, as kept, is longer than the ${maxReportBytes} bytes the API reads back: submit the run again`,
             }
           : r,
       );

@@ -53,6 +53,8 @@ export interface WhatIfRunsOptions {
    * closed by close(). Absent: in memory only.
    */
   readonly file?: WhatIfRunsFile;
+  /** the longest report a kept run keeps, bytes of JSON; default MAX_KEPT_REPORT_BYTES (4 MiB) */
+  readonly maxReportBytes?: number;
   readonly now?: () => number;
   readonly log?: (message: string) => void;
 }
@@ -128,6 +130,7 @@ export class WhatIfRuns {
   readonly maxQueued: number;
   readonly keep: number;
   readonly workers: number;
+  readonly maxReportBytes: number;
   readonly #o: WhatIfRunsOptions;
   readonly #now: () => number;
   /** every run not dropped: queued, running and kept (Map order: submission order) */
@@ -152,6 +155,7 @@ export class WhatIfRuns {
     this.maxQueued = bounded('maxQueued', o.maxQueued, WHAT_IF_RUNS_DEFAULTS.maxQueued, 0);
     this.keep = bounded('keep', o.keep, WHAT_IF_RUNS_DEFAULTS.keep, 1);
     this.workers = bounded('workers', o.workers, WHAT_IF_RUNS_DEFAULTS.workers, 1);
+    this.maxReportBytes = bounded('maxReportBytes', o.maxReportBytes, MAX_KEPT_REPORT_BYTES, 1);
     this.#o = o;
     this.#now = o.now ?? Date.now;
     this.#file = o.file ?? null;
@@ -164,7 +168,7 @@ export class WhatIfRuns {
 
   /** The runs the file kept: finished ones as they were; one queued or running when the API stopped, interrupted. */
   #load(file: WhatIfRunsFile): void {
-    const rows = file.load(this.keep, this.concurrency + this.maxQueued);
+    const rows = file.load(this.keep, this.concurrency + this.maxQueued, this.maxReportBytes);
     const at = this.#now();
     let interrupted = 0;
     const unfinished: Entry[] = [];
@@ -203,10 +207,7 @@ export class WhatIfRuns {
         };
         interrupted++;
         unfinished.push(entry);
-      } else {
-        this.#finished.push(run.id);
-        if (row.status !== run.status || row.error !== run.error) this.#write(entry);
-      }
+      } else this.#finished.push(run.id); // as kept (a report not read back stays in the file as it is)
     }
     // marked interrupted now: they finished after every run finished before the stop
     for (const e of unfinished) {
@@ -383,10 +384,10 @@ export class WhatIfRuns {
       if (status === 'done' && e.run.report !== null) {
         // a kept report is bounded: a larger one is not kept, and the run says so
         const bytes = Buffer.byteLength(JSON.stringify(e.run.report));
-        if (bytes > MAX_KEPT_REPORT_BYTES) {
+        if (bytes > this.maxReportBytes) {
           e.run.report = null;
           e.run.status = 'failed';
-          e.run.error = `its report is ${bytes} bytes of JSON, more than the ${MAX_KEPT_REPORT_BYTES} a kept run keeps: not kept; compare a shorter period, one casino or one table`;
+          e.run.error = `its report is ${bytes} bytes of JSON, more than the ${this.maxReportBytes} a kept run keeps: not kept; compare a shorter period, one casino or one table`;
         }
       }
       this.#finished.push(e.run.id);

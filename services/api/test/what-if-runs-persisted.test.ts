@@ -4,7 +4,6 @@
  * built again on the same directory, Then what the runs say; When the file is not ours, Then it is left as it was.
  */
 import assert from 'node:assert/strict';
-import { generateKeyPairSync } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -220,8 +220,8 @@ export class WhatIfRuns {
     );
   }
 
-  /** Writes a kept run's state to the runs file (when there is one). */
-  #write(e: Entry): void {
+  /** Writes a kept run's state to the runs file (when there is one); `reportJson`: its report as JSON, if made. */
+  #write(e: Entry, reportJson?: string): void {
     if (this.#file === null || e.run.request.kept === false) return;
     const r = e.run;
     const row: RunRow = {
@@ -238,7 +238,7 @@ export class WhatIfRuns {
       error: r.error,
       interrupted_at: r.interrupted?.at ?? null,
       interrupted: r.interrupted?.reason ?? null,
-      report: r.report === null ? null : JSON.stringify(r.report),
+      report: r.report === null ? null : (reportJson ?? JSON.stringify(r.report)),
     };
     this.#file.put(row);
   }
@@ -381,17 +381,20 @@ export class WhatIfRuns {
     if (this.#running.delete(e) && !this.#closed) this.#next();
     if (e.run.request.kept === false) this.#runs.delete(e.run.id);
     else {
+      let json: string | undefined;
       if (status === 'done' && e.run.report !== null) {
         // a kept report is bounded: a larger one is not kept, and the run says so
-        const bytes = Buffer.byteLength(JSON.stringify(e.run.report));
+        json = JSON.stringify(e.run.report);
+        const bytes = Buffer.byteLength(json);
         if (bytes > this.maxReportBytes) {
+          json = undefined;
           e.run.report = null;
           e.run.status = 'failed';
           e.run.error = `its report is ${bytes} bytes of JSON, more than the ${this.maxReportBytes} a kept run keeps: not kept; compare a shorter period, one casino or one table`;
         }
       }
       this.#finished.push(e.run.id);
-      this.#write(e);
+      this.#write(e, json);
       this.#trim();
     }
     e.settle();

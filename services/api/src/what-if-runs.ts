@@ -240,7 +240,22 @@ export class WhatIfRuns {
       interrupted: r.interrupted?.reason ?? null,
       report: r.report === null ? null : (reportJson ?? JSON.stringify(r.report)),
     };
-    this.#file.put(row);
+    const file = this.#file;
+    this.#onFile(`write what-if run ${r.id}`, () => file.put(row));
+  }
+
+  /**
+   * A write to the runs file. One that fails (a full disk, a file made read-only) does not stop the runner: the run
+   * goes on in memory, and the log says what was not written and why.
+   */
+  #onFile(what: string, write: () => void): void {
+    try {
+      write();
+    } catch (e) {
+      this.#o.log?.(
+        `what-if runs file ${this.#file?.path}: could not ${what} (${(e as Error).message}); it is kept in memory only until the API stops`,
+      );
+    }
   }
 
   /** Drops the oldest finished runs beyond `keep` (from the file too). */
@@ -248,7 +263,8 @@ export class WhatIfRuns {
     while (this.#finished.length > this.keep) {
       const id = this.#finished.shift()!;
       this.#runs.delete(id);
-      this.#file?.remove(id);
+      const file = this.#file;
+      if (file) this.#onFile(`remove what-if run ${id}`, () => file.remove(id));
     }
   }
 
@@ -411,7 +427,10 @@ export class WhatIfRuns {
         now - e.progressWritten >= PROGRESS_WRITE_MS
       ) {
         e.progressWritten = now;
-        this.#file.progress(e.run.id, p.eventsRead, p.eventsTotal);
+        const file = this.#file;
+        this.#onFile(`write the progress of what-if run ${e.run.id}`, () =>
+          file.progress(e.run.id, p.eventsRead, p.eventsTotal),
+        );
       }
     };
     const signal = e.abort.signal;

@@ -301,6 +301,37 @@ describe('what-if runs kept across a restart', () => {
     await read.close();
   });
 
+  it('a write to the runs file that fails does not stop the runner: the run goes on in memory, and the log says what was not written', async () => {
+    const messages: string[] = [];
+    const file = await WhatIfRunsFile.open(join(dir, 'failing.what-if-runs.sqlite'), f.store);
+    const runs = new WhatIfRuns(null, gated(f.store).store, { file, log: (m) => messages.push(m) });
+    file.close(); // every write now throws
+    const run = runs.submit({ alternatives: ['J11'], scope: { from: day, to: day }, owner: null });
+    await run.finished;
+    assert.equal(run.status, 'done');
+    assert.equal(runs.get(run.id, null), run);
+    const said = `could not write what-if run ${run.id} (`;
+    assert.ok(
+      messages.some((m) => m.includes(said) && m.endsWith('it is kept in memory only until the API stops')),
+      messages.join('\n'),
+    );
+    await runs.close();
+  });
+
+  it('the OpenAPI document says a run may be interrupted, and when and why', async () => {
+    const a = await buildApp({ store: f.store, auth: { tokenKey: f.key } });
+    try {
+      const doc = (await a.inject({ url: '/openapi.json' })).json() as {
+        paths: Record<string, { get?: { responses: Record<string, unknown> } }>;
+      };
+      const ok = JSON.stringify(doc.paths['/v1/what-if/runs/{id}']!.get!.responses['200']);
+      assert.ok(ok.includes('"interrupted"'), 'the status may be interrupted');
+      assert.ok(ok.includes('status interrupted: when and why; otherwise null'), ok.slice(0, 2000));
+    } finally {
+      await a.close();
+    }
+  });
+
   it('refuses a runs file of another store, or not ours, leaving it byte for byte as it was; the runs are kept in memory and the log says why', async () => {
     // a runs file of this store, with a run in it
     const path = join(dir, 'theirs.what-if-runs.sqlite');

@@ -82,7 +82,7 @@ export interface WhatIfRun {
   error: string | null;
   /** status interrupted: when, and why (the API stopped while the run was queued or running) */
   interrupted: { readonly at: number; readonly reason: string } | null;
-  /** settles when the run is finished (done, failed or cancelled; every worker of it has exited) */
+  /** settles when the run is finished (done, failed, cancelled or interrupted; every worker of it has exited) */
   readonly finished: Promise<WhatIfRun>;
 }
 
@@ -173,21 +173,61 @@ export class WhatIfRuns {
     let interrupted = 0;
     const unfinished: Entry[] = [];
     for (const row of rows) {
-      const status = isStatus(row.status) ? row.status : 'failed';
+      // the file is the API's own, but what it reads back is checked: a row it cannot read is kept, failed, saying why
+      const unreadable: string[] = [];
+      const parse = <T>(field: string, json: string, ok: (v: unknown) => boolean, fallback: T): T => {
+        try {
+          const v: unknown = JSON.parse(json);
+          if (ok(v)) return v as T;
+          unreadable.push(`${field}: not of its form`);
+        } catch (e) {
+          unreadable.push(`${field}: ${(e as Error).message}`);
+        }
+        return fallback;
+      };
+      const alternatives = parse<string[]>(
+        'alternatives',
+        row.alternatives,
+        (v) => Array.isArray(v) && v.every((x) => typeof x === 'string'),
+        [],
+      );
+      const scope = parse<WhatIfScope>(
+        'scope',
+        row.scope,
+        (v) =>
+          typeof v === 'object' &&
+          v !== null &&
+          typeof (v as WhatIfScope).from === 'string' &&
+          typeof (v as WhatIfScope).to === 'string',
+        { from: '', to: '' },
+      );
+      const report =
+        row.report === null
+          ? null
+          : parse<WhatIfReport | null>(
+              'report',
+              row.report,
+              (v) => typeof v === 'object' && v !== null,
+              null,
+            );
+      if (!isStatus(row.status)) unreadable.push(`status: "${row.status}" is not one this API knows`);
+      const status = unreadable.length ? 'failed' : (row.status as WhatIfRunStatus);
+      if (unreadable.length)
+        this.#o.log?.(
+          `what-if runs ${file.path}: run ${row.id} cannot be read back (${unreadable.join('; ')})`,
+        );
       const run: WhatIfRun = {
         id: row.id,
         status,
-        request: {
-          alternatives: JSON.parse(row.alternatives) as string[],
-          scope: JSON.parse(row.scope) as WhatIfScope,
-          owner: row.owner,
-        },
+        request: { alternatives, scope, owner: row.owner },
         queuedAt: row.queued_at,
         startedAt: row.started_at,
         finishedAt: row.finished_at,
         progress: { eventsRead: row.events_read, eventsTotal: row.events_total },
-        report: row.report === null ? null : (JSON.parse(row.report) as WhatIfReport),
-        error: isStatus(row.status) ? row.error : `kept with a status this API does not know (${row.status})`,
+        report: unreadable.length ? null : report,
+        error: unreadable.length
+          ? `kept in a form this API cannot read back (${unreadable.join('; ')}): submit the run again`
+          : row.error,
         interrupted:
           row.interrupted_at === null || row.interrupted === null
             ? null

@@ -318,6 +318,34 @@ describe('what-if runs kept across a restart', () => {
     await runs.close();
   });
 
+  it('a row of the runs file that cannot be read back is kept as a failed run saying why, not dropped', async () => {
+    const path = join(dir, 'unreadable.what-if-runs.sqlite');
+    const { store } = gated(f.store);
+    const first = new WhatIfRuns(null, store, { file: await WhatIfRunsFile.open(path, f.store) });
+    const run = first.submit({ alternatives: ['J11'], scope: { from: day, to: day }, owner: null });
+    await run.finished;
+    assert.equal(run.status, 'done');
+    await first.close();
+    const db = new Database(path);
+    db.prepare("UPDATE runs SET scope = '{\"from\": 1', status = 'finished' WHERE id = ?").run(run.id);
+    db.close();
+    const messages: string[] = [];
+    const again = new WhatIfRuns(null, store, {
+      file: await WhatIfRunsFile.open(path, f.store),
+      log: (m) => messages.push(m),
+    });
+    const back = again.get(run.id, null)!;
+    assert.equal(back.status, 'failed');
+    assert.equal(back.report, null);
+    assert.match(
+      back.error!,
+      /^kept in a form this API cannot read back \(scope: .+; status: "finished" is not one this API knows\): submit the run again$/,
+    );
+    assert.ok(!back.error!.includes(path), 'the client is not told the server’s files');
+    assert.ok(messages.some((m) => m.includes(path) && m.includes(`run ${run.id} cannot be read back`)));
+    await again.close();
+  });
+
   it('the OpenAPI document says a run may be interrupted, and when and why', async () => {
     const a = await buildApp({ store: f.store, auth: { tokenKey: f.key } });
     try {

@@ -25,6 +25,7 @@ import { chartRoutes } from './routes/charts.ts';
 import { roundReadingsRoutes } from './routes/round-readings.ts';
 import { WHAT_IF_MAX_CHANGED, whatIfRoutes } from './routes/what-if.ts';
 import { WhatIfRuns, type WhatIfRunsOptions } from './what-if-runs.ts';
+import { RunsFileRefused, WhatIfRunsFile } from './what-if-runs-file.ts';
 import type { ChartsQuery } from './charts.ts';
 import { StoreIndex } from './store-index.ts';
 import { AccessLog, type AccessLogOptions } from './access-log.ts';
@@ -38,6 +39,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** the replay workers, or null when replays are folded in the main thread (see AppOptions.replayWorkers) */
     replayPool: ReplayPool | null;
+    /** the what-if runs (what-if-runs.ts) */
+    whatIfRuns: WhatIfRuns;
   }
 }
 
@@ -95,7 +98,24 @@ export interface AppOptions {
    * worker threads a run (1). Compared in worker threads that open a SQLite store on a file read-only; another
    * store: in the main thread, said in the log. The loader defaults to replayWorkers.loader.
    */
-  readonly whatIfRuns?: Omit<WhatIfRunsOptions, 'now' | 'log'>;
+  readonly whatIfRuns?: Omit<WhatIfRunsOptions, 'now' | 'log' | 'file'>;
+  /**
+   * the what-if runs file (what-if-runs-file.ts): a SQLite file the API creates and owns, where the runs kept are
+   * written and read back at the next start. Default: beside a file `indexPath`, named after it
+   * (whatIfRunsPathFor); without a file index (in memory), none: the runs are kept in memory only. A file there that
+   * is not ours, or holds another store's runs, is refused, left as it is, and said in the log (runs in memory).
+   */
+  readonly whatIfRunsPath?: string;
+}
+
+/**
+ * Where the what-if runs are kept beside an index file: its name without a final `.sqlite`, then
+ * `.what-if-runs.sqlite` (data/events.sqlite.index.sqlite: data/events.sqlite.index.what-if-runs.sqlite). Null for
+ * an index in memory.
+ */
+export function whatIfRunsPathFor(indexPath: string | undefined): string | null {
+  if (indexPath === undefined || indexPath === ':memory:' || indexPath === '') return null;
+  return `${indexPath.replace(/\.sqlite$/, '')}.what-if-runs.sqlite`;
 }
 
 export async function buildApp(o: AppOptions): Promise<FastifyInstance> {
@@ -127,13 +147,22 @@ export async function buildApp(o: AppOptions): Promise<FastifyInstance> {
     derivations: new RoundDerivations(o.store, derivedAnswer, o.derivations),
     replayPool,
   };
-  const whatIfRuns = new WhatIfRuns(storeFile(o.store), o.store, {
-    maxChanged: WHAT_IF_MAX_CHANGED,
-    ...(o.replayWorkers?.loader === undefined ? {} : { loader: o.replayWorkers.loader }),
-    ...o.whatIfRuns,
-    now: ctx.now,
-    log: (message) => app.log.info(message),
-  });
+  const runsFile = await openRunsFile(app, o);
+  let whatIfRuns: WhatIfRuns;
+  try {
+    whatIfRuns = new WhatIfRuns(storeFile(o.store), o.store, {
+      maxChanged: WHAT_IF_MAX_CHANGED,
+      ...(o.replayWorkers?.loader === undefined ? {} : { loader: o.replayWorkers.loader }),
+      ...o.whatIfRuns,
+      ...(runsFile === null ? {} : { file: runsFile }),
+      now: ctx.now,
+      log: (message) => app.log.info(message),
+    });
+  } catch (e) {
+    runsFile?.close();
+    throw e;
+  }
+  app.decorate('whatIfRuns', whatIfRuns);
   app.addHook('onClose', () => whatIfRuns.close());
   const auth = new Authenticator(o.auth);
   // the index of rounds and findings is read before the first request, not during it (a month's store takes
@@ -265,6 +294,27 @@ export async function buildApp(o: AppOptions): Promise<FastifyInstance> {
 /** A SQLite store's file, or null (in memory, or another store): what worker threads can open themselves. */
 const storeFile = (store: EventStore): string | null =>
   store instanceof SqliteEventStore && store.path !== ':memory:' && store.path !== '' ? store.path : null;
+
+/**
+ * The what-if runs file AppOptions.whatIfRunsPath (or its default beside the index) names, or null: none asked, or
+ * refused (left as it is; said in the log, and the runs are kept in memory).
+ */
+async function openRunsFile(app: FastifyInstance, o: AppOptions): Promise<WhatIfRunsFile | null> {
+  const path = o.whatIfRunsPath ?? whatIfRunsPathFor(o.indexPath);
+  if (path === null) {
+    app.log.info(
+      'what-if runs are kept in memory only (no index file to keep them beside): a restart loses them',
+    );
+    return null;
+  }
+  try {
+    return await WhatIfRunsFile.open(path, o.store);
+  } catch (e) {
+    if (!(e instanceof RunsFileRefused)) throw e;
+    app.log.warn(`what-if runs file refused: ${e.message}`);
+    return null;
+  }
+}
 
 /** The access writer thread AppOptions.accessLog.thread asks for, or null (appended in the main thread). */
 async function startAccessWriter(app: FastifyInstance, o: AppOptions): Promise<AccessWriterThread | null> {

@@ -219,6 +219,21 @@ describe('the what-if run page', () => {
     assert.match(failed, /The comparison failed: the store file is gone/);
     assert.doesNotMatch(failed, /Cancel this comparison|what-if-report/);
   });
+
+  it('an interrupted run (the API stopped while it went on) says why, and that it can be started again', () => {
+    const at = Date.UTC(2025, 11, 1, 4, 0, 3);
+    const text = pageOf(
+      run({
+        status: 'interrupted',
+        finishedAt: at,
+        interrupted: { at, reason: 'the API was stopped while this run was running' },
+      }),
+    );
+    assert.match(text, /data-status="interrupted"/);
+    assert.match(text, /This comparison was interrupted: the API was stopped while this run was running/);
+    assert.match(text, /ended at 2025-12-01 12:00:03\.000/);
+    assert.doesNotMatch(text, /Cancel this comparison|what-if-report/);
+  });
 });
 
 describe('UI routes (inject)', () => {

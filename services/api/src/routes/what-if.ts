@@ -87,8 +87,12 @@ const RunSchema = Type.Object({
       Type.Literal('done'),
       Type.Literal('failed'),
       Type.Literal('cancelled'),
+      Type.Literal('interrupted'),
     ],
-    { description: 'queued | running | done | failed | cancelled' },
+    {
+      description:
+        'queued | running | done | failed | cancelled | interrupted (the API stopped while the run was queued or running: it is not started again; submit it again)',
+    },
   ),
   readings: Type.Array(Type.Object({ key: Type.String(), label: Type.String() })),
   scope: Type.Object({
@@ -110,6 +114,17 @@ const RunSchema = Type.Object({
   startedAt: Nullable(Type.Integer({ description: 'UTC ms' })),
   finishedAt: Nullable(Type.Integer({ description: 'UTC ms' })),
   error: Nullable(Type.String({ description: 'why it failed' })),
+  interrupted: Nullable(
+    Type.Object(
+      {
+        at: Type.Integer({
+          description: 'UTC ms: when the API stopped, or (a stop without close) its next start',
+        }),
+        reason: Type.String({ description: 'why, in words the client can show' }),
+      },
+      { description: 'status interrupted: when and why; otherwise null' },
+    ),
+  ),
   report: Type.Unknown({ description: 'once done: the report, as GET /v1/what-if answers it; before: null' }),
 });
 
@@ -265,7 +280,10 @@ export function whatIfRoutes(app: FastifyInstance, ctx: ApiContext, runs: WhatIf
       await run.finished;
       if (run.status !== 'done') {
         await recordAccess(ctx, req, 'what-if', 'period', p.subject, run.status);
-        throw httpError(500, `the what-if ${run.status}: ${run.error ?? 'cancelled'}`);
+        throw httpError(
+          500,
+          `the what-if ${run.status}: ${run.error ?? run.interrupted?.reason ?? 'cancelled'}`,
+        );
       }
       await recordAccess(ctx, req, 'what-if', 'period', p.subject, 'ok');
       if (req.query.format === 'pdf') return sendPdf(reply, run.report!);

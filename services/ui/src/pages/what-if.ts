@@ -65,7 +65,7 @@ interface ReportJson {
 /** A run as GET /v1/what-if/runs/:id answers it. */
 export interface RunJson {
   readonly id: string;
-  readonly status: 'queued' | 'running' | 'done' | 'failed' | 'cancelled';
+  readonly status: 'queued' | 'running' | 'done' | 'failed' | 'cancelled' | 'interrupted';
   readonly readings: readonly { key: string; label: string }[];
   readonly scope: { from: string; to: string; casino?: string; tableId?: string; concessionaire?: string };
   readonly progress: { eventsRead: number; eventsTotal: number | null; fraction: number | null };
@@ -74,6 +74,8 @@ export interface RunJson {
   readonly startedAt: number | null;
   readonly finishedAt: number | null;
   readonly error: string | null;
+  /** status interrupted: when and why (the API stopped while the run was queued or running) */
+  readonly interrupted?: { readonly at: number; readonly reason: string } | null;
   readonly report: ReportJson | null;
 }
 
@@ -164,6 +166,14 @@ function runStatus(run: RunJson): Html {
       return html`<section data-testid="what-if-run" data-status="cancelled">
         <p class="error" role="alert" data-testid="error-message">
           This comparison was cancelled before it was done: there is no report. Start it again with the form.
+        </p>
+        ${times}
+      </section>`;
+    case 'interrupted':
+      return html`<section data-testid="what-if-run" data-status="interrupted">
+        <p class="error" role="alert" data-testid="error-message">
+          This comparison was interrupted: ${run.interrupted?.reason ?? 'the API stopped before it was done'}.
+          There is no report. Start it again with the form.
         </p>
         ${times}
       </section>`;

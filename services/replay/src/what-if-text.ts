@@ -100,15 +100,16 @@ export function whatIfText(r: WhatIfReport, maxRounds = 20, maxRows = 30): strin
   return out.join('\n');
 }
 
+/** A bet as one reading settles it: "WIN MOP 100.00", or "none" when that reading has no such line. */
+const settled = (s: ChangedRound['lines'][number]['chosen']) =>
+  s ? `${s.outcome} ${formatMop(s.payoutAvos)}` : 'none';
+
 /** What changed in a round, a line each: findings that appear (+) or disappear (−), bets, status. */
 function changeLines(c: ChangedRound): string[] {
   return [
     ...times(c.findingsAppeared, '+'),
     ...times(c.findingsDisappeared, '−'),
-    ...c.lines.map(
-      (l) =>
-        `seat ${l.seat} ${l.betType} ${l.chosen?.outcome ?? 'none'} ${l.chosen ? formatMop(l.chosen.payoutAvos) : ''} → ${l.alternative?.outcome ?? 'none'} ${l.alternative ? formatMop(l.alternative.payoutAvos) : ''}`,
-    ),
+    ...c.lines.map((l) => `seat ${l.seat} ${l.betType} ${settled(l.chosen)} → ${settled(l.alternative)}`),
     ...(c.statusChosen !== c.statusAlternative ? [`${c.statusChosen} → ${c.statusAlternative}`] : []),
     ...(c.notDerivedAlternative ? [`not derived: ${c.notDerivedAlternative}`] : []),
   ];

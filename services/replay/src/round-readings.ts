@@ -79,12 +79,17 @@ export async function roundReadings(
   replay: ReplayOptions = DEFAULT_REPLAY_OPTIONS,
   /** the round's table when known (the API's index knows it): spares reading the store to find it */
   knownTableId?: string,
+  /** told how far the reads have gone, every PROGRESS_EVENTS events (the CLI shows it on a terminal) */
+  onProgress?: (text: string) => void,
 ): Promise<RoundReadings> {
   const t0 = performance.now();
   return inRoundTable(store, roundId, knownTableId, (tableId) =>
-    readingsIn(store, roundId, tableId, replay, knownTableId !== undefined, t0),
+    readingsIn(store, roundId, tableId, replay, knownTableId !== undefined, t0, onProgress),
   );
 }
+
+/** Events read between two progress reports. */
+const PROGRESS_EVENTS = 5_000;
 
 async function readingsIn(
   store: EventStore,
@@ -93,6 +98,7 @@ async function readingsIn(
   replay: ReplayOptions,
   known: boolean,
   t0: number,
+  onProgress?: (text: string) => void,
 ): Promise<RoundReadings> {
   // first read: the round under the register's readings, and the last revision its answer reads
   const chosen = new TableFolds({ ...replay, alternatives: [] });
@@ -100,7 +106,12 @@ async function readingsIn(
   let last = -1;
   let roundsAfter = 0;
   const laterChosen: Finding[] = [];
+  let firstRead = 0;
   await readTableChecked(store, roundId, tableId, (e, revision) => {
+    if (++firstRead % PROGRESS_EVENTS === 0)
+      onProgress?.(
+        `finding round ${roundId} in table ${tableId}: ${firstRead.toLocaleString('en-US')} events read`,
+      );
     last = revision;
     for (const u of chosen.apply(e) ?? []) {
       if (u.roundId === roundId) target = u;
@@ -133,7 +144,10 @@ async function readingsIn(
   const later: Finding[][] = keys.map(() => []);
   let events = 0;
   await readTableChecked(store, roundId, tableId, (e, revision) => {
-    events++;
+    if (++events % PROGRESS_EVENTS === 0)
+      onProgress?.(
+        `deriving under ${keys.length} readings: ${events.toLocaleString('en-US')} of ${firstRead.toLocaleString('en-US')} events`,
+      );
     for (let i = 0; i < folds.length; i++) collect(folds[i]!.apply(e), i);
     return revision < last;
   });

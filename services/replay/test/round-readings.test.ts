@@ -81,6 +81,33 @@ describe('the readings a round hinges on (replay ROUND_ID --what-if all)', () =>
     }
   });
 
+  it('tells how far its two reads have gone, every 5,000 events', async () => {
+    const long = simulateSession({ seed: 3, tables: 1, roundsPerTable: 120, faultRate: 0 });
+    const path = await storeEvents(
+      join(mkdtempSync(join(tmpdir(), 'ta-round-readings-')), 'events.sqlite'),
+      long.events,
+    );
+    const last = long.events.filter((e) => e.data.header.roundId !== null).at(-1)!.data.header.roundId!;
+    const store = new SqliteEventStore(path, { readOnly: true });
+    try {
+      const told: string[] = [];
+      const x = await roundReadings(store, last, undefined, undefined, (t) => told.push(t));
+      assert.ok(x.eventsRead >= 5_000, `${x.eventsRead} events read`);
+      assert.ok(
+        told.some((t) => /^finding round .+: 5,000 events read$/.test(t)),
+        told.join('\n'),
+      );
+      assert.ok(
+        told.some((t) =>
+          new RegExp(`^deriving under ${x.readings.length} readings: 5,000 of [\\d,]+ events$`).test(t),
+        ),
+        told.join('\n'),
+      );
+    } finally {
+      await store.close();
+    }
+  });
+
   it('lists only the readings of the round’s rule set and game', () => {
     assert.ok(keys.includes('J11') && keys.includes('J3:2') && !keys.some((k) => k.startsWith('H')));
     const old = readingsFor('F3CP', 'f3cp-2008a');

@@ -355,7 +355,9 @@ async function everyReading(values: WhatIfValues, positionals: string[]): Promis
     if (values[o] !== undefined) throw new UsageError(`--${o} does not go with --what-if all`);
   const opened = openStoreReadOnly(storePath(values.store));
   try {
-    const x = await roundReadings(opened.store, positionals.join(' '));
+    // on a terminal: how far the two reads of the table have gone (a round late in a long table takes seconds)
+    const x = await roundReadings(opened.store, positionals.join(' '), undefined, undefined, progress);
+    progressDone();
     out(values.json ? json(x) : roundReadingsText(x));
     return 0;
   } finally {

@@ -130,9 +130,12 @@ export function roundReadingsText(x: RoundReadings): string {
     const c = r.changed!;
     out.push('', ...readingsText([r.reading], false));
     const paid = c.expectedPaidAlternativeAvos - c.expectedPaidChosenAvos;
-    out.push(
-      `  this round: winnings owed ${formatMop(c.expectedPaidChosenAvos)} → ${formatMop(c.expectedPaidAlternativeAvos)}${paid ? ` (${signedMop(paid)})` : ''}`,
-    );
+    // a game without bets on the round (the Mah-Jong deal) owes nothing under either reading: not said
+    if (c.expectedPaidChosenAvos || c.expectedPaidAlternativeAvos)
+      out.push(
+        `  this round: winnings owed ${formatMop(c.expectedPaidChosenAvos)} → ${formatMop(c.expectedPaidAlternativeAvos)}${paid ? ` (${signedMop(paid)})` : ''}`,
+      );
+    else out.push('  this round:');
     for (const w of changeLines(c)) out.push(`    ${w}`);
   }
   if (changed.length && same.length) out.push('');

@@ -93,8 +93,11 @@ export function roundReadingsPage(me: Me, x: ReadingsJson): Html {
             <dl>${articleTexts(r.reading.articles)}</dl>
           </details>
           <p>
-            Winnings owed: ${mop(c.expectedPaidChosenAvos)} under the register's reading,
-            ${mop(c.expectedPaidAlternativeAvos)} under this one.
+            ${
+              c.expectedPaidChosenAvos || c.expectedPaidAlternativeAvos
+                ? `Winnings owed: ${mop(c.expectedPaidChosenAvos)} under the register's reading, ${mop(c.expectedPaidAlternativeAvos)} under this one.`
+                : ''
+            }
             ${c.statusChosen !== c.statusAlternative ? `Status ${c.statusChosen} → ${c.statusAlternative}.` : ''}
             ${c.notDerivedAlternative ? `Not derived: ${c.notDerivedAlternative}.` : ''}
             ${c.findingsAppeared.length ? `Findings that appear: ${counted(c.findingsAppeared)}.` : ''}

@@ -5,6 +5,7 @@ import {
   type Finding,
   type ReplayOptions,
   type TableEvent,
+  type TableFold,
 } from '@table-audit/rules';
 import { ROUND_EVENT_TYPE, roundStream, tableOfStream, tableStream } from './streams.ts';
 import { TableFolds, toTableEvent } from './tables.ts';
@@ -145,6 +146,58 @@ export async function readTableChecked(
   }
 }
 
+/** A round rebuilt from its table's stream (rebuildRound). */
+export interface RebuiltRound {
+  /** the table's fold, as it stood after the last event read */
+  readonly fold: TableFold;
+  readonly unit: DerivedUnit;
+  /** the findings about the round judged in the round after it (a Progressive bet not carried over) */
+  readonly later: Finding[];
+  /** the revision of the last table event read, and how many were read */
+  readonly lastRevision: number;
+  readonly eventsRead: number;
+}
+
+/**
+ * Folds a table from its first event, every link checked (readTableChecked), up to the event that completes the
+ * round after `roundId` (to the stream's end when the round is not completed), keeping the round's unit and the
+ * findings about it judged later. RoundNotFound when the table does not complete the round.
+ */
+export async function rebuildRound(
+  store: EventStore,
+  roundId: string,
+  tableId: string,
+  options: ReplayOptions,
+  onEvent?: (eventsRead: number) => void,
+): Promise<RebuiltRound> {
+  const tables = new TableFolds(options);
+  let target: DerivedUnit | null = null;
+  const later: Finding[] = [];
+  let roundsAfter = 0;
+  let lastRevision = -1;
+  let eventsRead = 0;
+  await readTableChecked(store, roundId, tableId, (e, revision) => {
+    onEvent?.(++eventsRead);
+    lastRevision = revision;
+    for (const r of tables.apply(e) ?? []) {
+      if (r.roundId === roundId) target = r;
+      else if (target) {
+        roundsAfter++;
+        later.push(...r.findings.filter((f) => f.roundId === roundId)); // cross-round checks judged later
+      }
+    }
+    return !(target && roundsAfter >= 1);
+  });
+  const fold = tables.get(tableId);
+  if (!target && fold) target = fold.finish().units.find((r) => r.roundId === roundId) ?? null;
+  const unjudged = tables.unjudged.get(tableId);
+  if (!target || !fold)
+    throw new RoundNotFound(
+      `round "${roundId}" of table ${tableId} could not be rebuilt${unjudged ? `: ${unjudged.reason}` : ''}`,
+    );
+  return { fold, unit: target, later, lastRevision, eventsRead };
+}
+
 /** The table of a round: the stream of the first event, in stored order, whose header names it. */
 export async function tableOfRound(store: EventStore, roundId: string): Promise<string> {
   for await (const e of store.readAll()) {
@@ -187,27 +240,7 @@ async function explainIn(
   options: ReplayOptions,
   explain: ExplainOptions,
 ): Promise<RoundExplanation> {
-  const tables = new TableFolds(options);
-  let target: DerivedUnit | null = null;
-  const later: Finding[] = [];
-  let roundsAfter = 0;
-  await readTableChecked(store, roundId, tableId, (e) => {
-    for (const r of tables.apply(e) ?? []) {
-      if (r.roundId === roundId) target = r;
-      else if (target) {
-        roundsAfter++;
-        later.push(...r.findings.filter((f) => f.roundId === roundId)); // cross-round checks judged later
-      }
-    }
-    return !(target && roundsAfter >= 1);
-  });
-  const fold = tables.get(tableId);
-  if (!target && fold) target = fold.finish().units.find((r) => r.roundId === roundId) ?? null;
-  const unjudged = tables.unjudged.get(tableId);
-  if (!target || !fold)
-    throw new RoundNotFound(
-      `round "${roundId}" of table ${tableId} could not be rebuilt${unjudged ? `: ${unjudged.reason}` : ''}`,
-    );
+  const { fold, unit: target, later } = await rebuildRound(store, roundId, tableId, options);
   const as = explain.findingsAs;
   const { json, text } = as
     ? fold.explain({ ...target, findings: target.findings.map(as) }, later.map(as))

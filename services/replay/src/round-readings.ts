@@ -20,6 +20,7 @@ import { compiledWorker } from './compiled-worker.ts';
 import {
   inRoundTable,
   readTableChecked,
+  rebuildRound,
   RoundNotFound,
   RoundNotVerified,
   type BrokenLink,
@@ -84,7 +85,7 @@ export async function roundReadings(
 ): Promise<RoundReadings> {
   const t0 = performance.now();
   return inRoundTable(store, roundId, knownTableId, (tableId) =>
-    readingsIn(store, roundId, tableId, replay, knownTableId !== undefined, t0, onProgress),
+    readingsIn(store, roundId, tableId, replay, t0, onProgress),
   );
 }
 
@@ -96,45 +97,19 @@ async function readingsIn(
   roundId: string,
   tableId: string,
   replay: ReplayOptions,
-  known: boolean,
   t0: number,
   onProgress?: (text: string) => void,
 ): Promise<RoundReadings> {
   // first read: the round under the register's readings, and the last revision its answer reads
-  const chosen = new TableFolds({ ...replay, alternatives: [] });
-  let target: DerivedUnit | null = null;
-  let last = -1;
-  let roundsAfter = 0;
-  const laterChosen: Finding[] = [];
-  let firstRead = 0;
-  await readTableChecked(store, roundId, tableId, (e, revision) => {
-    if (++firstRead % PROGRESS_EVENTS === 0)
-      onProgress?.(
-        `finding round ${roundId} in table ${tableId}: ${firstRead.toLocaleString('en-US')} events read`,
-      );
-    last = revision;
-    for (const u of chosen.apply(e) ?? []) {
-      if (u.roundId === roundId) target = u;
-      else if (target) {
-        roundsAfter++;
-        laterChosen.push(...u.findings.filter((f) => f.roundId === roundId)); // judged in the next round
-      }
-    }
-    return !(target && roundsAfter >= 1);
+  const first = await rebuildRound(store, roundId, tableId, replay, (n) => {
+    if (n % PROGRESS_EVENTS === 0)
+      onProgress?.(`finding round ${roundId} in table ${tableId}: ${n.toLocaleString('en-US')} events read`);
   });
-  if (!target)
-    target =
-      chosen
-        .get(tableId)
-        ?.finish()
-        .units.find((u) => u.roundId === roundId) ?? null;
-  const record = (target as DerivedUnit | null)?.record;
-  if (!record && known && !target)
-    throw new RoundNotFound(`no round "${roundId}" was completed in table ${tableId}`);
+  const { record } = first.unit;
   if (!record)
-    throw new RoundNotFound(
-      `round "${roundId}" of table ${tableId} could not be rebuilt${chosen.unjudged.get(tableId) ? `: ${chosen.unjudged.get(tableId)!.reason}` : ''}`,
-    );
+    throw new RoundNotFound(`round "${roundId}" of table ${tableId} has nothing to place it by: no record`);
+  const last = first.lastRevision;
+  const firstRead = first.eventsRead;
 
   // second read, to the same revision: the table folded once under each reading (the register's fold of the first
   // read is what each is compared with), and the findings about the round judged in later rounds kept for each
@@ -158,8 +133,8 @@ async function readingsIn(
       else if (units[i]) later[i]!.push(...u.findings.filter((f) => f.roundId === roundId));
     }
   }
-  const chosenUnit = target as DerivedUnit;
-  const chosenFindings = [...chosenUnit.findings, ...laterChosen];
+  const chosenUnit = first.unit;
+  const chosenFindings = [...chosenUnit.findings, ...first.later];
   const compared = readingsCompared(keys);
   const effects: ReadingEffect[] = keys.map((_, i) => {
     const unit = units[i];

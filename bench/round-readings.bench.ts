@@ -24,22 +24,18 @@ import {
   tableOfRoundRecord,
 } from '@table-audit/replay';
 import { simulateSession } from '@table-audit/simulator';
+import { cpuSeconds } from './lib/measure.ts';
 import { submitEvents } from './lib/submit.ts';
 
 const TABLES = Number(process.env.BENCH_TABLES ?? 4);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 300);
 const STORE = process.env.BENCH_STORE;
 
-const cpu = () => {
-  const u = process.cpuUsage();
-  return (u.user + u.system) / 1e6;
-};
-
 async function timed<T>(f: () => Promise<T>): Promise<{ value: T; seconds: number; cpuSeconds: number }> {
   const t = performance.now();
-  const c = cpu();
+  const c = cpuSeconds();
   const value = await f();
-  return { value, seconds: (performance.now() - t) / 1000, cpuSeconds: cpu() - c };
+  return { value, seconds: (performance.now() - t) / 1000, cpuSeconds: cpuSeconds() - c };
 }
 
 let dir: string | null = null;

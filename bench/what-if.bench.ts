@@ -45,6 +45,7 @@ import {
 import { ALTERNATIVE_READINGS, DEFAULT_REPLAY_OPTIONS } from '@table-audit/rules';
 import { simulateSession } from '@table-audit/simulator';
 import { rawSqlite } from './raw-sqlite.ts';
+import { cpuSeconds } from './lib/measure.ts';
 import { submitEvents } from './lib/submit.ts';
 
 const TABLES = Number(process.env.BENCH_TABLES ?? 50);
@@ -56,11 +57,6 @@ const MONTH = { from: '2025-12-01', to: '2025-12-31' };
 const STORE = process.env.BENCH_STORE;
 const loader = new URL('../apps/cli/bin/register-ts.mjs', import.meta.url).href;
 
-// CPU seconds of this process, its worker threads included (user + system)
-const cpuSeconds = () => {
-  const u = process.cpuUsage();
-  return (u.user + u.system) / 1e6;
-};
 const rate = (rounds: number, seconds: number) => Math.round(rounds / seconds);
 
 if (STORE !== undefined) {

@@ -39,6 +39,12 @@ export function latencySummary(ms: readonly number[]): {
 }
 
 /** The peak resident set of this process so far, MiB (the kernel's own high-water mark: nothing is missed). */
+/** CPU seconds of this process so far, its worker threads included (user + system). */
+export const cpuSeconds = (): number => {
+  const u = process.cpuUsage();
+  return (u.user + u.system) / 1e6;
+};
+
 export const peakRssMiB = (): number => Math.round(process.resourceUsage().maxRSS / 1024);
 
 /** Bytes of a SQLite store on disk: the database and, if any is left, its write-ahead log. */

@@ -1634,6 +1634,20 @@ export class SqliteEventStore implements EventStore {
     return subscription;
   }
 
+  /**
+   * The names of the streams that start with `prefix`, sorted (every stream with an event: a name enters the store's
+   * dictionary with its stream's first event). From the dictionary: no event is read. SQLite only: the what-if's
+   * prepared readings (services/replay/src/readings-ready.ts) list the tables with it.
+   */
+  async streamNames(prefix = ''): Promise<string[]> {
+    this.#checkOpen('streamNames');
+    return this.#dictionary
+      .streamsAfter(0)
+      .map((s) => s.text)
+      .filter((name) => name.startsWith(prefix))
+      .sort();
+  }
+
   async headPosition(): Promise<bigint> {
     this.#checkOpen('headPosition');
     // the rowid's b-tree: its last entry, no scan

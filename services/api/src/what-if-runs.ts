@@ -517,6 +517,10 @@ export class WhatIfRuns {
       scope,
       workers: 1,
       elapsedMs: performance.now() - t0,
+      source: {
+        kind: 'derived',
+        why: 'the store is not a SQLite file: readings are kept beside SQLite stores only',
+      },
     };
   }
 }

@@ -110,7 +110,9 @@ async function make(files: WorkerFiles): Promise<void> {
  * then starts its workers from the sources.
  */
 /** The compiled shard worker of the bulk replay (see compiledWorker). */
-export function compiledShardWorker(): Promise<{ url: URL; made: boolean } | { url: null; why: string }> {
+export function compiledShardWorker(): Promise<
+  { url: URL; made: boolean; sha256: string } | { url: null; why: string }
+> {
   return compiledWorker(SHARD_WORKER, 'shard-worker');
 }
 
@@ -121,15 +123,17 @@ export function compiledShardWorker(): Promise<{ url: URL; made: boolean } | { u
 export async function compiledWorker(
   source: URL,
   name: string,
-): Promise<{ url: URL; made: boolean } | { url: null; why: string }> {
+): Promise<{ url: URL; made: boolean; sha256: string } | { url: null; why: string }> {
   if (!/^[\w-]+$/.test(name)) throw new Error(`not a worker name: ${name}`);
   const files = filesOf(source, name);
-  if (stale(files) === null) return { url: pathToFileURL(files.bundle), made: false };
+  // the bundle's digest names the code it runs: prepared readings record it (readings-ready.ts)
+  const kept = () => ({ url: pathToFileURL(files.bundle), sha256: sha256(readFileSync(files.bundle)) });
+  if (stale(files) === null) return { ...kept(), made: false };
   try {
     await make(files);
   } catch (err) {
     return { url: null, why: err instanceof Error ? err.message : String(err) };
   }
   const why = stale(files);
-  return why === null ? { url: pathToFileURL(files.bundle), made: true } : { url: null, why };
+  return why === null ? { ...kept(), made: true } : { url: null, why };
 }

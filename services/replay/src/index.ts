@@ -13,3 +13,4 @@ export * from './what-if.ts';
 export * from './what-if-text.ts';
 export * from './memory.ts';
 export * from './round-readings.ts';
+export * from './readings-ready.ts';

@@ -145,79 +145,21 @@ function beyond(a: Map<string, number>, b: Map<string, number>): string[] {
   return out.sort();
 }
 
-export class WhatIfComparer {
-  private readonly chosen: TableFolds;
-  private readonly alternative: TableFolds;
-  private readonly alternatives: readonly string[];
+/**
+ * What compared units add up to: one what-if's partial as it grows. The comparer keeps one for its scope; a
+ * preparation of readings (readings-ready.ts) keeps one per reading, table and Macau date, so that any scope's
+ * partial is the merge of its buckets.
+ */
+export class WhatIfTally {
   private readonly result: WhatIfPartial = emptyWhatIf();
   private readonly findings = new Map<string, FindingDelta>();
   private readonly money = new Map<string, MoneyByBet>();
-  /** a unit one side completed before the other (never expected: the folds see the same events) */
-  private readonly waiting = new Map<string, { side: 'chosen' | 'alternative'; unit: DerivedUnit }>();
-  /** tables with an event in scope */
-  private readonly tablesSeen = new Set<string>();
-  /** tables with a unit in scope: their table-level findings are compared at the end */
-  private readonly tablesInScope = new Set<string>();
-  /** tables stopped where their record failed verification */
-  private readonly stopped = new Set<string>();
 
-  constructor(
-    private readonly scope: WhatIfScope,
-    alternatives: readonly string[],
-    base: ReplayOptions = DEFAULT_REPLAY_OPTIONS,
-    private readonly maxChanged = DEFAULT_MAX_CHANGED,
-  ) {
-    this.alternatives = alternatives;
-    this.chosen = new TableFolds({ ...base, alternatives: [] });
-    this.alternative = new TableFolds({ ...base, alternatives });
-  }
+  constructor(private readonly maxChanged = DEFAULT_MAX_CHANGED) {}
 
-  /** Whether an event's table can be in scope (its header names the casino and concessionaire). */
-  private tableInScope(e: TableEvent): boolean {
-    const h = e.data.header;
-    const s = this.scope;
-    return (
-      (s.tableId === undefined || h.tableId === s.tableId) &&
-      (s.casino === undefined || h.casino === s.casino) &&
-      (s.concessionaire === undefined || h.concessionaire === s.concessionaire)
-    );
-  }
-
-  /** Applies one table event under both readings and compares the units it completed. */
-  apply(e: TableEvent): void {
-    this.result.tableEvents++;
-    if (!this.tableInScope(e) || this.stopped.has(e.data.header.tableId)) return;
-    this.tablesSeen.add(e.data.header.tableId);
-    const c = this.chosen.apply(e) ?? [];
-    const a = this.alternative.apply(e) ?? [];
-    if (c.length === a.length && c.every((u, i) => u.roundId === a[i]!.roundId)) {
-      for (let i = 0; i < c.length; i++) this.compare(c[i]!, a[i]!);
-      return;
-    }
-    for (const u of c) this.pair('chosen', u);
-    for (const u of a) this.pair('alternative', u);
-  }
-
-  private pair(side: 'chosen' | 'alternative', unit: DerivedUnit): void {
-    const key = `${unit.tableId}\u0000${unit.roundId}`;
-    const other = this.waiting.get(key);
-    if (other && other.side !== side) {
-      this.waiting.delete(key);
-      if (side === 'chosen') this.compare(unit, other.unit);
-      else this.compare(other.unit, unit);
-    } else this.waiting.set(key, { side, unit });
-  }
-
-  private inScope(u: DerivedUnit): boolean {
-    const r = u.record;
-    if (!r) return false;
-    return r.macauDate >= this.scope.from && r.macauDate <= this.scope.to;
-  }
-
-  private compare(c: DerivedUnit, a: DerivedUnit): void {
-    if (!this.inScope(c) && !this.inScope(a)) return;
+  /** Adds a unit derived under both readings; returns how it changed (null: it did not). */
+  compare(c: DerivedUnit, a: DerivedUnit): ChangedRound | null {
     const rec = (c.record ?? a.record)!;
-    this.tablesInScope.add(c.tableId);
     const res = this.result;
     res.roundsCompared++;
     const cNotDerived = c.notDerived && c.notDerived.code !== 'voided' ? 1 : 0;
@@ -229,11 +171,24 @@ export class WhatIfComparer {
     const pairs = pairLines(c, a);
     for (const p of pairs) this.addMoney(p);
     const changed = differenceOf(c, a, c.findings, a.findings, pairs);
-    this.tally(changed?.findingsAppeared ?? [], rec.casino, rec.tableId, 'appeared');
-    this.tally(changed?.findingsDisappeared ?? [], rec.casino, rec.tableId, 'disappeared');
-    if (!changed) return;
+    if (!changed) return null;
+    this.tally(changed.findingsAppeared, rec.casino, rec.tableId, 'appeared');
+    this.tally(changed.findingsDisappeared, rec.casino, rec.tableId, 'disappeared');
     res.roundsChanged++;
-    keepEarliest(res.changed, changed, this.maxChanged);
+    if (this.maxChanged > 0) keepEarliest(res.changed, changed, this.maxChanged);
+    return changed;
+  }
+
+  /** Adds a table's table-level findings under both readings (judged once its events end). */
+  tableFindings(chosen: readonly Finding[], alternative: readonly Finding[], tableId: string): void {
+    const first = chosen[0] ?? alternative[0];
+    if (!first) return;
+    const cIds = countBy(chosen.map((f) => f.checkId));
+    const aIds = countBy(alternative.map((f) => f.checkId));
+    this.result.findingsChosen += chosen.length;
+    this.result.findingsAlternative += alternative.length;
+    this.tally(beyond(aIds, cIds), first.casino, tableId, 'appeared');
+    this.tally(beyond(cIds, aIds), first.casino, tableId, 'disappeared');
   }
 
   private tally(ids: readonly string[], casino: string, tableId: string, what: 'appeared' | 'disappeared') {
@@ -267,6 +222,88 @@ export class WhatIfComparer {
     if (differs) m.linesChanged++;
   }
 
+  /** The partial so far (its counters are the tally's own: the caller sets events, tables and verification). */
+  partial(): WhatIfPartial {
+    return { ...this.result, findings: [...this.findings.values()], money: [...this.money.values()] };
+  }
+}
+
+/**
+ * Pairs the units two folds of one table complete, as they complete them: a unit one side completed before the
+ * other waits for its twin (never expected: the folds see the same events).
+ */
+export class UnitPairs {
+  private readonly waiting = new Map<string, { side: 'chosen' | 'alternative'; unit: DerivedUnit }>();
+
+  constructor(private readonly compare: (c: DerivedUnit, a: DerivedUnit) => void) {}
+
+  /** The units one event completed under each reading. */
+  both(c: readonly DerivedUnit[], a: readonly DerivedUnit[]): void {
+    if (c.length === a.length && c.every((u, i) => u.roundId === a[i]!.roundId)) {
+      for (let i = 0; i < c.length; i++) this.compare(c[i]!, a[i]!);
+      return;
+    }
+    for (const u of c) this.pair('chosen', u);
+    for (const u of a) this.pair('alternative', u);
+  }
+
+  private pair(side: 'chosen' | 'alternative', unit: DerivedUnit): void {
+    const key = `${unit.tableId}\u0000${unit.roundId}`;
+    const other = this.waiting.get(key);
+    if (other && other.side !== side) {
+      this.waiting.delete(key);
+      if (side === 'chosen') this.compare(unit, other.unit);
+      else this.compare(other.unit, unit);
+    } else this.waiting.set(key, { side, unit });
+  }
+}
+
+export class WhatIfComparer {
+  private readonly chosen: TableFolds;
+  private readonly alternative: TableFolds;
+  private readonly tally: WhatIfTally;
+  private readonly pairs: UnitPairs;
+  /** tables with an event in scope */
+  private readonly tablesSeen = new Set<string>();
+  /** tables with a unit in scope: their table-level findings are compared at the end */
+  private readonly tablesInScope = new Set<string>();
+  /** tables stopped where their record failed verification */
+  private readonly stopped = new Set<string>();
+  private readonly tablesNotVerified: UnverifiedTable[] = [];
+
+  constructor(
+    private readonly scope: WhatIfScope,
+    alternatives: readonly string[],
+    base: ReplayOptions = DEFAULT_REPLAY_OPTIONS,
+    maxChanged = DEFAULT_MAX_CHANGED,
+  ) {
+    this.chosen = new TableFolds({ ...base, alternatives: [] });
+    this.alternative = new TableFolds({ ...base, alternatives });
+    this.tally = new WhatIfTally(maxChanged);
+    this.pairs = new UnitPairs((c, a) => this.compare(c, a));
+  }
+
+  private tableEvents = 0;
+
+  /** Whether an event's table can be in scope (its header names the casino and concessionaire). */
+  private tableInScope(e: TableEvent): boolean {
+    return tableInScope(this.scope, e.data.header);
+  }
+
+  /** Applies one table event under both readings and compares the units it completed. */
+  apply(e: TableEvent): void {
+    this.tableEvents++;
+    if (!this.tableInScope(e) || this.stopped.has(e.data.header.tableId)) return;
+    this.tablesSeen.add(e.data.header.tableId);
+    this.pairs.both(this.chosen.apply(e) ?? [], this.alternative.apply(e) ?? []);
+  }
+
+  private compare(c: DerivedUnit, a: DerivedUnit): void {
+    if (!inDates(this.scope, c) && !inDates(this.scope, a)) return;
+    this.tablesInScope.add(c.tableId);
+    this.tally.compare(c, a);
+  }
+
   /**
    * Stops a table whose record failed verification at `at`: nothing from that event on is derived under either
    * reading (its open units are not closed either), what was compared before it stays.
@@ -275,7 +312,7 @@ export class WhatIfComparer {
     this.stopped.add(tableId);
     this.chosen.drop(tableId);
     this.alternative.drop(tableId);
-    this.result.tablesNotVerified.push({ tableId, ...at });
+    this.tablesNotVerified.push({ tableId, ...at });
   }
 
   /** Closes the tables' open units and compares them and the table-level findings; returns the partial. */
@@ -284,26 +321,35 @@ export class WhatIfComparer {
       const other = this.alternative.get(t.tableId);
       const ce = t.finish();
       const ae = other?.finish() ?? { units: [], findings: [] };
-      for (const u of ce.units) this.pair('chosen', u);
-      for (const u of ae.units) this.pair('alternative', u);
-      if (!this.tablesInScope.has(t.tableId)) continue;
-      const first = ce.findings[0] ?? ae.findings[0];
-      if (!first) continue;
-      const altFindings = ae.findings;
-      const cIds = countBy(ce.findings.map((f: Finding) => f.checkId));
-      const aIds = countBy(altFindings.map((f) => f.checkId));
-      this.result.findingsChosen += ce.findings.length;
-      this.result.findingsAlternative += altFindings.length;
-      this.tally(beyond(aIds, cIds), first.casino, t.tableId, 'appeared');
-      this.tally(beyond(cIds, aIds), first.casino, t.tableId, 'disappeared');
+      this.pairs.both(ce.units, ae.units);
+      if (this.tablesInScope.has(t.tableId)) this.tally.tableFindings(ce.findings, ae.findings, t.tableId);
     }
-    const res = this.result;
-    res.events = events;
-    res.tablesInScope = this.tablesSeen.size;
-    res.findings = [...this.findings.values()];
-    res.money = [...this.money.values()];
-    return res;
+    return {
+      ...this.tally.partial(),
+      events,
+      tableEvents: this.tableEvents,
+      tablesInScope: this.tablesSeen.size,
+      tablesNotVerified: this.tablesNotVerified,
+    };
   }
+}
+
+/** Whether a table is in the scope's casino, table and concessionaire (a header names all three). */
+export function tableInScope(
+  scope: WhatIfScope,
+  h: { readonly tableId: string; readonly casino: string; readonly concessionaire: string },
+): boolean {
+  return (
+    (scope.tableId === undefined || h.tableId === scope.tableId) &&
+    (scope.casino === undefined || h.casino === scope.casino) &&
+    (scope.concessionaire === undefined || h.concessionaire === scope.concessionaire)
+  );
+}
+
+/** Whether a unit's Macau date is in the scope's period (a unit without a record is not). */
+function inDates(scope: WhatIfScope, u: DerivedUnit): boolean {
+  const r = u.record;
+  return r !== null && r !== undefined && r.macauDate >= scope.from && r.macauDate <= scope.to;
 }
 
 type LineSide = ChangedLine['chosen'];

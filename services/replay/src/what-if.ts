@@ -19,6 +19,7 @@ import { compiledWorker } from './compiled-worker.ts';
 import { explainRound, type RoundExplanation } from './explain.ts';
 import { BOUND_HEAP_BY_DEFAULT } from './memory.ts';
 import { withoutModuleHooks } from './parallel.ts';
+import { answerFromKept, type WhatIfSource } from './readings-ready.ts';
 import { isShardEvent, type Shard } from './shards.ts';
 import { tableOfStream, tableStream } from './streams.ts';
 import { toTableEvent } from './tables.ts';
@@ -135,6 +136,11 @@ export interface WhatIfOptions {
    * of them has exited (whatever they had read: an aborted run has no report).
    */
   readonly signal?: AbortSignal;
+  /**
+   * Answer from the readings kept ready beside the store (readings-ready.ts) when they can answer: one reading, the
+   * default replay options, every table current. Default true; false always derives.
+   */
+  readonly kept?: boolean;
 }
 
 /** How far a what-if has read (see WhatIfOptions.onProgress). */
@@ -171,6 +177,8 @@ export interface WhatIfReport extends WhatIfPartial {
   readonly scope: WhatIfScope;
   readonly workers: number;
   readonly elapsedMs: number;
+  /** derived now, or read from the readings kept ready (and why it was not, when it was derived) */
+  readonly source: WhatIfSource;
 }
 
 /** @internal what what-if.ts hands a worker */
@@ -258,6 +266,29 @@ export async function runWhatIf(o: WhatIfOptions): Promise<WhatIfReport> {
   const signal = o.signal;
   if (signal?.aborted) throw new WhatIfAborted();
   const t0 = performance.now();
+  let notKept: string | null = null;
+  if (o.kept !== false) {
+    if (o.replay !== undefined) notKept = 'readings are kept under the default replay options only';
+    else {
+      const k = await answerFromKept({
+        storePath: o.storePath,
+        alternatives: o.alternatives,
+        scope: o.scope,
+        maxChanged,
+      });
+      if ('partial' in k)
+        return {
+          ...k.partial,
+          readings,
+          scope: o.scope,
+          workers: o.workers,
+          elapsedMs: performance.now() - t0,
+          source: k.source,
+        };
+      notKept = k.why;
+    }
+    if (signal?.aborted) throw new WhatIfAborted();
+  }
   let parts: WhatIfPartial[];
   if (o.workers === 1 && !o.inWorkers) {
     const store = new SqliteEventStore(o.storePath, { readOnly: true });
@@ -336,6 +367,7 @@ export async function runWhatIf(o: WhatIfOptions): Promise<WhatIfReport> {
     scope: o.scope,
     workers: o.workers,
     elapsedMs: performance.now() - t0,
+    source: { kind: 'derived', why: notKept },
   };
 }
 

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 /**
  * The shard workers start from the compiled worker (compiled-worker.ts) by default: it is made from the sources and
  * kept with a manifest of what it was made from, the workers it starts need none of the caller's module hooks, and
@@ -63,7 +64,12 @@ describe('the compiled shard worker', () => {
     ])
       assert.ok(source in manifest.inputs, `${source} is listed`);
     const again = await compiledShardWorker();
-    assert.deepEqual(again, { url: first.url, made: false }, 'kept, not made again');
+    assert.deepEqual(again, { url: first.url, made: false, sha256: first.sha256 }, 'kept, not made again');
+    assert.equal(
+      first.sha256,
+      createHash('sha256').update(readFileSync(first.url!)).digest('hex'),
+      "the bundle's digest",
+    );
   });
 
   it('writes what workers started from the sources write', async () => {

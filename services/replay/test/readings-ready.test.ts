@@ -1,0 +1,220 @@
+/**
+ * Readings kept ready answer exactly what the what-if derives: for every selectable reading, over one store holding
+ * F3CP tables under the 2025 and the 2008 rules (faults, handled irregularities, a betting-system and a collusion
+ * table), CRAPS, 13 Cards and Mah-Jong tables, on several Macau dates, for the whole store, one date, one casino
+ * and one table. And they are used only while current, in a file that is theirs.
+ */
+import assert from 'node:assert/strict';
+import { appendFileSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { before, describe, it } from 'node:test';
+import { SqliteEventStore } from '@table-audit/eventstore/sqlite';
+import { ALTERNATIVE_READINGS, type TableEvent } from '@table-audit/rules';
+import { simulateSession } from '@table-audit/simulator';
+import {
+  answerFromKept,
+  prepareReadings,
+  readingsFileOf,
+  ReadingsFileRefused,
+} from '../src/readings-ready.ts';
+import { TableFolds } from '../src/tables.ts';
+import { runWhatIf, type WhatIfReport, type WhatIfScope } from '../src/what-if.ts';
+import { storeEvents } from './stored-session.ts';
+
+const WHOLE = { from: '2025-06-01', to: '2026-05-31' };
+/** the 2008 rules' tables play in 2015 */
+const OLD = { from: '2015-01-01', to: '2015-12-31' };
+const MAX_CHANGED = 40;
+
+function mixedEvents(): TableEvent[] {
+  const day = (d: string) => Date.parse(`${d}T02:00:00Z`);
+  const sessions = [
+    simulateSession({
+      seed: 31,
+      tables: 3,
+      roundsPerTable: 60,
+      faultRate: 0.1,
+      handledRate: 0.05,
+      bettingSystemTables: 1,
+      collusionTables: 1,
+      collusionRounds: 60,
+      tableIdPrefix: 'A',
+      start: day('2025-12-01'),
+    }),
+    simulateSession({
+      seed: 32,
+      tables: 2,
+      roundsPerTable: 40,
+      faultRate: 0.1,
+      tableIdPrefix: 'B',
+      start: day('2025-12-03'),
+    }),
+    simulateSession({
+      seed: 33,
+      tables: 2,
+      roundsPerTable: 40,
+      faultRate: 0.1,
+      tableIdPrefix: 'O',
+      start: day('2015-06-01'),
+    }),
+    ...(['CRAPS', 'THIRTEEN_CARDS', 'MAHJONG'] as const).map((game, i) =>
+      simulateSession({
+        seed: 40 + i,
+        tables: 1,
+        roundsPerTable: 15,
+        game,
+        faultRate: 0.3,
+        tableIdPrefix: `G${i}`,
+        start: day('2025-12-02'),
+      } as Parameters<typeof simulateSession>[0]),
+    ),
+  ];
+  const events = sessions.flatMap((s) => s.events);
+  // an event after a table's last round closed: judged when the table's events end (a table-level finding)
+  const last = events
+    .filter((e) => e.data.header.tableId === events[0]!.data.header.tableId && e.data.header.roundId !== null)
+    .at(-1)!;
+  const eventId = '00000000-0000-4000-8000-00000000fee1';
+  events.push({ ...last, data: { ...last.data, header: { ...last.data.header, eventId } } } as TableEvent);
+  return events;
+}
+
+/** The table-level findings of the events (those the tables' folds raise as their events end). */
+function tableLevelFindings(events: readonly TableEvent[]): number {
+  const folds = new TableFolds();
+  for (const e of events) folds.apply(e);
+  let n = 0;
+  for (const t of folds.values()) n += t.finish().findings.length;
+  return n;
+}
+
+/** The report without what says how it was had (its source, time and workers). */
+const answer = (r: WhatIfReport) => {
+  const { source: _s, elapsedMs: _e, workers: _w, readings: _r, scope: _sc, ...rest } = r;
+  return rest;
+};
+
+async function derived(storePath: string, key: string, scope: WhatIfScope) {
+  const r = await runWhatIf({
+    storePath,
+    alternatives: [key],
+    scope,
+    workers: 1,
+    kept: false,
+    maxChanged: MAX_CHANGED,
+  });
+  assert.equal(r.source.kind, 'derived');
+  return answer(r);
+}
+
+async function kept(storePath: string, key: string, scope: WhatIfScope) {
+  const r = await runWhatIf({ storePath, alternatives: [key], scope, workers: 1, maxChanged: MAX_CHANGED });
+  assert.equal(r.source.kind, 'kept', `${key}: ${r.source.kind === 'derived' ? r.source.why : ''}`);
+  return answer(r);
+}
+
+describe('readings kept ready', () => {
+  let storePath = '';
+  let events: TableEvent[] = [];
+  before(async () => {
+    events = mixedEvents();
+    storePath = await storeEvents(join(mkdtempSync(join(tmpdir(), 'ta-ready-')), 'events.sqlite'), events);
+    const p = await prepareReadings({ storePath, workers: 2 });
+    assert.ok(tableLevelFindings(events) > 0, 'a table-level finding is compared too');
+    const tables = new Set(events.map((e) => e.data.header.tableId)).size;
+    assert.ok(tables >= 9);
+    assert.equal(p.tables, tables);
+    assert.equal(p.tablesDerived, tables);
+  });
+
+  it('every selectable reading: the kept answer over the whole year of its rule set is the what-if derived', async () => {
+    let changedSomewhere = 0;
+    for (const { key } of ALTERNATIVE_READINGS) {
+      const scope = /^H/.test(key) ? OLD : WHOLE;
+      const d = await derived(storePath, key, scope);
+      assert.deepEqual(await kept(storePath, key, scope), d, key);
+      if (d.roundsChanged > 0) changedSomewhere++;
+    }
+    // the comparison is not of empty answers: many readings change rounds of this store
+    assert.ok(changedSomewhere >= 10, `${changedSomewhere} readings change a round`);
+  });
+
+  it('one date, one casino, one table: the kept answer is the what-if derived', async () => {
+    const first = events.find((e) => e.data.header.tableId.startsWith('A'))!.data.header;
+    const scopes: WhatIfScope[] = [
+      { from: '2025-12-01', to: '2025-12-01' },
+      { from: '2025-12-02', to: '2025-12-31' },
+      { ...WHOLE, casino: first.casino },
+      { ...WHOLE, tableId: first.tableId },
+      { ...WHOLE, concessionaire: first.concessionaire },
+      OLD,
+    ];
+    for (const key of ['J9', 'J11', 'J2', 'H1', 'C1', 'T1:2', 'M1'])
+      for (const scope of scopes)
+        assert.deepEqual(
+          await kept(storePath, key, scope),
+          await derived(storePath, key, scope),
+          `${key} ${JSON.stringify(scope)}`,
+        );
+  });
+
+  it('a combination of readings, or a table with events after its readings were kept, is derived, saying why', async () => {
+    const both = await runWhatIf({ storePath, alternatives: ['J2', 'J11'], scope: WHOLE, workers: 1 });
+    assert.equal(both.source.kind, 'derived');
+    assert.match(both.source.kind === 'derived' ? (both.source.why ?? '') : '', /one at a time/);
+
+    // a copy of the store with one more event at one table: that table is no longer current
+    const dir = mkdtempSync(join(tmpdir(), 'ta-ready-more-'));
+    const copy = join(dir, 'events.sqlite');
+    writeFileSync(copy, readFileSync(storePath));
+    writeFileSync(readingsFileOf(copy), readFileSync(readingsFileOf(storePath)));
+    const fresh = await answerFromKept({ storePath: copy, alternatives: ['J11'], scope: WHOLE });
+    assert.ok('partial' in fresh, 'the copy is current');
+    const table = events[0]!.data.header.tableId;
+    const store = new SqliteEventStore(copy);
+    const last = events.filter((e) => e.data.header.tableId === table).at(-1)!;
+    await store.append(`table-${table}`, [
+      {
+        eventId: '00000000-0000-4000-8000-00000000abcd',
+        type: last.type,
+        data: {
+          ...last.data,
+          header: { ...last.data.header, eventId: '00000000-0000-4000-8000-00000000abcd' },
+        },
+      },
+    ]);
+    await store.close();
+    const stale = await answerFromKept({ storePath: copy, alternatives: ['J11'], scope: WHOLE });
+    assert.ok('why' in stale);
+    assert.match(stale.why, new RegExp(`table ${table} has events after`));
+    // another table's what-if is still answered from what was kept
+    const other = events.find((e) => e.data.header.tableId !== table)!.data.header.tableId;
+    assert.ok(
+      'partial' in
+        (await answerFromKept({
+          storePath: copy,
+          alternatives: ['J11'],
+          scope: { ...WHOLE, tableId: other },
+        })),
+    );
+    // preparing again derives that table only, and then the kept answer is the derived one again
+    const again = await prepareReadings({ storePath: copy, workers: 1 });
+    assert.equal(again.tablesDerived, 1);
+    assert.deepEqual(await kept(copy, 'J11', WHOLE), await derived(copy, 'J11', WHOLE));
+  });
+
+  it('a file in its place that is not ours is refused and left as it is', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ta-ready-foreign-'));
+    const copy = join(dir, 'events.sqlite');
+    writeFileSync(copy, readFileSync(storePath));
+    const foreign = readingsFileOf(copy);
+    writeFileSync(foreign, 'notes of my own\n');
+    await assert.rejects(prepareReadings({ storePath: copy, workers: 1 }), ReadingsFileRefused);
+    assert.equal(readFileSync(foreign, 'utf8'), 'notes of my own\n');
+    const r = await runWhatIf({ storePath: copy, alternatives: ['J11'], scope: WHOLE, workers: 1 });
+    assert.equal(r.source.kind, 'derived');
+    appendFileSync(foreign, '');
+    assert.equal(readFileSync(foreign, 'utf8'), 'notes of my own\n');
+  });
+});

@@ -133,6 +133,37 @@ describe('table-audit replay ROUND --alternative H1', () => {
     assert.match(text.stdout, /MOP/);
   });
 
+  it('replay --keep-readings, then the period what-if of one reading is answered from them (the same report), --derive derives it', () => {
+    const day = macauDate(events[0]!.data.header.eventTime);
+    const before = statSync(store).mtimeMs;
+    const period = ['--what-if', 'H1=ALT', '--from', day, '--to', day, '--workers', '1'];
+    const derived = JSON.parse(run(['replay', '--store', store, ...period, '--json']).stdout);
+    assert.equal(derived.source.kind, 'derived');
+    assert.match(derived.source.why, /no readings are kept for this store/);
+    const kept = run(['replay', '--store', store, '--keep-readings', '--workers', '1']);
+    assert.equal(kept.status, 0, kept.stderr);
+    assert.match(kept.stdout, /Readings kept ready in .*events\.readings\.sqlite: 1 of 1 tables derived/);
+    assert.equal(statSync(store).mtimeMs, before, 'the store is not written');
+    const again = run(['replay', '--store', store, '--keep-readings', '--workers', '1']);
+    assert.match(again.stdout, /0 of 1 tables derived/);
+    const answered = JSON.parse(run(['replay', '--store', store, ...period, '--json']).stdout);
+    assert.equal(answered.source.kind, 'kept');
+    const same = (r: Record<string, unknown>) => {
+      const { source: _s, elapsedMs: _e, ...rest } = r;
+      return rest;
+    };
+    assert.deepEqual(same(answered), same(derived));
+    const text = run(['replay', '--store', store, ...period]);
+    assert.match(text.stdout, /1 rounds compared under both readings, from the readings kept ready/);
+    assert.match(text.stdout, /Macau time \(UTC\+8\)/);
+    const forced = JSON.parse(run(['replay', '--store', store, ...period, '--derive', '--json']).stdout);
+    assert.equal(forced.source.kind, 'derived');
+    assert.equal(forced.source.why, null);
+    const wrong = run(['replay', '--store', store, '--keep-readings', '--what-if', 'H1=ALT']);
+    assert.equal(wrong.status, 2);
+    assert.match(wrong.stderr, /--what-if does not go with --keep-readings/);
+  });
+
   it('replay ROUND --what-if H1=ALT: both derivations side by side, the provisions in PT and ZH', () => {
     const r = run(['replay', 'DISPUTED-2019-R1', '--store', store, '--what-if', 'H1=ALT']);
     assert.equal(r.status, 0, r.stderr);

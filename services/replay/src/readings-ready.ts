@@ -631,16 +631,21 @@ export async function answerFromKept(o: {
     );
     const readingOf = (r: TableRow) => (readingsOfGame(r.game).includes(reading) ? reading : SAME);
     const bucket = db.prepare(
-      'SELECT partial FROM buckets WHERE reading = ? AND table_id = ? AND macau_date BETWEEN ? AND ?',
+      'SELECT macau_date, partial FROM buckets WHERE reading = ? AND table_id = ? AND macau_date BETWEEN ? AND ?',
     );
     const tableFindings = db.prepare('SELECT partial FROM table_findings WHERE reading = ? AND table_id = ?');
     const parts: WhatIfPartial[] = [];
     const withChanges: string[] = [];
+    const changedDates = new Set<string>();
     for (const r of inScope) {
       const under = readingOf(r);
-      const kept = (bucket.all(under, r.table_id, s.from, s.to) as { partial: string }[]).map(
-        (x) => ({ ...emptyWhatIf(), ...(JSON.parse(x.partial) as Partial<WhatIfPartial>) }) as WhatIfPartial,
-      );
+      const kept = (
+        bucket.all(under, r.table_id, s.from, s.to) as { macau_date: string; partial: string }[]
+      ).map((x) => {
+        const p = { ...emptyWhatIf(), ...(JSON.parse(x.partial) as Partial<WhatIfPartial>) } as WhatIfPartial;
+        if (p.roundsChanged > 0) changedDates.add(x.macau_date);
+        return p;
+      });
       parts.push(...kept);
       // the table-level findings count for a table with a unit in the period, as the what-if compares them
       if (kept.some((p) => p.roundsCompared > 0)) {
@@ -659,7 +664,7 @@ export async function answerFromKept(o: {
       .filter((r) => r.unverified !== null)
       .map((r) => JSON.parse(r.unverified!) as UnverifiedTable)
       .sort((a, b) => a.tableId.localeCompare(b.tableId));
-    merged.changed = earliestChanged(db, reading, withChanges, s, maxChanged);
+    merged.changed = earliestChanged(db, reading, withChanges, [...changedDates].sort(), maxChanged);
     const times = inScope.map((r) => r.prepared_at);
     return {
       partial: merged,
@@ -676,30 +681,25 @@ export async function answerFromKept(o: {
 }
 
 /**
- * The `max` earliest changed rounds of the tables named, in the period, by start time then round id: the earliest
- * `max` of each date (read in that order from the index), merged.
+ * The `max` earliest changed rounds of the tables named, on the dates named, by start time then round id: the
+ * earliest `max` of each date (read in that order from the index), merged.
  */
 function earliestChanged(
   db: Database.Database,
   reading: string,
   tables: readonly string[],
-  scope: WhatIfScope,
+  dates: readonly string[],
   max: number,
 ): ChangedRound[] {
   if (!tables.length || max <= 0) return [];
-  const dates = db
-    .prepare(
-      `SELECT DISTINCT macau_date FROM changed WHERE reading = ? AND macau_date BETWEEN ? AND ? ORDER BY macau_date`,
-    )
-    .all(reading, scope.from, scope.to) as { macau_date: string }[];
   const ofDate = db.prepare(
     `SELECT round FROM changed WHERE reading = ? AND macau_date = ? AND table_id IN (SELECT value FROM json_each(?))
      ORDER BY round_start, round_id LIMIT ?`,
   );
   const list = JSON.stringify(tables);
   const rounds: ChangedRound[] = [];
-  for (const { macau_date } of dates)
-    for (const x of ofDate.all(reading, macau_date, list, max) as { round: string }[])
+  for (const date of dates)
+    for (const x of ofDate.all(reading, date, list, max) as { round: string }[])
       rounds.push(JSON.parse(x.round) as ChangedRound);
   rounds.sort(
     (x, y) =>

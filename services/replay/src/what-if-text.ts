@@ -39,9 +39,12 @@ export function whatIfText(r: WhatIfReport, maxRounds = 20, maxRows = 30): strin
     `What-if: ${r.readings.map((x) => whatIfLabel(x.key)).join(', ')} against the register's readings, rounds of ${s.from} to ${s.to} (Macau dates)${s.casino ? `, casino ${s.casino}` : ''}${s.tableId ? `, table ${s.tableId}` : ''}${s.concessionaire ? `, concessionaire ${s.concessionaire}` : ''}`,
   );
   out.push(...readingsText(r.readings, false));
+  const src = r.source;
   out.push(
     '',
-    `${n(r.roundsCompared)} rounds re-derived under both readings (${n(r.events)} events read, ${r.workers} worker${r.workers === 1 ? '' : 's'}, ${(r.elapsedMs / 1000).toFixed(1)} s); ${n(r.roundsChanged)} changed; the stored findings and checkpoints were not touched`,
+    src.kind === 'kept'
+      ? `${n(r.roundsCompared)} rounds compared under both readings, from the readings kept ready (${src.file}; the tables in scope derived ${src.preparedFrom === null ? '—' : formatMacauTime(src.preparedFrom)}${src.preparedTo !== src.preparedFrom && src.preparedTo !== null ? ` to ${formatMacauTime(src.preparedTo)}` : ''}, every table still at the event it was derived to; ${n(r.events)} events, answered in ${(r.elapsedMs / 1000).toFixed(2)} s); ${n(r.roundsChanged)} changed; the stored findings and checkpoints were not touched`
+      : `${n(r.roundsCompared)} rounds re-derived under both readings (${n(r.events)} events read, ${r.workers} worker${r.workers === 1 ? '' : 's'}, ${(r.elapsedMs / 1000).toFixed(1)} s); ${n(r.roundsChanged)} changed; the stored findings and checkpoints were not touched${src.why ? ` (not from readings kept ready: ${src.why})` : ''}`,
   );
   for (const t of r.tablesNotVerified)
     out.push(

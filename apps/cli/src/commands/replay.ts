@@ -10,6 +10,8 @@ import {
   whatIfText,
   WhatIfRequestError,
   MAX_DEFAULT_WORKERS,
+  prepareReadings,
+  ReadingsFileRefused,
   replayInParallel,
   ReplayService,
   shardCheckpoint,
@@ -42,6 +44,9 @@ const usage = `Usage: table-audit replay ROUND_ID [--json] [--store PATH] [--alt
        table-audit replay --live --shard K/N [--metrics-port P]    one shard of N, in this process, following
        table-audit replay --what-if ID=ALT[,ID=ALT…] --from D --to D [--casino C] [--table T] [--json] [--workers N]
                                                            what changes under other readings (writes nothing)
+       table-audit replay --keep-readings [--workers N] [--store PATH]
+                                                           derive every table under each alternative reading ahead,
+                                                           so that a what-if of one reading is answered at once
        table-audit replay ROUND_ID --what-if ID=ALT[,…] [--json]    one round under both readings, side by side
        table-audit replay ROUND_ID --what-if all [--json]      which unclear provisions the round hinges on
 
@@ -63,6 +68,14 @@ from the replay's durable checkpoint and appends findings (findings-<table>) and
                 changed. Which ids are selectable, and why the others are not: table-audit interpretations.
                 With a round id, --what-if all derives the round under every selectable alternative of its rule
                 set, each alone against the register's readings, and lists those that change it and how
+                A what-if of one reading over a period is answered from the readings kept ready (--keep-readings)
+                when every table of the store is still at the event it was derived to, and derived otherwise; the
+                report says which, and why not
+  --keep-readings   derive every table of the store (a SQLite file) from its first event under the register's
+                readings and under each selectable alternative reading of its game, alone, and keep what each
+                changes, per table and Macau date, in <store>.readings.sqlite (the store is only read). Run again
+                after new events: only the tables with new events are derived again
+  --derive      with --what-if over a period: derive it now, even when the readings kept ready could answer
   --from D, --to D   with --what-if: the rounds of these Macau dates (YYYY-MM-DD, inclusive; at most 366 days)
   --casino C, --table T   with --what-if: only this casino's or this table's rounds
   --workers N   replay in N worker threads, the tables sharded by a stable hash of their id, each shard under
@@ -106,8 +119,13 @@ export const replayCommand: Command = {
         to: { type: 'string' },
         casino: { type: 'string' },
         table: { type: 'string' },
+        'keep-readings': { type: 'boolean' },
+        derive: { type: 'boolean' },
       },
     });
+    if (values['keep-readings']) return keepReadings(values, positionals);
+    if (values.derive && values['what-if'] === undefined)
+      throw new UsageError('--derive goes with --what-if over a period');
     if (values['what-if'] === undefined) {
       for (const o of ['from', 'to', 'casino', 'table'] as const)
         if (values[o] !== undefined) throw new UsageError(`--${o} goes with --what-if`);
@@ -333,6 +351,56 @@ interface WhatIfValues {
   alternative?: string[];
   anchors?: string;
   shard?: string;
+  derive?: boolean;
+  'keep-readings'?: boolean;
+}
+
+/** `replay --keep-readings`: every table derived ahead under each alternative reading of its game. Reads the store only. */
+async function keepReadings(values: WhatIfValues, positionals: string[]): Promise<number> {
+  if (positionals.length)
+    throw new UsageError('--keep-readings derives every table of the store: leave out the round id');
+  for (const o of [
+    'what-if',
+    'live',
+    'alternative',
+    'anchors',
+    'shard',
+    'from',
+    'to',
+    'casino',
+    'table',
+    'derive',
+  ] as const)
+    if (values[o] !== undefined) throw new UsageError(`--${o} does not go with --keep-readings`);
+  let workers = defaultWorkers();
+  if (values.workers !== undefined) {
+    workers = Number(values.workers);
+    if (!Number.isSafeInteger(workers) || workers < 1 || workers > 64)
+      throw new UsageError(`--workers takes a whole number from 1 to 64, got "${values.workers}"`);
+  }
+  const path = storePath(values.store);
+  // the store must exist: opened (read-only) once here so that a wrong path is named before any worker starts
+  await openStoreReadOnly(path).store.close();
+  try {
+    const r = await prepareReadings({
+      storePath: path,
+      workers,
+      onProgress: ({ tablesDone, tablesToDo, eventsRead }) =>
+        progress(
+          `keeping readings: ${tablesDone.toLocaleString('en-US')} of ${tablesToDo.toLocaleString('en-US')} tables derived, ${eventsRead.toLocaleString('en-US')} events read`,
+        ),
+    });
+    progressDone();
+    out(
+      values.json
+        ? json(r)
+        : `Readings kept ready in ${r.file}: ${r.tablesDerived.toLocaleString('en-US')} of ${r.tables.toLocaleString('en-US')} tables derived (${r.eventsRead.toLocaleString('en-US')} events read; the others were current), each under every alternative reading of its game (${r.readings} readings in all), in ${(r.elapsedMs / 1000).toFixed(1)} s.\n`,
+    );
+    return 0;
+  } catch (e) {
+    if (e instanceof ReadingsFileRefused) throw new UsageError(e.message);
+    throw e;
+  }
 }
 
 /** `replay ROUND_ID --what-if all`: the round under each selectable alternative of its rule set. Reads the store only. */
@@ -351,6 +419,7 @@ async function everyReading(values: WhatIfValues, positionals: string[]): Promis
     'casino',
     'table',
     'workers',
+    'derive',
   ] as const)
     if (values[o] !== undefined) throw new UsageError(`--${o} does not go with --what-if all`);
   const opened = openStoreReadOnly(storePath(values.store));
@@ -383,7 +452,7 @@ async function whatIf(values: WhatIfValues, positionals: string[]): Promise<numb
     if (values[o] !== undefined) throw new UsageError(`--${o} does not go with --what-if`);
   const path = storePath(values.store);
   if (positionals.length) {
-    for (const o of ['from', 'to', 'casino', 'table', 'workers'] as const)
+    for (const o of ['from', 'to', 'casino', 'table', 'workers', 'derive'] as const)
       if (values[o] !== undefined)
         throw new UsageError(`--${o} is for a period; with a round id the round alone is compared`);
     const opened = openStoreReadOnly(path);
@@ -419,6 +488,7 @@ async function whatIf(values: WhatIfValues, positionals: string[]): Promise<numb
     const report = await runWhatIf({
       storePath: path,
       alternatives: keys,
+      kept: !values.derive,
       scope: {
         from: values.from,
         to: values.to,

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { prepareReadings } from '@table-audit/replay';
 import { bearer, fixture, tablesOfEachConcessionaire, type Fixture } from './fixture.ts';
 
 describe('GET /v1/what-if', () => {
@@ -104,5 +105,28 @@ describe('GET /v1/what-if', () => {
       list.find((x: { id: string }) => x.id === 'J3').selectable.map((s: { label: string }) => s.label),
       ['J3=ALT', 'J3=ALT2'],
     );
+  });
+  // last: from here on the store has readings kept ready beside it
+  it('answers one reading from the readings kept ready, the same report as derived, within the caller’s scope', async () => {
+    const url = `/v1/what-if?readings=J11=ALT&from=${day}&to=${day}`;
+    const derived = (await get(url, f.tokens.inspector)).json();
+    const officerDerived = (await get(url, f.tokens.officerA)).json();
+    assert.equal(derived.source.kind, 'derived');
+    await prepareReadings({ storePath: f.path, workers: 1 });
+    const kept = (await get(url, f.tokens.inspector)).json();
+    const officerKept = (await get(url, f.tokens.officerA)).json();
+    assert.equal(kept.source.kind, 'kept');
+    assert.equal(officerKept.source.kind, 'kept');
+    const same = (r: Record<string, unknown>) => {
+      const { source: _s, elapsedMs: _e, workers: _w, ...rest } = r;
+      return rest;
+    };
+    assert.deepEqual(same(kept), same(derived));
+    assert.deepEqual(same(officerKept), same(officerDerived));
+    assert.ok(officerKept.roundsCompared < kept.roundsCompared, 'the officer’s scope is narrower');
+    const both = (
+      await get(`/v1/what-if?readings=J11=ALT,J2=ALT&from=${day}&to=${day}`, f.tokens.inspector)
+    ).json();
+    assert.equal(both.source.kind, 'derived');
   });
 });

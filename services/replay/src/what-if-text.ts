@@ -3,6 +3,7 @@
  * time, each saying so; the readings compared with their provisions in PT and ZH.
  */
 import { formatMacauTime, formatMop, whatIfLabel } from '@table-audit/rules';
+import type { WhatIfSource } from './readings-ready.ts';
 import type { RoundReadings } from './round-readings.ts';
 import type { ChangedRound } from './what-if-core.ts';
 import type { ReadingCompared, RoundWhatIf, WhatIfReport } from './what-if.ts';
@@ -32,6 +33,17 @@ export function readingsText(readings: readonly ReadingCompared[], withTexts: bo
 }
 
 /** The report as text. */
+/** Where a report kept ready comes from, in words: when its tables were derived (Macau time), and that they are current. */
+export function keptReadingsSentence(src: WhatIfSource & { kind: 'kept' }): string {
+  const when =
+    src.preparedFrom === null
+      ? ''
+      : src.preparedTo !== null && src.preparedTo !== src.preparedFrom
+        ? `, its tables derived from ${formatMacauTime(src.preparedFrom)} to ${formatMacauTime(src.preparedTo)}`
+        : `, its tables derived ${formatMacauTime(src.preparedFrom)}`;
+  return `from the readings kept ready${when}, every table still at the event it was derived to`;
+}
+
 export function whatIfText(r: WhatIfReport, maxRounds = 20, maxRows = 30): string {
   const s = r.scope;
   const out: string[] = [];
@@ -43,7 +55,7 @@ export function whatIfText(r: WhatIfReport, maxRounds = 20, maxRows = 30): strin
   out.push(
     '',
     src.kind === 'kept'
-      ? `${n(r.roundsCompared)} rounds compared under both readings, from the readings kept ready (${src.file}; the tables in scope derived ${src.preparedFrom === null ? '—' : formatMacauTime(src.preparedFrom)}${src.preparedTo !== src.preparedFrom && src.preparedTo !== null ? ` to ${formatMacauTime(src.preparedTo)}` : ''}, every table still at the event it was derived to; ${n(r.events)} events, answered in ${(r.elapsedMs / 1000).toFixed(2)} s); ${n(r.roundsChanged)} changed; the stored findings and checkpoints were not touched`
+      ? `${n(r.roundsCompared)} rounds compared under both readings, ${keptReadingsSentence(src)} (${src.file}; ${n(r.events)} events, answered in ${(r.elapsedMs / 1000).toFixed(2)} s); ${n(r.roundsChanged)} changed; the stored findings and checkpoints were not touched`
       : `${n(r.roundsCompared)} rounds re-derived under both readings (${n(r.events)} events read, ${r.workers} worker${r.workers === 1 ? '' : 's'}, ${(r.elapsedMs / 1000).toFixed(1)} s); ${n(r.roundsChanged)} changed; the stored findings and checkpoints were not touched${src.why ? ` (not from readings kept ready: ${src.why})` : ''}`,
   );
   for (const t of r.tablesNotVerified)

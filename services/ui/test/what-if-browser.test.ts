@@ -9,6 +9,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
+import { prepareReadings } from '../../replay/src/index.ts';
 import { macauDate } from '@table-audit/rules';
 import { fixture, type Fixture } from '../../api/test/fixture.ts';
 import { uiPlugin } from '../src/index.ts';
@@ -149,6 +150,18 @@ describe('the what-if page in Chromium', { skip, timeout: 90_000 }, () => {
     assert.equal(await run.getAttribute('data-status'), 'cancelled');
     assert.match(await run.innerText(), /cancelled before it was done: there is no report/);
     assert.equal(await page.getByTestId('what-if-report').count(), 0);
+    await page.context().close();
+  });
+  // last: from here on the store has readings kept ready beside it
+  it('with the readings kept ready, the same diff says it was answered from them, and when they were derived', async () => {
+    await prepareReadings({ storePath: f.path, workers: 1 });
+    const page = await logIn(f.tokens.inspector);
+    await compare(page, 'J11');
+    const summary = await page.getByTestId('what-if-summary').innerText();
+    assert.match(
+      summary,
+      /rounds compared under both readings, from the readings kept ready \(tables derived \d{4}-\d{2}-\d{2} [\d:.]+.* Macau time; every table still at the event it was derived to\); \d+ changed/,
+    );
     await page.context().close();
   });
 });

@@ -14,6 +14,7 @@ import { Type, type TSchema } from 'typebox';
 import PDFDocument from 'pdfkit';
 import {
   explainRoundWhatIf,
+  keptReadingsSentence,
   periodDays,
   RoundNotFound,
   RoundNotVerified,
@@ -484,7 +485,7 @@ async function sendPdf(reply: FastifyReply, report: WhatIfReport) {
   doc
     .fontSize(10)
     .text(
-      `${report.roundsCompared} rounds re-derived under both readings; ${report.roundsChanged} changed. Findings: ${report.findingsChosen} under the chosen readings, ${report.findingsAlternative} under the alternative.`,
+      `${report.roundsCompared} rounds ${report.source.kind === 'kept' ? `compared under both readings, ${keptReadingsSentence(report.source)}` : 're-derived under both readings'}; ${report.roundsChanged} changed. Findings: ${report.findingsChosen} under the chosen readings, ${report.findingsAlternative} under the alternative.`,
     );
   for (const t of report.tablesNotVerified)
     doc.text(

@@ -23,6 +23,10 @@ interface ReadingJson {
 }
 
 interface ReportJson {
+  /** derived now, or answered from the readings kept ready (UTC ms of when its tables were derived) */
+  readonly source?:
+    | { readonly kind: 'derived'; readonly why: string | null }
+    | { readonly kind: 'kept'; readonly preparedFrom: number | null; readonly preparedTo: number | null };
   readonly roundsCompared: number;
   readonly roundsChanged: number;
   readonly findingsChosen: number;
@@ -327,9 +331,27 @@ export function whatIfPage(
           </dl>`,
       )}
       <p data-testid="what-if-summary">
-        ${report.roundsCompared} rounds re-derived under both readings; ${report.roundsChanged} changed.
-        Findings: ${report.findingsChosen} under the chosen reading, ${report.findingsAlternative} under the
-        alternative.
+        ${report.roundsCompared} rounds
+        ${
+          report.source?.kind === 'kept'
+            ? html`compared under both readings, from the readings kept ready
+              (${
+                report.source.preparedFrom === null
+                  ? 'no table in scope'
+                  : html`tables derived
+                    ${macauClock(report.source.preparedFrom)}${
+                      report.source.preparedTo !== report.source.preparedFrom &&
+                      report.source.preparedTo !== null
+                        ? html` to ${macauClock(report.source.preparedTo)}`
+                        : ''
+                    }
+                    Macau time`
+              };
+              every table still at the event it was derived to)`
+            : 're-derived under both readings'
+        };
+        ${report.roundsChanged} changed. Findings: ${report.findingsChosen} under the chosen reading,
+        ${report.findingsAlternative} under the alternative.
       </p>
       ${exports}
       <h3>Money by bet type</h3>

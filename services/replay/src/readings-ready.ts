@@ -27,8 +27,11 @@ import { SqliteEventStore } from '@table-audit/eventstore/sqlite';
 import {
   ALTERNATIVE_READINGS,
   DEFAULT_REPLAY_OPTIONS,
+  INTERPRETATIONS,
+  ruleSetFor,
   type DerivedUnit,
   type Finding,
+  type Game,
 } from '@table-audit/rules';
 import { compiledWorker } from './compiled-worker.ts';
 import { withoutModuleHooks } from './parallel.ts';
@@ -75,6 +78,7 @@ CREATE TABLE IF NOT EXISTS tables (
   events_read     INTEGER NOT NULL,
   table_events    INTEGER NOT NULL,   -- events applied (before any broken link)
   unverified      TEXT,               -- JSON UnverifiedTable: where its chain broke
+  readings        TEXT NOT NULL,      -- JSON list: the readings it was derived under (the others change nothing)
   not_kept        TEXT,               -- JSON {reading: why}: readings whose answer cannot be kept for this table
   code            TEXT NOT NULL,      -- digest of the code that derived it
   prepared_at     INTEGER NOT NULL    -- UTC ms
@@ -170,15 +174,33 @@ export function openReadingsFile(path: string, first: { id: string; hash: string
   return db;
 }
 
-/** The selectable readings of a table's game (TableOpened.game), in register order. */
-const READING_GAME: Readonly<Record<string, string>> = {
+/** The alternative readings' game name for a table's game (TableOpened.game). */
+const READING_GAME: Readonly<Record<string, Game>> = {
   F3CP: 'f3cp',
   CRAPS: 'craps',
   THIRTEEN_CARDS: 'thirteen-cards',
   MAHJONG: 'mahjong',
 };
-export const readingsOfGame = (game: string | null): string[] =>
-  game === null ? [] : ALTERNATIVE_READINGS.filter((a) => a.game === READING_GAME[game]).map((a) => a.key);
+
+/** The selectable alternative readings that apply to a round of this game and rule set (all the game's when null). */
+export function readingsFor(game: string | null, ruleSetId: string | null): string[] {
+  const g = game === null ? undefined : READING_GAME[game];
+  if (g === undefined) return [];
+  const applies = (id: string) =>
+    ruleSetId === null || INTERPRETATIONS.some((i) => i.id === id && i.ruleSets.includes(ruleSetId));
+  return ALTERNATIVE_READINGS.filter((a) => a.game === g && applies(a.id)).map((a) => a.key);
+}
+
+/** Every selectable reading of a table's game (TableOpened.game), in register order. */
+export const readingsOfGame = (game: string | null): string[] => readingsFor(game, null);
+
+/** The rule set in force for a table's game at an instant (null: none implemented, or not a game with rules). */
+function ruleSetAt(game: string | null, utcMs: number): string | null {
+  const g = game === null ? undefined : READING_GAME[game];
+  if (g === undefined) return null;
+  const l = ruleSetFor(g, utcMs);
+  return l.status === 'implemented' ? l.entry.id : null;
+}
 
 /** One table derived under every reading of its game: the rows its readings file keeps. */
 export interface TableReadings {
@@ -192,6 +214,8 @@ export interface TableReadings {
   readonly eventsRead: number;
   readonly tableEvents: number;
   readonly unverified: UnverifiedTable | null;
+  /** the readings it was derived under: those of its game that govern its rounds' rule sets */
+  readonly derivedUnder: readonly string[];
   /** readings whose answer cannot be kept for this table, and why */
   readonly notKept: Readonly<Record<string, string>>;
   /** reading → Macau date → partial (SAME: the units compared with themselves) */
@@ -209,9 +233,25 @@ function dateOf(c: DerivedUnit, a: DerivedUnit): string | null | 'differ' {
   return x ?? y;
 }
 
-/** Reads one table from its first event and derives it under the register's readings and each of its game's. */
+/**
+ * Reads one table from its first event and derives it under the register's readings and each reading of its game
+ * that governs its rounds. Those are guessed from the rule set in force at its first event (a table of 2025 is not
+ * derived under the 2008 readings: a reading governs only its rule sets' rounds, as `replay ROUND --what-if all`
+ * lists them); when a round of the table turns out to be under a rule set with other readings, the table is read
+ * again and derived under every reading of its game.
+ */
 export async function deriveTableReadings(store: EventStore, tableId: string): Promise<TableReadings> {
+  const first = await deriveTableUnder(store, tableId, 'first rule set');
+  return first.complete ? first.readings : (await deriveTableUnder(store, tableId, 'every reading')).readings;
+}
+
+async function deriveTableUnder(
+  store: EventStore,
+  tableId: string,
+  which: 'first rule set' | 'every reading',
+): Promise<{ readings: TableReadings; complete: boolean }> {
   const base = DEFAULT_REPLAY_OPTIONS;
+  const ruleSets = new Set<string>();
   const chosen = new TableFolds({ ...base, alternatives: [] });
   const buckets = new Map<string, Map<string, WhatIfTally>>();
   const tallyOf = (reading: string, date: string): WhatIfTally => {
@@ -269,19 +309,27 @@ export async function deriveTableReadings(store: EventStore, tableId: string): P
     } else if (h.casino !== casino || h.concessionaire !== concessionaire) mixed = true;
     if (alternatives === null) {
       game = declaredGame(e);
-      alternatives = readingsOfGame(game).map((key) => {
+      const selected =
+        which === 'every reading' ? readingsOfGame(game) : readingsFor(game, ruleSetAt(game, h.eventTime));
+      alternatives = selected.map((key) => {
         const folds = new TableFolds({ ...base, alternatives: [key] });
         return { key, folds, pairs: new UnitPairs(compareUnder(key)) };
       });
     }
     const c = chosen.apply(e) ?? [];
-    for (const u of c) same(u, u);
+    for (const u of c) {
+      same(u, u);
+      if (u.ruleSet !== null) ruleSets.add(u.ruleSet);
+    }
     for (const a of alternatives) a.pairs.both(c, a.folds.apply(e) ?? []);
   }
   const tableFindings = new Map<string, WhatIfPartial>();
   const ce = chosen.get(tableId)?.finish();
   if (ce) {
-    for (const u of ce.units) same(u, u);
+    for (const u of ce.units) {
+      same(u, u);
+      if (u.ruleSet !== null) ruleSets.add(u.ruleSet);
+    }
     const keep = (reading: string, c: readonly Finding[], a: readonly Finding[]) => {
       if (!c.length && !a.length) return;
       const t = new WhatIfTally(0);
@@ -298,8 +346,11 @@ export async function deriveTableReadings(store: EventStore, tableId: string): P
   const partials = new Map<string, Map<string, WhatIfPartial>>();
   for (const [reading, byDate] of buckets)
     partials.set(reading, new Map([...byDate].map(([d, t]) => [d, t.partial()])));
-  return {
+  const derivedUnder = new Set((alternatives ?? []).map((a) => a.key));
+  const complete = [...ruleSets].every((r) => readingsFor(game, r).every((k) => derivedUnder.has(k)));
+  const readings: TableReadings = {
     tableId,
+    derivedUnder: [...derivedUnder],
     game,
     casino,
     concessionaire,
@@ -314,6 +365,7 @@ export async function deriveTableReadings(store: EventStore, tableId: string): P
     tableFindings,
     changed,
   };
+  return { readings, complete };
 }
 
 /** The partial as kept: without the changed rounds (kept one a row) and the counters the answer sets. */
@@ -335,8 +387,8 @@ export function writeTableReadings(db: Database.Database, t: TableReadings, code
     db.prepare(`DELETE FROM ${name} WHERE table_id = ?`),
   );
   const table = db.prepare(
-    `INSERT INTO tables (table_id, game, casino, concessionaire, mixed, revision, last_hash, events_read, table_events, unverified, not_kept, code, prepared_at)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    `INSERT INTO tables (table_id, game, casino, concessionaire, mixed, revision, last_hash, events_read, table_events, unverified, readings, not_kept, code, prepared_at)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
   const bucket = db.prepare(
     `INSERT INTO buckets (reading, table_id, macau_date, partial) VALUES (?, ?, ?, ?)`,
@@ -360,6 +412,7 @@ export function writeTableReadings(db: Database.Database, t: TableReadings, code
       t.eventsRead,
       t.tableEvents,
       t.unverified ? JSON.stringify(t.unverified) : null,
+      JSON.stringify(t.derivedUnder),
       Object.keys(t.notKept).length ? JSON.stringify(t.notKept) : null,
       code,
       Date.now(),
@@ -566,6 +619,7 @@ interface TableRow {
   events_read: number;
   table_events: number;
   unverified: string | null;
+  readings: string;
   not_kept: string | null;
   code: string;
   prepared_at: number;
@@ -629,7 +683,9 @@ export async function answerFromKept(o: {
         r.casino !== null &&
         tableInScope(s, { tableId: r.table_id, casino: r.casino, concessionaire: r.concessionaire ?? '' }),
     );
-    const readingOf = (r: TableRow) => (readingsOfGame(r.game).includes(reading) ? reading : SAME);
+    // a table not derived under the reading (another game's, or another rule set's): its units compared with themselves
+    const readingOf = (r: TableRow) =>
+      (JSON.parse(r.readings) as string[]).includes(reading) ? reading : SAME;
     const bucket = db.prepare(
       'SELECT macau_date, partial FROM buckets WHERE reading = ? AND table_id = ? AND macau_date BETWEEN ? AND ?',
     );

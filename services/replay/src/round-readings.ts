@@ -27,6 +27,7 @@ import {
 } from './explain.ts';
 import { withoutModuleHooks } from './parallel.ts';
 import { TableFolds } from './tables.ts';
+import { readingsFor } from './readings-ready.ts';
 import { differenceOf, type ChangedRound } from './what-if-core.ts';
 import { readingsCompared, type ReadingCompared } from './what-if.ts';
 
@@ -51,22 +52,6 @@ export interface RoundReadings {
   readonly notSelectable: readonly { readonly id: string; readonly reason: string }[];
   readonly eventsRead: number;
   readonly elapsedMs: number;
-}
-
-/** The alternative readings' game name for a table's game (TableOpened.game). */
-const READING_GAME: Readonly<Record<string, string>> = {
-  F3CP: 'f3cp',
-  CRAPS: 'craps',
-  THIRTEEN_CARDS: 'thirteen-cards',
-  MAHJONG: 'mahjong',
-};
-
-/** The selectable alternative readings that apply to a round of this game and rule set (all the game's when null). */
-export function readingsFor(game: string, ruleSetId: string | null): string[] {
-  const g = READING_GAME[game];
-  const applies = (id: string) =>
-    ruleSetId === null || INTERPRETATIONS.some((i) => i.id === id && i.ruleSets.includes(ruleSetId));
-  return ALTERNATIVE_READINGS.filter((a) => a.game === g && applies(a.id)).map((a) => a.key);
 }
 
 /**

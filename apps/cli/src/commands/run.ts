@@ -4,8 +4,10 @@ import { parseArgs } from 'node:util';
 import type { EventStore } from '@table-audit/eventstore';
 import { IngestPipeline, ingestFiles, REJECTS_STREAM, type RejectData } from '@table-audit/ingest';
 import {
+  defaultWorkers,
   explainRound,
   findingStream,
+  prepareReadings,
   FINDING_EVENT_TYPE,
   ReplayService,
   tableStream,
@@ -466,6 +468,21 @@ export const runCommand: Command = {
           );
         out(`   ${describeAnchor(anchor, anchorer.sink.description)}`);
         stop.check();
+        if (sqlite) {
+          // so that the served what-if of one reading is answered at once (replay --keep-readings does the same)
+          t = performance.now();
+          const keeping = progress('   keeping readings', null, { unit: 'tables' });
+          const kept = await prepareReadings({
+            storePath: storeFile,
+            workers: defaultWorkers(),
+            onProgress: ({ tablesDone, tablesToDo }) => keeping.update(tablesDone, tablesToDo),
+          });
+          keeping.end();
+          out(
+            `   readings kept ready for the what-if: ${kept.tablesDerived} of ${kept.tables} tables derived under each alternative reading of their game, the others current (${ms(t)}; table-audit replay --keep-readings)`,
+          );
+          stop.check();
+        }
         const projecting = progress('   projecting', null, { unit: 'events' });
         const projected = await projectForRun(
           stoppableStore(store, stop, readProgress(projecting, BigInt(anchor.position))),

@@ -479,7 +479,7 @@ export const runCommand: Command = {
           });
           keeping.end();
           out(
-            `   readings kept ready for the what-if: ${kept.tablesDerived} of ${kept.tables} tables derived under each alternative reading of their game, the others current (${ms(t)}; table-audit replay --keep-readings)`,
+            `   readings kept ready for the what-if: ${kept.tablesDerived} of ${kept.tables} tables derived under each alternative reading of their rounds’ rule sets, the others current (${ms(t)}; table-audit replay --keep-readings)`,
           );
           stop.check();
         }

@@ -108,9 +108,8 @@ CREATE INDEX IF NOT EXISTS changed_by_date ON changed (reading, macau_date, roun
 CREATE INDEX IF NOT EXISTS changed_by_table ON changed (table_id);
 `;
 
-/** The file beside a store: `events.sqlite` → `events.readings.sqlite`. */
-export const readingsFileOf = (storePath: string): string =>
-  `${storePath.replace(/\.sqlite$/, '')}.readings.sqlite`;
+/** The file beside a store, named after it as the API's index is: `events.sqlite` → `events.sqlite.readings.sqlite`. */
+export const readingsFileOf = (storePath: string): string => `${storePath}.readings.sqlite`;
 
 /** The readings file exists and is not one this store's preparation may use: it is left as it is. */
 export class ReadingsFileRefused extends Error {

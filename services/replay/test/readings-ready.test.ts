@@ -5,10 +5,10 @@
  * and one table. And they are used only while current, in a file that is theirs.
  */
 import assert from 'node:assert/strict';
-import { appendFileSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { before, describe, it } from 'node:test';
+import { after, before, describe, it } from 'node:test';
 import Database from 'better-sqlite3';
 import { SqliteEventStore } from '@table-audit/eventstore/sqlite';
 import { ALTERNATIVE_READINGS, type TableEvent } from '@table-audit/rules';
@@ -126,12 +126,23 @@ async function kept(storePath: string, key: string, scope: WhatIfScope) {
   return answer(r);
 }
 
+/** The directories this test made: removed at its end (nothing else is). */
+const made: string[] = [];
+const ownDir = (prefix: string): string => {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  made.push(dir);
+  return dir;
+};
+
 describe('readings kept ready', () => {
+  after(() => {
+    for (const dir of made) rmSync(dir, { recursive: true, force: true });
+  });
   let storePath = '';
   let events: TableEvent[] = [];
   before(async () => {
     events = mixedEvents();
-    storePath = await storeEvents(join(mkdtempSync(join(tmpdir(), 'ta-ready-')), 'events.sqlite'), events);
+    storePath = await storeEvents(join(ownDir('ta-ready-'), 'events.sqlite'), events);
     const p = await prepareReadings({ storePath, workers: 2 });
     assert.ok(tableLevelFindings(events) > 0, 'a table-level finding is compared too');
     const tables = new Set(events.map((e) => e.data.header.tableId)).size;
@@ -196,7 +207,7 @@ describe('readings kept ready', () => {
     assert.match(both.source.kind === 'derived' ? (both.source.why ?? '') : '', /one at a time/);
 
     // a copy of the store with one more event at one table: that table is no longer current
-    const dir = mkdtempSync(join(tmpdir(), 'ta-ready-more-'));
+    const dir = ownDir('ta-ready-more-');
     const copy = join(dir, 'events.sqlite');
     writeFileSync(copy, readFileSync(storePath));
     writeFileSync(readingsFileOf(copy), readFileSync(readingsFileOf(storePath)));
@@ -236,7 +247,7 @@ describe('readings kept ready', () => {
   });
 
   it('a file in its place that is not ours is refused and left as it is', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'ta-ready-foreign-'));
+    const dir = ownDir('ta-ready-foreign-');
     const copy = join(dir, 'events.sqlite');
     writeFileSync(copy, readFileSync(storePath));
     const foreign = readingsFileOf(copy);

@@ -142,7 +142,10 @@ describe('table-audit replay ROUND --alternative H1', () => {
     assert.match(derived.source.why, /no readings are kept for this store/);
     const kept = run(['replay', '--store', store, '--keep-readings', '--workers', '1']);
     assert.equal(kept.status, 0, kept.stderr);
-    assert.match(kept.stdout, /Readings kept ready in .*events\.sqlite\.readings\.sqlite: 1 of 1 tables derived/);
+    assert.match(
+      kept.stdout,
+      /Readings kept ready in .*events\.sqlite\.readings\.sqlite: 1 of 1 tables derived/,
+    );
     assert.equal(statSync(store).mtimeMs, before, 'the store is not written');
     const again = run(['replay', '--store', store, '--keep-readings', '--workers', '1']);
     assert.match(again.stdout, /0 of 1 tables derived/);

@@ -506,6 +506,19 @@ async function tableHeads(store: SqliteEventStore): Promise<Map<string, { revisi
   return heads;
 }
 
+/** The store as it is now: its first event (its identity) and every table's last event. */
+async function storeNow(storePath: string): Promise<{
+  first: { id: string; hash: string } | null;
+  heads: Map<string, { revision: number; hash: string }>;
+}> {
+  const store = new SqliteEventStore(storePath, { readOnly: true });
+  try {
+    return { first: await firstEvent(store), heads: await tableHeads(store) };
+  } finally {
+    await store.close();
+  }
+}
+
 /**
  * Derives every table whose kept readings are missing or not current, in `workers` threads, and keeps what each
  * reading changes. Reads the store only; writes only the readings file (its own).
@@ -518,15 +531,7 @@ export async function prepareReadings(o: PrepareReadingsOptions): Promise<Prepar
   if (code.url === null)
     throw new Error(`the readings cannot be prepared: their worker could not be compiled (${code.why})`);
   const file = readingsFileOf(o.storePath);
-  const store = new SqliteEventStore(o.storePath, { readOnly: true });
-  let first: { id: string; hash: string } | null;
-  let heads: Map<string, { revision: number; hash: string }>;
-  try {
-    first = await firstEvent(store);
-    heads = await tableHeads(store);
-  } finally {
-    await store.close();
-  }
+  const { first, heads } = await storeNow(o.storePath);
   const readings = ALTERNATIVE_READINGS.length;
   if (first === null)
     return { file, tables: 0, tablesDerived: 0, eventsRead: 0, readings, elapsedMs: performance.now() - t0 };
@@ -642,15 +647,7 @@ export async function answerFromKept(o: {
     return { why: `no readings are kept for this store (${file}: table-audit replay --keep-readings)` };
   const code = await readingsCode();
   if (code.url === null) return { why: `the code that keeps readings cannot be compiled (${code.why})` };
-  const store = new SqliteEventStore(o.storePath, { readOnly: true });
-  let first: { id: string; hash: string } | null;
-  let heads: Map<string, { revision: number; hash: string }>;
-  try {
-    first = await firstEvent(store);
-    heads = await tableHeads(store);
-  } finally {
-    await store.close();
-  }
+  const { first, heads } = await storeNow(o.storePath);
   if (first === null) return { why: 'the store is empty' };
   const refused = refusal(file, first);
   if (refused !== null) return { why: `${file} ${refused}` };

@@ -355,23 +355,20 @@ interface WhatIfValues {
   'keep-readings'?: boolean;
 }
 
+/** Refuses each of `names` given with `what`, naming the first. */
+function refuseOptions(values: WhatIfValues, names: readonly (keyof WhatIfValues)[], what: string): void {
+  for (const o of names) if (values[o] !== undefined) throw new UsageError(`--${o} does not go with ${what}`);
+}
+
 /** `replay --keep-readings`: every table derived ahead under each alternative reading of its game. Reads the store only. */
 async function keepReadings(values: WhatIfValues, positionals: string[]): Promise<number> {
   if (positionals.length)
     throw new UsageError('--keep-readings derives every table of the store: leave out the round id');
-  for (const o of [
-    'what-if',
-    'live',
-    'alternative',
-    'anchors',
-    'shard',
-    'from',
-    'to',
-    'casino',
-    'table',
-    'derive',
-  ] as const)
-    if (values[o] !== undefined) throw new UsageError(`--${o} does not go with --keep-readings`);
+  refuseOptions(
+    values,
+    ['what-if', 'live', 'alternative', 'anchors', 'shard', 'from', 'to', 'casino', 'table', 'derive'],
+    '--keep-readings',
+  );
   let workers = defaultWorkers();
   if (values.workers !== undefined) {
     workers = Number(values.workers);
@@ -409,19 +406,11 @@ async function everyReading(values: WhatIfValues, positionals: string[]): Promis
     throw new UsageError(
       '--what-if all is for one round (table-audit replay ROUND_ID --what-if all); over a period, name the readings to compare, e.g. --what-if J11=ALT',
     );
-  for (const o of [
-    'live',
-    'alternative',
-    'anchors',
-    'shard',
-    'from',
-    'to',
-    'casino',
-    'table',
-    'workers',
-    'derive',
-  ] as const)
-    if (values[o] !== undefined) throw new UsageError(`--${o} does not go with --what-if all`);
+  refuseOptions(
+    values,
+    ['live', 'alternative', 'anchors', 'shard', 'from', 'to', 'casino', 'table', 'workers', 'derive'],
+    '--what-if all',
+  );
   const opened = openStoreReadOnly(storePath(values.store));
   try {
     // on a terminal: how far the two reads of the table have gone (a round late in a long table takes seconds)
@@ -448,8 +437,7 @@ async function whatIf(values: WhatIfValues, positionals: string[]): Promise<numb
     throw new UsageError(
       '--what-if names no alternative reading (every item is ID=CHOSEN): nothing to compare',
     );
-  for (const o of ['live', 'alternative', 'anchors', 'shard'] as const)
-    if (values[o] !== undefined) throw new UsageError(`--${o} does not go with --what-if`);
+  refuseOptions(values, ['live', 'alternative', 'anchors', 'shard'], '--what-if');
   const path = storePath(values.store);
   if (positionals.length) {
     for (const o of ['from', 'to', 'casino', 'table', 'workers', 'derive'] as const)

@@ -20,6 +20,7 @@
  * event). A file that is not ours, or another store's, is refused and left as it is.
  */
 import { existsSync } from 'node:fs';
+import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import { Worker } from 'node:worker_threads';
 import Database from 'better-sqlite3';
 import { linkBrokenBecause, type EventStore } from '@table-audit/eventstore';
@@ -102,7 +103,7 @@ CREATE TABLE IF NOT EXISTS changed (
   macau_date   TEXT NOT NULL,
   round_start  INTEGER NOT NULL,
   round_id     TEXT NOT NULL,
-  round        TEXT NOT NULL          -- JSON ChangedRound
+  round        BLOB NOT NULL          -- JSON ChangedRound, deflated (raw DEFLATE: about a quarter of its size)
 );
 CREATE INDEX IF NOT EXISTS changed_by_date ON changed (reading, macau_date, round_start, round_id);
 CREATE INDEX IF NOT EXISTS changed_by_table ON changed (table_id);
@@ -426,7 +427,7 @@ export function writeTableReadings(db: Database.Database, t: TableReadings, code
         round.macauDate,
         round.roundStartTime,
         round.roundId,
-        JSON.stringify(round),
+        deflateRawSync(JSON.stringify(round)),
       );
   })();
 }
@@ -751,8 +752,8 @@ function earliestChanged(
   const list = JSON.stringify(tables);
   const rounds: ChangedRound[] = [];
   for (const date of dates)
-    for (const x of ofDate.all(reading, date, list, max) as { round: string }[])
-      rounds.push(JSON.parse(x.round) as ChangedRound);
+    for (const x of ofDate.all(reading, date, list, max) as { round: Buffer }[])
+      rounds.push(JSON.parse(inflateRawSync(x.round).toString('utf8')) as ChangedRound);
   rounds.sort(
     (x, y) =>
       x.roundStartTime - y.roundStartTime || (x.roundId < y.roundId ? -1 : x.roundId > y.roundId ? 1 : 0),

@@ -25,6 +25,7 @@ try {
       kind: 'table',
       tableId,
       eventsRead: t.eventsRead,
+      readings: t.derivedUnder.length,
     } satisfies ReadyWorkerMessage);
   }
   parentPort!.postMessage({ kind: 'done' } satisfies ReadyWorkerMessage);

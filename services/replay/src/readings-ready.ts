@@ -454,7 +454,8 @@ export interface PrepareReadingsResult {
   /** tables derived this time (the others were current) */
   readonly tablesDerived: number;
   readonly eventsRead: number;
-  readonly readings: number;
+  /** tables derived times the readings each was derived under (an F3CP table of 2025: 21) */
+  readonly tableReadings: number;
   readonly elapsedMs: number;
 }
 
@@ -469,7 +470,12 @@ export interface ReadyWorkerData {
 
 /** @internal what a worker posts: each table as it is written, then that it is done */
 export type ReadyWorkerMessage =
-  | { readonly kind: 'table'; readonly tableId: string; readonly eventsRead: number }
+  | {
+      readonly kind: 'table';
+      readonly tableId: string;
+      readonly eventsRead: number;
+      readonly readings: number;
+    }
   | { readonly kind: 'done' };
 
 /** The store's tables whose kept readings are missing or not current (another last event, or other code). */
@@ -533,9 +539,15 @@ export async function prepareReadings(o: PrepareReadingsOptions): Promise<Prepar
     throw new Error(`the readings cannot be prepared: their worker could not be compiled (${code.why})`);
   const file = readingsFileOf(o.storePath);
   const { first, heads } = await storeNow(o.storePath);
-  const readings = ALTERNATIVE_READINGS.length;
   if (first === null)
-    return { file, tables: 0, tablesDerived: 0, eventsRead: 0, readings, elapsedMs: performance.now() - t0 };
+    return {
+      file,
+      tables: 0,
+      tablesDerived: 0,
+      eventsRead: 0,
+      tableReadings: 0,
+      elapsedMs: performance.now() - t0,
+    };
   const db = openReadingsFile(file, first);
   let todo: string[];
   try {
@@ -554,6 +566,7 @@ export async function prepareReadings(o: PrepareReadingsOptions): Promise<Prepar
   }
   let tablesDone = 0;
   let eventsRead = 0;
+  let tableReadings = 0;
   o.onProgress?.({ tablesDone, tablesToDo: todo.length, eventsRead });
   const runs = dealt
     .filter((d) => d.tables.length)
@@ -577,6 +590,7 @@ export async function prepareReadings(o: PrepareReadingsOptions): Promise<Prepar
             else {
               tablesDone++;
               eventsRead += m.eventsRead;
+              tableReadings += m.readings;
               o.onProgress?.({ tablesDone, tablesToDo: todo.length, eventsRead });
             }
           });
@@ -597,7 +611,7 @@ export async function prepareReadings(o: PrepareReadingsOptions): Promise<Prepar
     tables: heads.size,
     tablesDerived: todo.length,
     eventsRead,
-    readings,
+    tableReadings,
     elapsedMs: performance.now() - t0,
   };
 }

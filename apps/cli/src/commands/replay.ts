@@ -391,7 +391,7 @@ async function keepReadings(values: WhatIfValues, positionals: string[]): Promis
     out(
       values.json
         ? json(r)
-        : `Readings kept ready in ${r.file}: ${r.tablesDerived.toLocaleString('en-US')} of ${r.tables.toLocaleString('en-US')} tables derived (${r.eventsRead.toLocaleString('en-US')} events read; the others were current), each under every alternative reading of its rounds’ rule sets (${r.readings} readings in all), in ${(r.elapsedMs / 1000).toFixed(1)} s.\n`,
+        : `Readings kept ready in ${r.file}: ${r.tablesDerived.toLocaleString('en-US')} of ${r.tables.toLocaleString('en-US')} tables derived (${r.eventsRead.toLocaleString('en-US')} events read; the others were current), each under every alternative reading of its rounds’ rule sets (${r.tableReadings.toLocaleString('en-US')} derivations of a table under a reading), in ${(r.elapsedMs / 1000).toFixed(1)} s.\n`,
     );
     return 0;
   } catch (e) {

@@ -167,6 +167,29 @@ try {
     };
   };
   const counts = new Map(READINGS.map((r) => [r, keptCounts(r)]));
+  // where the file's bytes are: each table and index (SQLite's dbstat), and the rows of each table
+  const bytesBy = Object.fromEntries(
+    (
+      db.prepare('SELECT name, sum(pgsize) AS bytes FROM dbstat GROUP BY name ORDER BY bytes DESC').all() as {
+        name: string;
+        bytes: number;
+      }[]
+    ).map((r) => [r.name, r.bytes]),
+  );
+  const rowsOf = Object.fromEntries(
+    ['tables', 'buckets', 'table_findings', 'changed'].map((t) => [
+      t,
+      (db.prepare(`SELECT count(*) AS n FROM ${t}`).get() as { n: number }).n,
+    ]),
+  );
+  // the changed rounds kept, by reading: the readings that change most rounds make most of the file
+  const changedByReading = (
+    db
+      .prepare(
+        'SELECT reading, count(*) AS rows, sum(length(round)) AS jsonBytes FROM changed GROUP BY reading ORDER BY rows DESC',
+      )
+      .all() as { reading: string; rows: number; jsonBytes: number }[]
+  ).map((r) => ({ ...r, shareOfRounds: s2(r.rows / rounds) }));
   db.close();
   const fileBytes = sqliteBytes(file);
 
@@ -277,6 +300,9 @@ try {
           bytesPerRound: Math.round(fileBytes / rounds),
           bytesPerEvent: s2(fileBytes / p.eventsRead),
           ratioToStore: s2(fileBytes / storeBytes),
+          bytesByTableAndIndex: bytesBy,
+          rows: rowsOf,
+          changedByReading,
         },
         monthAt50Tables: {
           extrapolated: true,

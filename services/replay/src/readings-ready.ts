@@ -625,6 +625,11 @@ export type WhatIfSource =
       /** when the oldest and newest table in scope were derived (UTC ms) */
       readonly preparedFrom: number | null;
       readonly preparedTo: number | null;
+      /**
+       * tables the kept readings could not answer for (new events since, say), derived now and added; why for the
+       * first of them
+       */
+      readonly derivedNow: { readonly tables: number; readonly why: string | null };
     };
 
 interface TableRow {
@@ -645,15 +650,26 @@ interface TableRow {
 }
 
 /**
- * The what-if of one reading over `scope` from the kept readings, or why it cannot be answered so (the caller then
- * derives). Reads the store (every table's last event, to know the kept readings are current) and the file only.
+ * The what-if of one reading over `scope` from the kept readings, but for the tables they cannot answer for (new
+ * events since they were kept, no kept readings, kept by other code, …): those are named, with why, for the caller
+ * to derive now and add (a what-if's report is the sum of its tables'). Or why the kept readings cannot answer at
+ * all (the caller then derives everything). Reads the store (every table's last event, to know which tables are
+ * current) and the file only.
  */
 export async function answerFromKept(o: {
   readonly storePath: string;
   readonly alternatives: readonly string[];
   readonly scope: WhatIfScope;
   readonly maxChanged?: number;
-}): Promise<{ partial: WhatIfPartial; source: WhatIfSource & { kind: 'kept' } } | { why: string }> {
+}): Promise<
+  | {
+      partial: WhatIfPartial;
+      source: WhatIfSource & { kind: 'kept' };
+      /** tables to derive now, each with why its kept readings cannot answer */
+      derive: { tableId: string; why: string }[];
+    }
+  | { why: string }
+> {
   if (o.alternatives.length !== 1)
     return { why: 'readings are kept one at a time: a combination of readings is derived' };
   const reading = o.alternatives[0]!;
@@ -673,22 +689,25 @@ export async function answerFromKept(o: {
     );
     const s = o.scope;
     const tables: TableRow[] = [];
+    const derive: { tableId: string; why: string }[] = [];
+    const whyNot = (tableId: string, h: { revision: number; hash: string }): string | null => {
+      const r = rows.get(tableId);
+      if (!r) return `table ${tableId} has no kept readings`;
+      if (r.revision !== h.revision || r.last_hash !== h.hash)
+        return `table ${tableId} has events after those its readings were kept for (revision ${h.revision}, kept to ${r.revision})`;
+      if (r.code !== code.digest) return `table ${tableId}'s readings were kept by other code than this`;
+      if ((s.casino !== undefined || s.concessionaire !== undefined) && r.mixed)
+        return `table ${tableId}'s events name more than one casino or concessionaire`;
+      const notKept = r.not_kept ? (JSON.parse(r.not_kept) as Record<string, string>)[reading] : undefined;
+      return notKept ? `table ${tableId}: ${notKept}` : null;
+    };
     for (const [tableId, h] of heads) {
       if (s.tableId !== undefined && tableId !== s.tableId) continue;
-      const r = rows.get(tableId);
-      if (!r) return { why: `table ${tableId} has no kept readings` };
-      if (r.revision !== h.revision || r.last_hash !== h.hash)
-        return {
-          why: `table ${tableId} has events after those its readings were kept for (revision ${h.revision}, kept to ${r.revision})`,
-        };
-      if (r.code !== code.digest)
-        return { why: `table ${tableId}'s readings were kept by other code than this` };
-      if ((s.casino !== undefined || s.concessionaire !== undefined) && r.mixed)
-        return { why: `table ${tableId}'s events name more than one casino or concessionaire` };
-      const notKept = r.not_kept ? (JSON.parse(r.not_kept) as Record<string, string>)[reading] : undefined;
-      if (notKept) return { why: `table ${tableId}: ${notKept}` };
-      tables.push(r);
+      const why = whyNot(tableId, h);
+      if (why === null) tables.push(rows.get(tableId)!);
+      else derive.push({ tableId, why });
     }
+    if (derive.length && !tables.length) return { why: derive[0]!.why };
     const inScope = tables.filter(
       (r) =>
         r.casino !== null &&
@@ -735,11 +754,13 @@ export async function answerFromKept(o: {
     const times = inScope.map((r) => r.prepared_at);
     return {
       partial: merged,
+      derive,
       source: {
         kind: 'kept',
         file,
         preparedFrom: times.length ? Math.min(...times) : null,
         preparedTo: times.length ? Math.max(...times) : null,
+        derivedNow: { tables: derive.length, why: derive[0]?.why ?? null },
       },
     };
   } finally {

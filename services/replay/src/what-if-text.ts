@@ -41,7 +41,10 @@ export function keptReadingsSentence(src: WhatIfSource & { kind: 'kept' }): stri
       : src.preparedTo !== null && src.preparedTo !== src.preparedFrom
         ? `, its tables derived from ${formatMacauTime(src.preparedFrom)} to ${formatMacauTime(src.preparedTo)}`
         : `, its tables derived ${formatMacauTime(src.preparedFrom)}`;
-  return `from the readings kept ready${when}, every table still at the event it was derived to`;
+  const now = src.derivedNow.tables;
+  return now
+    ? `from the readings kept ready${when}, and ${now} table${now === 1 ? '' : 's'} derived now (${src.derivedNow.why}${now > 1 ? ', and others' : ''})`
+    : `from the readings kept ready${when}, every table still at the event it was derived to`;
 }
 
 export function whatIfText(r: WhatIfReport, maxRounds = 20, maxRows = 30): string {

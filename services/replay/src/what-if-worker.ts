@@ -29,6 +29,7 @@ try {
             } satisfies WhatIfWorkerMessage),
         }
       : {},
+    data.tables ?? null,
   );
   parentPort!.postMessage({ kind: 'partial', partial } satisfies WhatIfWorkerMessage);
 } finally {

@@ -192,6 +192,8 @@ export interface WhatIfWorkerData {
   boundHeap: boolean;
   /** post a progress message every this many events read (absent: none) */
   progressEvery?: number;
+  /** only these tables (absent: every table) */
+  tables?: readonly string[];
 }
 
 /** @internal what a what-if worker posts: progress as it reads, then its partial */
@@ -211,10 +213,14 @@ export async function compareShard(
   replay: ReplayOptions = DEFAULT_REPLAY_OPTIONS,
   maxChanged = DEFAULT_MAX_CHANGED,
   watch: ShardWatch = {},
+  /** only these tables (the others' answers are had otherwise: readings kept ready); default every table */
+  tables: readonly string[] | null = null,
 ): Promise<WhatIfPartial> {
   const comparer = new WhatIfComparer(scope, alternatives, replay, maxChanged);
   const only = scope.tableId === undefined ? null : tableStream(scope.tableId);
-  const streams = (s: string) => (only === null || s === only) && isShardEvent(s, shard);
+  const among = tables === null ? null : new Set(tables.map(tableStream));
+  const streams = (s: string) =>
+    (only === null || s === only) && (among === null || among.has(s)) && isShardEvent(s, shard);
   let events = 0;
   // every link of what is read is checked, as the replay checks it: a table is never compared on events that are
   // not what was recorded (each stream is read from its first event, so its chain is followed from the genesis)
@@ -266,6 +272,14 @@ export async function runWhatIf(o: WhatIfOptions): Promise<WhatIfReport> {
   const signal = o.signal;
   if (signal?.aborted) throw new WhatIfAborted();
   const t0 = performance.now();
+  const report = (parts: WhatIfPartial[], source: WhatIfSource): WhatIfReport => ({
+    ...mergeWhatIf(parts, maxChanged),
+    readings,
+    scope: o.scope,
+    workers: o.workers,
+    elapsedMs: performance.now() - t0,
+    source,
+  });
   let notKept: string | null = null;
   if (o.kept !== false) {
     if (o.replay !== undefined) notKept = 'readings are kept under the default replay options only';
@@ -276,99 +290,111 @@ export async function runWhatIf(o: WhatIfOptions): Promise<WhatIfReport> {
         scope: o.scope,
         maxChanged,
       });
-      if ('partial' in k)
-        return {
-          ...k.partial,
-          readings,
-          scope: o.scope,
-          workers: o.workers,
-          elapsedMs: performance.now() - t0,
-          source: k.source,
-        };
+      if ('partial' in k) {
+        // the tables the kept readings cannot answer for (new events since, say) are derived now and added
+        const now = k.derive.length
+          ? await deriveParts(
+              o,
+              maxChanged,
+              k.derive.map((d) => d.tableId),
+            )
+          : [];
+        return report([k.partial, ...now], k.source);
+      }
       notKept = k.why;
     }
     if (signal?.aborted) throw new WhatIfAborted();
   }
-  let parts: WhatIfPartial[];
+  return report(await deriveParts(o, maxChanged, null), { kind: 'derived', why: notKept });
+}
+
+/** Derives the what-if of `tables` (null: every table) in `o.workers` shards: one partial a shard. */
+async function deriveParts(
+  o: WhatIfOptions,
+  maxChanged: number,
+  tables: readonly string[] | null,
+): Promise<WhatIfPartial[]> {
+  const signal = o.signal;
   if (o.workers === 1 && !o.inWorkers) {
     const store = new SqliteEventStore(o.storePath, { readOnly: true });
     try {
       const progress = await progressOf(store, 1, o.onProgress);
-      parts = [
-        await compareShard(store, { index: 0, count: 1 }, o.alternatives, o.scope, o.replay, maxChanged, {
-          onProgress: (_events, position) => progress?.(0, position),
-          ...(o.progressEvery === undefined ? {} : { every: o.progressEvery }),
-          ...(signal ? { signal } : {}),
-        }),
+      return [
+        await compareShard(
+          store,
+          { index: 0, count: 1 },
+          o.alternatives,
+          o.scope,
+          o.replay,
+          maxChanged,
+          {
+            onProgress: (_events, position) => progress?.(0, position),
+            ...(o.progressEvery === undefined ? {} : { every: o.progressEvery }),
+            ...(signal ? { signal } : {}),
+          },
+          tables,
+        ),
       ];
     } finally {
       await store.close();
     }
-  } else {
-    let progress: ((shard: number, position: bigint) => void) | null = null;
-    if (o.onProgress) {
-      const store = new SqliteEventStore(o.storePath, { readOnly: true });
-      try {
-        progress = await progressOf(store, o.workers, o.onProgress);
-      } finally {
-        await store.close();
-      }
-    }
-    const shards = Array.from({ length: o.workers }, (_, index) => ({ index, count: o.workers }));
-    // from the compiled worker when it can be had: each worker then loads one file, not the sources through the
-    // TypeScript loader (the what-if bench's two workers spent about a second starting from the sources)
-    const compiled =
-      o.compiledWorker === false ? null : (await compiledWorker(WHAT_IF_WORKER, 'what-if-worker')).url;
-    if (signal?.aborted) throw new WhatIfAborted();
-    const entry = compiled ?? WHAT_IF_WORKER;
-    // one shard failing (or the run aborted) ends the others: their threads are not left reading
-    const stop = new AbortController();
-    const ended = () => stop.abort();
-    signal?.addEventListener('abort', ended, { once: true });
+  }
+  let progress: ((shard: number, position: bigint) => void) | null = null;
+  if (o.onProgress) {
+    const store = new SqliteEventStore(o.storePath, { readOnly: true });
     try {
-      const settled = await Promise.allSettled(
-        shards.map((shard) =>
-          runWorker(
-            entry,
-            {
-              storePath: o.storePath,
-              shard,
-              alternatives: o.alternatives,
-              scope: o.scope,
-              replay: o.replay ?? null,
-              maxChanged,
-              boundHeap: o.boundHeap ?? BOUND_HEAP_BY_DEFAULT,
-              ...(progress === null ? {} : { progressEvery: o.progressEvery ?? PROGRESS_EVERY }),
-            },
-            compiled === null ? o.loader : undefined,
-            stop.signal,
-            progress === null ? undefined : (position) => progress!(shard.index, position),
-          ).catch((e: unknown) => {
-            stop.abort();
-            throw e;
-          }),
-        ),
-      );
-      // every worker has exited here, whatever ended the run
-      if (signal?.aborted) throw new WhatIfAborted();
-      const failed = settled.find((x) => x.status === 'rejected' && !(x.reason instanceof WhatIfAborted));
-      if (failed) throw (failed as PromiseRejectedResult).reason;
-      parts = settled.map((x) => {
-        if (x.status === 'rejected') throw x.reason;
-        return x.value;
-      });
+      progress = await progressOf(store, o.workers, o.onProgress);
     } finally {
-      signal?.removeEventListener('abort', ended);
+      await store.close();
     }
   }
-  return {
-    ...mergeWhatIf(parts, maxChanged),
-    readings,
-    scope: o.scope,
-    workers: o.workers,
-    elapsedMs: performance.now() - t0,
-    source: { kind: 'derived', why: notKept },
-  };
+  const shards = Array.from({ length: o.workers }, (_, index) => ({ index, count: o.workers }));
+  // from the compiled worker when it can be had: each worker then loads one file, not the sources through the
+  // TypeScript loader (the what-if bench's two workers spent about a second starting from the sources)
+  const compiled =
+    o.compiledWorker === false ? null : (await compiledWorker(WHAT_IF_WORKER, 'what-if-worker')).url;
+  if (signal?.aborted) throw new WhatIfAborted();
+  const entry = compiled ?? WHAT_IF_WORKER;
+  // one shard failing (or the run aborted) ends the others: their threads are not left reading
+  const stop = new AbortController();
+  const ended = () => stop.abort();
+  signal?.addEventListener('abort', ended, { once: true });
+  try {
+    const settled = await Promise.allSettled(
+      shards.map((shard) =>
+        runWorker(
+          entry,
+          {
+            storePath: o.storePath,
+            shard,
+            alternatives: o.alternatives,
+            scope: o.scope,
+            replay: o.replay ?? null,
+            maxChanged,
+            boundHeap: o.boundHeap ?? BOUND_HEAP_BY_DEFAULT,
+            ...(progress === null ? {} : { progressEvery: o.progressEvery ?? PROGRESS_EVERY }),
+            ...(tables === null ? {} : { tables }),
+          },
+          compiled === null ? o.loader : undefined,
+          stop.signal,
+          progress === null ? undefined : (position) => progress!(shard.index, position),
+        ).catch((e: unknown) => {
+          stop.abort();
+          throw e;
+        }),
+      ),
+    );
+    // every worker has exited here, whatever ended the run
+    if (signal?.aborted) throw new WhatIfAborted();
+    const failed = settled.find((x) => x.status === 'rejected' && !(x.reason instanceof WhatIfAborted));
+    if (failed) throw (failed as PromiseRejectedResult).reason;
+    return settled.map((x) => {
+      if (x.status === 'rejected') throw x.reason;
+      return x.value;
+    });
+  } finally {
+    signal?.removeEventListener('abort', ended);
+  }
 }
 
 /**

@@ -26,7 +26,13 @@ interface ReportJson {
   /** derived now, or answered from the readings kept ready (UTC ms of when its tables were derived) */
   readonly source?:
     | { readonly kind: 'derived'; readonly why: string | null }
-    | { readonly kind: 'kept'; readonly preparedFrom: number | null; readonly preparedTo: number | null };
+    | {
+        readonly kind: 'kept';
+        readonly preparedFrom: number | null;
+        readonly preparedTo: number | null;
+        /** tables the kept readings could not answer for, derived now */
+        readonly derivedNow: { readonly tables: number; readonly why: string | null };
+      };
   readonly roundsCompared: number;
   readonly roundsChanged: number;
   readonly findingsChosen: number;
@@ -347,7 +353,11 @@ export function whatIfPage(
                     }
                     Macau time`
               };
-              every table still at the event it was derived to)`
+              ${
+                report.source.derivedNow.tables
+                  ? `${report.source.derivedNow.tables} table(s) derived now: ${report.source.derivedNow.why}`
+                  : 'every table still at the event it was derived to'
+              })`
             : 're-derived under both readings'
         };
         ${report.roundsChanged} changed. Findings: ${report.findingsChosen} under the chosen reading,

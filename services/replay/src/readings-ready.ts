@@ -105,7 +105,7 @@ CREATE TABLE IF NOT EXISTS changed (
   round_id     TEXT NOT NULL,
   round        BLOB NOT NULL          -- JSON ChangedRound, deflated (raw DEFLATE: about a quarter of its size)
 );
-CREATE INDEX IF NOT EXISTS changed_by_date ON changed (reading, macau_date, round_start, round_id);
+CREATE INDEX IF NOT EXISTS changed_by_date ON changed (reading, macau_date, round_start, round_id, table_id);
 CREATE INDEX IF NOT EXISTS changed_by_table ON changed (table_id);
 `;
 
@@ -769,8 +769,9 @@ export async function answerFromKept(o: {
 }
 
 /**
- * The `max` earliest changed rounds of the tables named, on the dates named, by start time then round id: the
- * earliest `max` of each date (read in that order from the index), merged.
+ * The `max` earliest changed rounds of the tables named, on the dates named, by start time then round id: the keys of
+ * the earliest `max` of each date (read in that order from the index alone), merged, and only the rounds kept after
+ * that read and inflated.
  */
 function earliestChanged(
   db: Database.Database,
@@ -780,18 +781,21 @@ function earliestChanged(
   max: number,
 ): ChangedRound[] {
   if (!tables.length || max <= 0) return [];
-  const ofDate = db.prepare(
-    `SELECT round FROM changed WHERE reading = ? AND macau_date = ? AND table_id IN (SELECT value FROM json_each(?))
+  const keysOfDate = db.prepare(
+    `SELECT rowid AS id, round_start AS start, round_id AS roundId FROM changed
+     WHERE reading = ? AND macau_date = ? AND table_id IN (SELECT value FROM json_each(?))
      ORDER BY round_start, round_id LIMIT ?`,
   );
+  const roundAt = db.prepare('SELECT round FROM changed WHERE rowid = ?');
   const list = JSON.stringify(tables);
-  const rounds: ChangedRound[] = [];
+  const keys: { id: number; start: number; roundId: string }[] = [];
   for (const date of dates)
-    for (const x of ofDate.all(reading, date, list, max) as { round: Buffer }[])
-      rounds.push(JSON.parse(inflateRawSync(x.round).toString('utf8')) as ChangedRound);
-  rounds.sort(
-    (x, y) =>
-      x.roundStartTime - y.roundStartTime || (x.roundId < y.roundId ? -1 : x.roundId > y.roundId ? 1 : 0),
-  );
-  return rounds.slice(0, max);
+    keys.push(
+      ...(keysOfDate.all(reading, date, list, max) as { id: number; start: number; roundId: string }[]),
+    );
+  keys.sort((x, y) => x.start - y.start || (x.roundId < y.roundId ? -1 : x.roundId > y.roundId ? 1 : 0));
+  return keys.slice(0, max).map((k) => {
+    const { round } = roundAt.get(k.id) as { round: Buffer };
+    return JSON.parse(inflateRawSync(round).toString('utf8')) as ChangedRound;
+  });
 }

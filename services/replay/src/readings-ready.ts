@@ -6,15 +6,16 @@
  * (docs/what-if.md, "Readings kept ready").
  *
  * What is kept is what the what-if would report, by construction: each table is folded from its first event under
- * the register's readings and under every reading of its game, the units paired and compared by the what-if's own
- * tally (what-if-core.ts), the table's links checked as the what-if checks them. Readings of another game change
- * nothing at a table (its module never reads them): for those the table keeps one tally of its units compared with
- * themselves. A test compares every reading's answers with the what-if's derivation over the same store.
+ * the register's readings and under every reading that governs its rounds' rule sets, the units paired and compared
+ * by the what-if's own tally (what-if-core.ts), the table's links checked as the what-if checks them. A reading that
+ * governs none of a table's rule sets (another game's, or the 2008 readings at a table of 2025) changes nothing there
+ * (its module never reads it): for those the table keeps one tally of its units compared with themselves. A test
+ * compares every reading's answers with the what-if's derivation over the same store.
  *
  * Kept only while current: each table records the revision and hash of the last event it was derived to and the
- * digest of the code that derived it (the compiled worker's bundle). An answer is given only when every table in
- * scope is still at that event and derived by this code, and when none of the store's tables is missing; otherwise
- * the caller derives, as before, and is told why. Preparing again derives only the tables that changed.
+ * digest of the code that derived it (the compiled worker's bundle). A what-if reads the kept part of every table in
+ * scope that is still at that event and was derived by this code, and derives the others now (a what-if's report is
+ * the sum of its tables'), saying how many and why. Preparing again derives only the tables that changed.
  *
  * The file is the preparation's own: created with a marker naming its form and the store it belongs to (its first
  * event). A file that is not ours, or another store's, is refused and left as it is.

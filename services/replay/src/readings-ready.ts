@@ -650,6 +650,50 @@ interface TableRow {
   prepared_at: number;
 }
 
+/** A what-if asked of the readings kept ready. */
+export interface KeptAnswerRequest {
+  readonly storePath: string;
+  readonly alternatives: readonly string[];
+  readonly scope: WhatIfScope;
+  readonly maxChanged?: number;
+}
+
+/** The kept readings' answer, with the tables to derive now; or why they cannot answer at all. */
+export type KeptAnswer =
+  | {
+      partial: WhatIfPartial;
+      source: WhatIfSource & { kind: 'kept' };
+      /** tables to derive now, each with why its kept readings cannot answer */
+      derive: { tableId: string; why: string }[];
+    }
+  | { why: string };
+
+const ANSWER_WORKER = new URL('./readings-answer-worker.ts', import.meta.url);
+
+/**
+ * answerFromKept in a worker thread, so that the calling thread (the API's) stays free; in this thread when the
+ * worker cannot be compiled.
+ */
+export async function answerFromKeptInWorker(o: KeptAnswerRequest): Promise<KeptAnswer> {
+  const compiled = await compiledWorker(ANSWER_WORKER, 'readings-answer-worker');
+  if (compiled.url === null) return answerFromKept(o);
+  return new Promise((resolve, reject) => {
+    const worker = new Worker(compiled.url, {
+      workerData: o,
+      execArgv: withoutModuleHooks(process.execArgv),
+    });
+    let answer: KeptAnswer | null = null;
+    worker.once('message', (m: KeptAnswer) => (answer = m));
+    let failed: unknown = null;
+    worker.once('error', (e) => (failed = e));
+    worker.once('exit', (code) => {
+      if (failed !== null) reject(failed);
+      else if (answer) resolve(answer);
+      else reject(new Error(`the kept readings' worker exited (code ${code}) before answering`));
+    });
+  });
+}
+
 /**
  * The what-if of one reading over `scope` from the kept readings, but for the tables they cannot answer for (new
  * events since they were kept, no kept readings, kept by other code, …): those are named, with why, for the caller
@@ -657,20 +701,7 @@ interface TableRow {
  * all (the caller then derives everything). Reads the store (every table's last event, to know which tables are
  * current) and the file only.
  */
-export async function answerFromKept(o: {
-  readonly storePath: string;
-  readonly alternatives: readonly string[];
-  readonly scope: WhatIfScope;
-  readonly maxChanged?: number;
-}): Promise<
-  | {
-      partial: WhatIfPartial;
-      source: WhatIfSource & { kind: 'kept' };
-      /** tables to derive now, each with why its kept readings cannot answer */
-      derive: { tableId: string; why: string }[];
-    }
-  | { why: string }
-> {
+export async function answerFromKept(o: KeptAnswerRequest): Promise<KeptAnswer> {
   if (o.alternatives.length !== 1)
     return { why: 'readings are kept one at a time: a combination of readings is derived' };
   const reading = o.alternatives[0]!;

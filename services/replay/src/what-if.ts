@@ -19,7 +19,7 @@ import { compiledWorker } from './compiled-worker.ts';
 import { explainRound, type RoundExplanation } from './explain.ts';
 import { BOUND_HEAP_BY_DEFAULT } from './memory.ts';
 import { withoutModuleHooks } from './parallel.ts';
-import { answerFromKept, type WhatIfSource } from './readings-ready.ts';
+import { answerFromKept, answerFromKeptInWorker, type WhatIfSource } from './readings-ready.ts';
 import { isShardEvent, type Shard } from './shards.ts';
 import { tableOfStream, tableStream } from './streams.ts';
 import { toTableEvent } from './tables.ts';
@@ -284,7 +284,8 @@ export async function runWhatIf(o: WhatIfOptions): Promise<WhatIfReport> {
   if (o.kept !== false) {
     if (o.replay !== undefined) notKept = 'readings are kept under the default replay options only';
     else {
-      const k = await answerFromKept({
+      // in a worker when the caller keeps this thread free (the API's runs)
+      const k = await (o.inWorkers ? answerFromKeptInWorker : answerFromKept)({
         storePath: o.storePath,
         alternatives: o.alternatives,
         scope: o.scope,

@@ -35,10 +35,10 @@ import {
   type WhatIfReport,
 } from '@table-audit/replay';
 import { ALTERNATIVE_READINGS } from '@table-audit/rules';
-import { simulateSession } from '@table-audit/simulator';
 import { rawSqlite } from './raw-sqlite.ts';
 import { cpuSeconds, median, sqliteBytes } from './lib/measure.ts';
 import { submitEvents } from './lib/submit.ts';
+import { whatIfSession } from './lib/what-if-session.ts';
 
 const TABLES = Number(process.env.BENCH_TABLES ?? 50);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 200);
@@ -107,13 +107,7 @@ if (STORE !== undefined) {
   if (existsSync(`${from}-wal`)) copyFileSync(`${from}-wal`, `${path}-wal`);
   built = { copiedFrom: STORE, copySeconds: s2((performance.now() - t) / 1000) };
 } else {
-  const session = simulateSession({
-    seed: 16,
-    tables: TABLES,
-    roundsPerTable: ROUNDS,
-    faultRate: 0.05,
-    handledRate: 0.02,
-  });
+  const session = whatIfSession(TABLES, ROUNDS);
   const store = new SqliteEventStore(path);
   await submitEvents(new IngestPipeline(store), session.events);
   await store.close();

@@ -43,8 +43,8 @@ import {
   WhatIfComparer,
 } from '@table-audit/replay';
 import { ALTERNATIVE_READINGS, DEFAULT_REPLAY_OPTIONS } from '@table-audit/rules';
-import { simulateSession } from '@table-audit/simulator';
 import { rawSqlite } from './raw-sqlite.ts';
+import { whatIfSession } from './lib/what-if-session.ts';
 import { cpuSeconds } from './lib/measure.ts';
 import { submitEvents } from './lib/submit.ts';
 
@@ -64,13 +64,7 @@ if (STORE !== undefined) {
   process.exit(0);
 }
 
-const session = simulateSession({
-  seed: 16,
-  tables: TABLES,
-  roundsPerTable: ROUNDS,
-  faultRate: 0.05,
-  handledRate: 0.02,
-});
+const session = whatIfSession(TABLES, ROUNDS);
 
 // in memory: the normal derivation once, and the what-if comparer (both readings, compared)
 let t = performance.now();

@@ -64,7 +64,14 @@ try {
     fail(`the job never served (exit ${child.exitCode}):\n${stdout.slice(-3000)}\n${stderr.slice(-3000)}`);
   else {
     say(`pnpm start: serving at ${url} after ${seconds(t)}`);
-    for (const step of ['1. simulator:', '2. ingest:', '3. replay:', '4. analytics:', '5. findings by check'])
+    for (const step of [
+      '1. simulator:',
+      '2. ingest:',
+      '3. replay:',
+      'readings kept ready for the what-if:',
+      '4. analytics:',
+      '5. findings by check',
+    ])
       if (!stdout.includes(step)) fail(`the job did not print step "${step}"`);
     if (!/^summary \(/m.test(stdout)) fail('the job printed no summary');
     if (!/the proof holds/.test(stdout)) fail('the summary does not say the proof holds');

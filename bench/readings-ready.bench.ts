@@ -35,7 +35,7 @@ import {
   type WhatIfReport,
 } from '@table-audit/replay';
 import { ALTERNATIVE_READINGS } from '@table-audit/rules';
-import { rawSqlite } from './raw-sqlite.ts';
+import { rawSqlite, readPaged } from './raw-sqlite.ts';
 import { cpuSeconds, median, sqliteBytes } from './lib/measure.ts';
 import { submitEvents } from './lib/submit.ts';
 import { whatIfSession } from './lib/what-if-session.ts';
@@ -80,14 +80,8 @@ function rawStoreRead(path: string): { rows: number; seconds: number; rowsPerSec
         'SELECT position, stream_id, revision, event_id, type_id, data, metadata, recorded_at, hash FROM events WHERE position > ? ORDER BY position LIMIT 512',
       )
       .raw(true);
-    let rows = 0;
     const t = performance.now();
-    for (let after = 0; ;) {
-      const got = page.all(after);
-      rows += got.length;
-      if (got.length < 512) break;
-      after = got.at(-1)![0] as number;
-    }
+    const rows = readPaged(page);
     const seconds = (performance.now() - t) / 1000;
     return { rows, seconds: s2(seconds), rowsPerSecond: Math.round(rows / seconds) };
   } finally {

@@ -46,30 +46,30 @@ interface Manifest {
 
 const sha256 = (bytes: string | Uint8Array) => createHash('sha256').update(bytes).digest('hex');
 
-/** Why the kept bundle cannot be used, or null when it can. */
-function stale(files: WorkerFiles): string | null {
+/** Why the kept bundle cannot be used, or its digest (checked against the manifest's) when it can. */
+function stale(files: WorkerFiles): { why: string } | { sha256: string } {
   let manifest: Manifest;
   try {
     manifest = JSON.parse(readFileSync(files.manifest, 'utf8')) as Manifest;
   } catch {
-    return 'no compiled worker';
+    return { why: 'no compiled worker' };
   }
-  if (manifest.node !== process.version) return `compiled under Node ${manifest.node}`;
+  if (manifest.node !== process.version) return { why: `compiled under Node ${manifest.node}` };
   for (const [file, was] of Object.entries(manifest.inputs ?? {})) {
     try {
       const now = statSync(join(ROOT, file));
-      if (now.size !== was.size || now.mtimeMs !== was.mtimeMs) return `${file} changed`;
+      if (now.size !== was.size || now.mtimeMs !== was.mtimeMs) return { why: `${file} changed` };
     } catch {
-      return `${file} is gone`;
+      return { why: `${file} is gone` };
     }
   }
   try {
     if (sha256(readFileSync(files.bundle)) !== manifest.sha256)
-      return 'the compiled worker is not the one made';
+      return { why: 'the compiled worker is not the one made' };
   } catch {
-    return 'the compiled worker is gone';
+    return { why: 'the compiled worker is gone' };
   }
-  return null;
+  return { sha256: manifest.sha256 };
 }
 
 async function make(files: WorkerFiles): Promise<void> {
@@ -127,13 +127,14 @@ export async function compiledWorker(
   if (!/^[\w-]+$/.test(name)) throw new Error(`not a worker name: ${name}`);
   const files = filesOf(source, name);
   // the bundle's digest names the code it runs: prepared readings record it (readings-ready.ts)
-  const kept = () => ({ url: pathToFileURL(files.bundle), sha256: sha256(readFileSync(files.bundle)) });
-  if (stale(files) === null) return { ...kept(), made: false };
+  const url = pathToFileURL(files.bundle);
+  const before = stale(files);
+  if ('sha256' in before) return { url, sha256: before.sha256, made: false };
   try {
     await make(files);
   } catch (err) {
     return { url: null, why: err instanceof Error ? err.message : String(err) };
   }
-  const why = stale(files);
-  return why === null ? { ...kept(), made: true } : { url: null, why };
+  const after = stale(files);
+  return 'sha256' in after ? { url, sha256: after.sha256, made: true } : { url: null, why: after.why };
 }

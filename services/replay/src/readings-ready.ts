@@ -29,6 +29,7 @@ import { SqliteEventStore } from '@table-audit/eventstore/sqlite';
 import {
   ALTERNATIVE_READINGS,
   DEFAULT_REPLAY_OPTIONS,
+  gameModuleFor,
   INTERPRETATIONS,
   ruleSetFor,
   type DerivedUnit,
@@ -175,17 +176,13 @@ export function openReadingsFile(path: string, first: { id: string; hash: string
   return db;
 }
 
-/** The alternative readings' game name for a table's game (TableOpened.game). */
-const READING_GAME: Readonly<Record<string, Game>> = {
-  F3CP: 'f3cp',
-  CRAPS: 'craps',
-  THIRTEEN_CARDS: 'thirteen-cards',
-  MAHJONG: 'mahjong',
-};
+/** The registry's game (the readings' game) of a table's game as TableOpened names it, from its game module. */
+const readingGame = (game: string | null): Game | undefined =>
+  game === null ? undefined : (gameModuleFor(game)?.game as Game | undefined);
 
 /** The selectable alternative readings that apply to a round of this game and rule set (all the game's when null). */
 export function readingsFor(game: string | null, ruleSetId: string | null): string[] {
-  const g = game === null ? undefined : READING_GAME[game];
+  const g = readingGame(game);
   if (g === undefined) return [];
   const applies = (id: string) =>
     ruleSetId === null || INTERPRETATIONS.some((i) => i.id === id && i.ruleSets.includes(ruleSetId));
@@ -197,7 +194,7 @@ export const readingsOfGame = (game: string | null): string[] => readingsFor(gam
 
 /** The rule set in force for a table's game at an instant (null: none implemented, or not a game with rules). */
 function ruleSetAt(game: string | null, utcMs: number): string | null {
-  const g = game === null ? undefined : READING_GAME[game];
+  const g = readingGame(game);
   if (g === undefined) return null;
   const l = ruleSetFor(g, utcMs);
   return l.status === 'implemented' ? l.entry.id : null;
